@@ -1,9 +1,9 @@
 package io.sluice.schema.registry;
 
 /**
- * An error answered by a schema registry (Confluent error body {@code {"error_code": N,
- * "message": "..."}}). Subclasses name the permanent cases; {@link RegistryUnavailableException}
- * is the only retryable one.
+ * An error answered by a schema registry (Confluent error body {@code {"error_code": N, "message":
+ * "..."}}). Subclasses name the permanent cases; {@link RegistryUnavailableException} is the only
+ * retryable one.
  */
 public class RegistryException extends RuntimeException {
   private final int httpStatus;

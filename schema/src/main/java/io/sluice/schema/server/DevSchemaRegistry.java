@@ -1,0 +1,117 @@
+package io.sluice.schema.server;
+
+import com.sun.net.httpserver.HttpServer;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.net.InetSocketAddress;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * A small schema registry for the embedded stack: the Confluent REST subset that Sluice uses
+ * (register, lookup, schemas by id, versions, compatibility check, config), stored in the compacted
+ * Kafka topic {@code _schemas} so ids and versions survive a restart. Avro only; BACKWARD
+ * compatibility by default. Not for production: compose runs the real Confluent registry.
+ */
+public final class DevSchemaRegistry implements AutoCloseable {
+  /** The Kafka topic that stores schemas and config. */
+  public static final String TOPIC = "_schemas";
+
+  private static final Logger log = LoggerFactory.getLogger(DevSchemaRegistry.class);
+  private static final int HTTP_THREADS = 4;
+
+  private final HttpServer server;
+  private final ExecutorService executor;
+  private final SchemaLog schemaLog;
+  private final String url;
+  private boolean closed;
+
+  private DevSchemaRegistry(HttpServer server, ExecutorService executor, SchemaLog schemaLog) {
+    this.server = server;
+    this.executor = executor;
+    this.schemaLog = schemaLog;
+    String host = server.getAddress().getHostString();
+    this.url =
+        "http://"
+            + (host.contains(":") ? "[" + host + "]" : host)
+            + ":"
+            + server.getAddress().getPort();
+  }
+
+  /**
+   * Reads {@link #TOPIC} on {@code bootstrapServers} (creating it when missing) to rebuild the
+   * registry, then serves HTTP on {@code host:port}.
+   *
+   * @param port the HTTP port, 0 for a free one
+   */
+  public static DevSchemaRegistry start(String bootstrapServers, String host, int port) {
+    SchemaLog schemaLog = SchemaLog.open(bootstrapServers, TOPIC);
+    ExecutorService executor = null;
+    try {
+      RegistryState state = new RegistryState();
+      long records = schemaLog.replay(state::apply);
+      SchemaStore store = new SchemaStore(state, schemaLog::append);
+      HttpServer server = HttpServer.create(new InetSocketAddress(host, port), 0);
+      executor = Executors.newFixedThreadPool(HTTP_THREADS, threadFactory());
+      server.createContext("/", new RegistryHttpHandler(store));
+      server.setExecutor(executor);
+      server.start();
+      DevSchemaRegistry registry = new DevSchemaRegistry(server, executor, schemaLog);
+      log.info(
+          "dev schema registry on {} ({} records from {}, {} subjects, max schema id {})",
+          registry.url,
+          records,
+          TOPIC,
+          state.subjects().size(),
+          state.maxId());
+      return registry;
+    } catch (IOException e) {
+      shutDown(executor, schemaLog);
+      throw new UncheckedIOException(
+          "cannot serve the dev schema registry on " + host + ":" + port, e);
+    } catch (RuntimeException e) {
+      shutDown(executor, schemaLog);
+      throw e;
+    }
+  }
+
+  /** The base URL, e.g. {@code http://127.0.0.1:8081}. */
+  public String url() {
+    return url;
+  }
+
+  public int port() {
+    return server.getAddress().getPort();
+  }
+
+  /** Stops serving and closes the Kafka clients; the topic (and so every schema) stays. */
+  @Override
+  public synchronized void close() {
+    if (closed) {
+      return;
+    }
+    closed = true;
+    server.stop(0);
+    shutDown(executor, schemaLog);
+    log.info("dev schema registry on {} stopped", url);
+  }
+
+  private static void shutDown(ExecutorService executor, SchemaLog schemaLog) {
+    if (executor != null) {
+      executor.shutdownNow();
+    }
+    schemaLog.close();
+  }
+
+  private static java.util.concurrent.ThreadFactory threadFactory() {
+    AtomicInteger count = new AtomicInteger();
+    return runnable -> {
+      Thread thread = new Thread(runnable, "dev-schema-registry-" + count.incrementAndGet());
+      thread.setDaemon(true);
+      return thread;
+    };
+  }
+}
