@@ -6,7 +6,9 @@ import java.io.UncheckedIOException;
 import java.net.InetSocketAddress;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
+import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Consumer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -25,14 +27,14 @@ public final class DevSchemaRegistry implements AutoCloseable {
 
   private final HttpServer server;
   private final ExecutorService executor;
-  private final SchemaLog schemaLog;
+  private final AutoCloseable storage;
   private final String url;
   private boolean closed;
 
-  private DevSchemaRegistry(HttpServer server, ExecutorService executor, SchemaLog schemaLog) {
+  private DevSchemaRegistry(HttpServer server, ExecutorService executor, AutoCloseable storage) {
     this.server = server;
     this.executor = executor;
-    this.schemaLog = schemaLog;
+    this.storage = storage;
     String host = server.getAddress().getHostString();
     this.url =
         "http://"
@@ -49,33 +51,55 @@ public final class DevSchemaRegistry implements AutoCloseable {
    */
   public static DevSchemaRegistry start(String bootstrapServers, String host, int port) {
     SchemaLog schemaLog = SchemaLog.open(bootstrapServers, TOPIC);
-    ExecutorService executor = null;
     try {
       RegistryState state = new RegistryState();
       long records = schemaLog.replay(state::apply);
-      SchemaStore store = new SchemaStore(state, schemaLog::append);
-      HttpServer server = HttpServer.create(new InetSocketAddress(host, port), 0);
-      executor = Executors.newFixedThreadPool(HTTP_THREADS, threadFactory());
-      server.createContext("/", new RegistryHttpHandler(store));
-      server.setExecutor(executor);
-      server.start();
-      DevSchemaRegistry registry = new DevSchemaRegistry(server, executor, schemaLog);
+      DevSchemaRegistry registry = serve(state, schemaLog::append, schemaLog, host, port);
       log.info(
-          "dev schema registry on {} ({} records from {}, {} subjects, max schema id {})",
+          "dev schema registry on {} ({} records from {} on {}, {} subjects, max schema id {})",
           registry.url,
           records,
           TOPIC,
+          bootstrapServers,
           state.subjects().size(),
           state.maxId());
       return registry;
-    } catch (IOException e) {
-      shutDown(executor, schemaLog);
-      throw new UncheckedIOException(
-          "cannot serve the dev schema registry on " + host + ":" + port, e);
     } catch (RuntimeException e) {
-      shutDown(executor, schemaLog);
+      schemaLog.close();
       throw e;
     }
+  }
+
+  /**
+   * A registry that keeps everything in memory and forgets it on {@link #close()}: for unit tests
+   * that need a real registry over HTTP but no broker.
+   *
+   * @param port the HTTP port, 0 for a free one
+   */
+  public static DevSchemaRegistry startInMemory(String host, int port) {
+    DevSchemaRegistry registry = serve(new RegistryState(), entry -> {}, () -> {}, host, port);
+    log.info("in-memory dev schema registry on {}", registry.url);
+    return registry;
+  }
+
+  private static DevSchemaRegistry serve(
+      RegistryState state,
+      Consumer<LogEntry> durableLog,
+      AutoCloseable storage,
+      String host,
+      int port) {
+    HttpServer server;
+    try {
+      server = HttpServer.create(new InetSocketAddress(host, port), 0);
+    } catch (IOException e) {
+      throw new UncheckedIOException(
+          "cannot serve the dev schema registry on " + host + ":" + port, e);
+    }
+    ExecutorService executor = Executors.newFixedThreadPool(HTTP_THREADS, threadFactory());
+    server.createContext("/", new RegistryHttpHandler(new SchemaStore(state, durableLog)));
+    server.setExecutor(executor);
+    server.start();
+    return new DevSchemaRegistry(server, executor, storage);
   }
 
   /** The base URL, e.g. {@code http://127.0.0.1:8081}. */
@@ -95,18 +119,16 @@ public final class DevSchemaRegistry implements AutoCloseable {
     }
     closed = true;
     server.stop(0);
-    shutDown(executor, schemaLog);
+    executor.shutdownNow();
+    try {
+      storage.close();
+    } catch (Exception e) {
+      log.warn("closing the storage of the dev schema registry on {} failed", url, e);
+    }
     log.info("dev schema registry on {} stopped", url);
   }
 
-  private static void shutDown(ExecutorService executor, SchemaLog schemaLog) {
-    if (executor != null) {
-      executor.shutdownNow();
-    }
-    schemaLog.close();
-  }
-
-  private static java.util.concurrent.ThreadFactory threadFactory() {
+  private static ThreadFactory threadFactory() {
     AtomicInteger count = new AtomicInteger();
     return runnable -> {
       Thread thread = new Thread(runnable, "dev-schema-registry-" + count.incrementAndGet());
