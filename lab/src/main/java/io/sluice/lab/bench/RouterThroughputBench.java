@@ -1,0 +1,316 @@
+package io.sluice.lab.bench;
+
+import io.sluice.embedded.EmbeddedKafka;
+import io.sluice.lab.kafka.CommittedRecords;
+import io.sluice.lab.kafka.Topics;
+import io.sluice.lab.workload.OrderRow;
+import io.sluice.lab.workload.OrdersAvro;
+import io.sluice.router.Router;
+import io.sluice.router.RouterTopology;
+import io.sluice.router.config.RouterConfig;
+import io.sluice.schema.registry.HttpSchemaRegistryClient;
+import io.sluice.schema.server.DevSchemaRegistry;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.Comparator;
+import java.util.HashMap;
+import java.util.Map;
+import java.util.Properties;
+import java.util.UUID;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Consumer;
+import java.util.stream.Stream;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.AdminClientConfig;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerConfig;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.serialization.ByteArraySerializer;
+import org.apache.kafka.streams.KafkaStreams;
+import org.apache.kafka.streams.StreamsConfig;
+
+/**
+ * Router throughput against a pass-through Kafka Streams topology, in one run on one embedded
+ * broker and one input topic: (a) the Sluice router, (b) bytes in / bytes out with the same
+ * processing guarantee and partition count, each from a fresh application id.
+ *
+ * <p>A run's time goes from {@code start()} to the moment the application's committed offsets on
+ * the input cover all N records. Under exactly_once_v2 the offsets are committed in the same
+ * transaction as the output, so that is the moment every output record is committed; the output
+ * is then counted with a read_committed consumer to prove it.
+ */
+public final class RouterThroughputBench {
+  static final String INPUT_TOPIC = "broker.cdc_lab.orders";
+  static final String PASS_THROUGH_TOPIC = "sluice_bench_passthrough";
+  static final int PARTITIONS = 3;
+  private static final Duration POLL = Duration.ofMillis(50);
+  private static final Duration PROGRESS_EVERY = Duration.ofSeconds(2);
+
+  /** What to run: N records of about {@code payloadBytes} each, a share of them poison. */
+  public record Settings(long records, int payloadBytes, double poisonRatio, Duration timeout) {
+    public Settings {
+      if (records < 1) {
+        throw new IllegalArgumentException("records must be at least 1, got " + records);
+      }
+      if (poisonRatio < 0 || poisonRatio > 1) {
+        throw new IllegalArgumentException("poison ratio must be in [0, 1], got " + poisonRatio);
+      }
+      if (payloadBytes < 0) {
+        throw new IllegalArgumentException("payload bytes must be >= 0, got " + payloadBytes);
+      }
+    }
+  }
+
+  /** One application's run: how many records it committed and how long it took. */
+  public record Run(String name, long records, Duration elapsed) {
+    public double recordsPerSecond() {
+      return records / (elapsed.toNanos() / 1e9);
+    }
+  }
+
+  /** Both runs; {@code ratio} = router records/s over pass-through records/s. */
+  public record Result(Run router, Run passThrough, long poison, int valueBytes) {
+    public double ratio() {
+      return router.recordsPerSecond() / passThrough.recordsPerSecond();
+    }
+  }
+
+  private final Settings settings;
+  private final Consumer<String> progress;
+
+  public RouterThroughputBench(Settings settings, Consumer<String> progress) {
+    this.settings = settings;
+    this.progress = progress;
+  }
+
+  public Result run() {
+    Path dir = tempDir();
+    try (EmbeddedKafka kafka = EmbeddedKafka.start(dir.resolve("kafka"));
+        DevSchemaRegistry registry =
+            DevSchemaRegistry.start(kafka.bootstrapServers(), "127.0.0.1", 0);
+        Admin admin = admin(kafka.bootstrapServers())) {
+      progress.accept("broker " + kafka.bootstrapServers() + ", registry " + registry.url());
+      for (String topic :
+          new String[] {
+            INPUT_TOPIC, INPUT_TOPIC + ".clean", INPUT_TOPIC + ".dlq", PASS_THROUGH_TOPIC
+          }) {
+        Topics.ensure(admin, topic, PARTITIONS);
+      }
+      Produced produced = produce(kafka.bootstrapServers(), registry.url());
+
+      RouterConfig routerConfig = routerConfig(kafka, registry, dir, "sluice-bench-router-");
+      Run router = runRouter(admin, routerConfig);
+      long clean = CommittedRecords.count(kafka.bootstrapServers(), INPUT_TOPIC + ".clean", PARTITIONS);
+      long dlq = CommittedRecords.count(kafka.bootstrapServers(), INPUT_TOPIC + ".dlq", PARTITIONS);
+      progress.accept("router output: " + clean + " on .clean, " + dlq + " on .dlq");
+      expect("router .clean", clean, settings.records() - produced.poison());
+      expect("router .dlq", dlq, produced.poison());
+
+      Run passThrough =
+          runPassThrough(admin, routerConfig(kafka, registry, dir, "sluice-bench-passthrough-"));
+      long copied = CommittedRecords.count(kafka.bootstrapServers(), PASS_THROUGH_TOPIC, PARTITIONS);
+      expect("pass-through output", copied, settings.records());
+      return new Result(router, passThrough, produced.poison(), produced.valueBytes());
+    } finally {
+      deleteRecursively(dir);
+    }
+  }
+
+  private record Produced(long poison, int valueBytes) {}
+
+  private Produced produce(String bootstrapServers, String registryUrl) {
+    OrdersAvro orders = OrdersAvro.register(HttpSchemaRegistryClient.create(registryUrl), INPUT_TOPIC);
+    String padding = padding(orders);
+    long poison = 0;
+    long started = System.nanoTime();
+    try (KafkaProducer<byte[], byte[]> producer = producer(bootstrapServers)) {
+      for (long i = 0; i < settings.records(); i++) {
+        OrderRow row = OrderRow.generate(i + 1, 42);
+        if (!padding.isEmpty()) {
+          row = padded(row, padding);
+        }
+        byte[] value;
+        if (isPoison(i)) {
+          value = poisonValue(row);
+          poison++;
+        } else {
+          value = orders.created(row);
+        }
+        producer.send(new ProducerRecord<>(INPUT_TOPIC, orders.key(row.orderId()), value));
+      }
+      producer.flush();
+    }
+    progress.accept(
+        String.format(
+            "produced %d records (%d poison) to %s in %.1f s",
+            settings.records(),
+            poison,
+            INPUT_TOPIC,
+            (System.nanoTime() - started) / 1e9));
+    return new Produced(poison, orders.created(padded(OrderRow.generate(1, 42), padding)).length);
+  }
+
+  /** Poison is spread evenly: record i is poison when it crosses the next multiple of 1/ratio. */
+  private boolean isPoison(long i) {
+    double r = settings.poisonRatio();
+    return Math.floor((i + 1) * r) > Math.floor(i * r);
+  }
+
+  /** A JSON rendering of the row: the typical "someone produced JSON to an Avro topic" poison. */
+  private static byte[] poisonValue(OrderRow row) {
+    return ("{\"order_id\":"
+            + row.orderId()
+            + ",\"business_key\":\""
+            + row.businessKey()
+            + "\",\"status\":\""
+            + row.status()
+            + "\"}")
+        .getBytes(StandardCharsets.UTF_8);
+  }
+
+  private String padding(OrdersAvro orders) {
+    int natural = orders.created(OrderRow.generate(1, 42)).length;
+    int missing = settings.payloadBytes() - natural;
+    return missing > 0 ? "x".repeat(missing) : "";
+  }
+
+  private static OrderRow padded(OrderRow row, String padding) {
+    return new OrderRow(
+        row.orderId(),
+        row.businessKey() + padding,
+        row.customerId(),
+        row.amountCents(),
+        row.status(),
+        row.eventId(),
+        row.seed(),
+        row.updatedAtMs());
+  }
+
+  private Run runRouter(Admin admin, RouterConfig config) {
+    String applicationId = applicationId(config);
+    progress.accept("(a) router, application id " + applicationId);
+    try (Router router = new Router(config)) {
+      long started = System.nanoTime();
+      router.start();
+      return awaitCommitted(admin, "router", applicationId, started);
+    }
+  }
+
+  private Run runPassThrough(Admin admin, RouterConfig config) {
+    String applicationId = applicationId(config);
+    progress.accept("(b) pass-through, application id " + applicationId);
+    Properties props = new Properties();
+    props.putAll(RouterTopology.streamsConfig(config));
+    props.put(StreamsConfig.APPLICATION_ID_CONFIG, applicationId);
+    try (KafkaStreams streams =
+        new KafkaStreams(PassThroughTopology.build(INPUT_TOPIC, PASS_THROUGH_TOPIC), props)) {
+      long started = System.nanoTime();
+      streams.start();
+      Run run = awaitCommitted(admin, "pass-through", applicationId, started);
+      streams.close(Duration.ofSeconds(30));
+      return run;
+    }
+  }
+
+  private Run awaitCommitted(Admin admin, String name, String group, long startedNanos) {
+    long target = settings.records();
+    long deadline = startedNanos + settings.timeout().toNanos();
+    long nextProgress = startedNanos + PROGRESS_EVERY.toNanos();
+    while (true) {
+      long committed = CommittedRecords.committedOffsets(admin, group, INPUT_TOPIC);
+      long now = System.nanoTime();
+      if (committed >= target) {
+        Duration elapsed = Duration.ofNanos(now - startedNanos);
+        Run run = new Run(name, target, elapsed);
+        progress.accept(
+            String.format(
+                "%s: %d records committed in %.2f s", name, target, elapsed.toNanos() / 1e9));
+        return run;
+      }
+      if (now > deadline) {
+        throw new IllegalStateException(
+            name
+                + " committed "
+                + committed
+                + " of "
+                + target
+                + " records within "
+                + settings.timeout().toSeconds()
+                + " s");
+      }
+      if (now > nextProgress) {
+        progress.accept(String.format("%s: %d/%d committed", name, committed, target));
+        nextProgress = now + PROGRESS_EVERY.toNanos();
+      }
+      sleep(POLL);
+    }
+  }
+
+  private static void expect(String what, long actual, long expected) {
+    if (actual != expected) {
+      throw new IllegalStateException(
+          what + " has " + actual + " committed records, expected " + expected);
+    }
+  }
+
+  private static RouterConfig routerConfig(
+      EmbeddedKafka kafka, DevSchemaRegistry registry, Path dir, String idPrefix) {
+    String applicationId = idPrefix + UUID.randomUUID().toString().substring(0, 8);
+    Map<String, Object> props = new HashMap<>();
+    props.put("bootstrap.servers", kafka.bootstrapServers());
+    props.put("schema.registry.url", registry.url());
+    props.put("application.id", applicationId);
+    props.put("state.dir", dir.resolve("state-" + applicationId).toString());
+    props.put("metrics.host", "127.0.0.1");
+    props.put("metrics.port", 0);
+    return new RouterConfig(props);
+  }
+
+  private static String applicationId(RouterConfig config) {
+    return String.valueOf(
+        RouterTopology.streamsConfig(config).get(StreamsConfig.APPLICATION_ID_CONFIG));
+  }
+
+  private static KafkaProducer<byte[], byte[]> producer(String bootstrapServers) {
+    Map<String, Object> config =
+        Map.of(
+            ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers,
+            ProducerConfig.ACKS_CONFIG, "all",
+            ProducerConfig.LINGER_MS_CONFIG, 20,
+            ProducerConfig.BATCH_SIZE_CONFIG, 256 * 1024);
+    return new KafkaProducer<>(config, new ByteArraySerializer(), new ByteArraySerializer());
+  }
+
+  private static Admin admin(String bootstrapServers) {
+    return Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers));
+  }
+
+  private static Path tempDir() {
+    try {
+      return Files.createTempDirectory("sluice-bench-");
+    } catch (IOException e) {
+      throw new UncheckedIOException("cannot create a temp dir for the benchmark broker", e);
+    }
+  }
+
+  private static void deleteRecursively(Path dir) {
+    try (Stream<Path> paths = Files.walk(dir)) {
+      paths.sorted(Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
+    } catch (IOException e) {
+      throw new UncheckedIOException("cannot delete benchmark dir " + dir, e);
+    }
+  }
+
+  private static void sleep(Duration duration) {
+    try {
+      TimeUnit.MILLISECONDS.sleep(duration.toMillis());
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new IllegalStateException("interrupted while waiting for the benchmark", e);
+    }
+  }
+}

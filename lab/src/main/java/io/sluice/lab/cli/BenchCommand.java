@@ -1,0 +1,22 @@
+package io.sluice.lab.cli;
+
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.ParameterException;
+import picocli.CommandLine.Spec;
+
+/** {@code sluice bench}: the benchmarks. */
+@Command(
+    name = "bench",
+    mixinStandardHelpOptions = true,
+    description = "Benchmarks: router throughput against a pass-through topology, and the"
+        + " validation hot path (JMH).",
+    subcommands = {RouterBenchCommand.class, ValidateBenchCommand.class})
+final class BenchCommand implements Runnable {
+  @Spec CommandSpec spec;
+
+  @Override
+  public void run() {
+    throw new ParameterException(spec.commandLine(), "Missing benchmark: router or validate");
+  }
+}

@@ -1,0 +1,126 @@
+package io.sluice.lab.cli;
+
+import io.sluice.lab.stack.EmbeddedStack;
+import io.sluice.lab.stack.StackOptions;
+import io.sluice.lab.stack.StackPorts;
+import java.io.PrintWriter;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.concurrent.Callable;
+import java.util.concurrent.CountDownLatch;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.ParameterException;
+import picocli.CommandLine.Spec;
+
+/** {@code sluice up}: the embedded stack in this JVM until Ctrl-C or SIGTERM. */
+@Command(
+    name = "up",
+    mixinStandardHelpOptions = true,
+    description = {
+      "Starts a Kafka broker (single-node KRaft), the dev schema registry and the router in one"
+          + " JVM, on 127.0.0.1. Prints every endpoint and writes them to the ready file once"
+          + " everything answers. Ctrl-C or SIGTERM stops it; a restart with the same data dir"
+          + " keeps topics, schemas, offsets and ports."
+    })
+final class UpCommand implements Callable<Integer> {
+  @Spec CommandSpec spec;
+
+  @Option(
+      names = "--data-dir",
+      defaultValue = ".sluice/data",
+      description = "Where the stack keeps its data and ports (default: ${DEFAULT-VALUE}).")
+  Path dataDir;
+
+  @Option(
+      names = "--ready-file",
+      description = "Write the endpoints here as one JSON object once everything answers.")
+  Path readyFile;
+
+  @Option(
+      names = "--kafka-port",
+      defaultValue = "0",
+      description = "Kafka client port (default: the last one used with this data dir, or free).")
+  int kafkaPort;
+
+  @Option(
+      names = "--registry-port",
+      defaultValue = "0",
+      description = "Schema registry port (default: the last one used, or free).")
+  int registryPort;
+
+  @Option(
+      names = "--metrics-port",
+      defaultValue = "0",
+      description = "Router /metrics and /health port (default: the last one used, or free).")
+  int metricsPort;
+
+  @Option(
+      names = "--ready-timeout",
+      defaultValue = "120",
+      description = "Seconds every component together may take to answer (default: 120).")
+  long readyTimeoutSeconds;
+
+  @Override
+  public Integer call() throws InterruptedException {
+    checkPort("--kafka-port", kafkaPort);
+    checkPort("--registry-port", registryPort);
+    checkPort("--metrics-port", metricsPort);
+    StackOptions options =
+        new StackOptions(
+            dataDir,
+            new StackPorts.Requested(kafkaPort, registryPort, metricsPort),
+            readyFile,
+            Duration.ofSeconds(readyTimeoutSeconds));
+    EmbeddedStack stack = new EmbeddedStack(options);
+    CountDownLatch stopped = new CountDownLatch(1);
+    Thread hook =
+        new Thread(
+            () -> {
+              stack.close();
+              stopped.countDown();
+            },
+            "sluice-up-shutdown");
+    Runtime.getRuntime().addShutdownHook(hook);
+    try {
+      stack.start();
+    } catch (RuntimeException e) {
+      removeHook(hook);
+      throw e;
+    }
+    printEndpoints(stack, options);
+    stopped.await();
+    return 0;
+  }
+
+  private void printEndpoints(EmbeddedStack stack, StackOptions options) {
+    PrintWriter out = spec.commandLine().getOut();
+    out.printf("Sluice embedded stack is up (data dir %s)%n", options.dataDir());
+    out.printf("  Kafka bootstrap servers  %s%n", stack.bootstrapServers());
+    out.printf("  Schema registry          %s%n", stack.schemaRegistryUrl());
+    out.printf("  Router metrics           %s%n", stack.routerMetricsUrl());
+    out.printf("  Router health            %s%n", stack.routerHealthUrl());
+    out.printf("  Main topic               %s%n", EmbeddedStack.MAIN_TOPIC);
+    if (options.readyFile() != null) {
+      out.printf("  Ready file               %s%n", options.readyFile().toAbsolutePath());
+    }
+    out.println("Press Ctrl-C to stop.");
+    out.flush();
+  }
+
+  private void checkPort(String option, int port) {
+    if (port < 0 || port > 65535) {
+      throw new ParameterException(
+          spec.commandLine(), option + " must be a TCP port (1-65535) or 0, got " + port);
+    }
+  }
+
+  private static void removeHook(Thread hook) {
+    try {
+      Runtime.getRuntime().removeShutdownHook(hook);
+    } catch (IllegalStateException e) {
+      // The JVM is already shutting down; the hook is running and stops the stack.
+    }
+  }
+}

@@ -1,0 +1,33 @@
+package io.sluice.lab.kafka;
+
+import java.util.List;
+import java.util.concurrent.ExecutionException;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.NewTopic;
+import org.apache.kafka.common.errors.TopicExistsException;
+
+/** Topic creation for the lab tools: the embedded broker never creates topics on its own. */
+public final class Topics {
+  private Topics() {}
+
+  /**
+   * Creates {@code topic} with {@code partitions} partitions (replication factor 1) unless it
+   * exists; an existing topic is left as it is.
+   *
+   * @return true when this call created the topic
+   */
+  public static boolean ensure(Admin admin, String topic, int partitions) {
+    try {
+      admin.createTopics(List.of(new NewTopic(topic, partitions, (short) 1))).all().get();
+      return true;
+    } catch (ExecutionException e) {
+      if (e.getCause() instanceof TopicExistsException) {
+        return false;
+      }
+      throw new IllegalStateException("cannot create topic " + topic, e.getCause());
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new IllegalStateException("interrupted while creating topic " + topic, e);
+    }
+  }
+}

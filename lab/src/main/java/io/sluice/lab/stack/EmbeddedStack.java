@@ -1,0 +1,226 @@
+package io.sluice.lab.stack;
+
+import io.sluice.embedded.EmbeddedKafka;
+import io.sluice.lab.kafka.Topics;
+import io.sluice.router.Router;
+import io.sluice.router.config.RouterConfig;
+import io.sluice.schema.server.DevSchemaRegistry;
+import java.nio.file.Path;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.function.Supplier;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.AdminClientConfig;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The whole Sluice stack in this JVM: a single-node KRaft broker, the dev schema registry and the
+ * router, all on loopback. Data lives under the data dir ({@code kafka/}, {@code router-state/},
+ * {@code stack.properties}), so a restart with the same dir keeps topics, schemas, offsets and
+ * ports.
+ *
+ * <p>{@link #close()} may be called at any time, also from a shutdown hook while {@link #start()}
+ * is still running: it stops whatever has started, router first and broker last.
+ */
+public final class EmbeddedStack implements AutoCloseable {
+  /** The main CDC topic of the lab's orders table; created at start when missing. */
+  public static final String MAIN_TOPIC = "broker.cdc_lab.orders";
+
+  public static final int MAIN_TOPIC_PARTITIONS = 3;
+  public static final String ROUTER_APPLICATION_ID = "sluice-router";
+
+  private static final Logger log = LoggerFactory.getLogger(EmbeddedStack.class);
+
+  private final StackOptions options;
+  private final ReadyFile readyFile;
+  private volatile StackPorts ports;
+  private volatile EmbeddedKafka kafka;
+  private volatile DevSchemaRegistry registry;
+  private volatile Router router;
+  private volatile boolean closed;
+
+  public EmbeddedStack(StackOptions options) {
+    this.options = options;
+    this.readyFile = options.readyFile() == null ? null : new ReadyFile(options.readyFile());
+  }
+
+  /**
+   * Starts broker, registry and router, waits until each answers, then writes the ready file.
+   *
+   * @throws StackStartException when a component fails to start or answer in time (whatever had
+   *     started is stopped again)
+   */
+  public EmbeddedStack start() {
+    try {
+      startComponents();
+      return this;
+    } catch (RuntimeException e) {
+      close();
+      throw e;
+    }
+  }
+
+  private void startComponents() {
+    Path dataDir = options.dataDir();
+    ports = StackPorts.resolve(dataDir, options.ports());
+    log.info("Starting the Sluice embedded stack in {}", dataDir);
+
+    log.info("Starting Kafka broker on 127.0.0.1:{}", ports.kafka());
+    kafka =
+        starting(
+            "Kafka broker",
+            ports.kafka(),
+            () -> EmbeddedKafka.start(dataDir.resolve("kafka"), ports.kafka(), ports.controller()));
+    abortIfClosed();
+    try (Admin admin = admin(kafka.bootstrapServers())) {
+      new Readiness().kafka(kafka.bootstrapServers(), admin).await(options.readyTimeout());
+      if (Topics.ensure(admin, MAIN_TOPIC, MAIN_TOPIC_PARTITIONS)) {
+        log.info("Created topic {} with {} partitions", MAIN_TOPIC, MAIN_TOPIC_PARTITIONS);
+      }
+    }
+    abortIfClosed();
+
+    log.info("Starting schema registry on 127.0.0.1:{}", ports.registry());
+    registry =
+        starting(
+            "Schema registry",
+            ports.registry(),
+            () -> DevSchemaRegistry.start(kafka.bootstrapServers(), "127.0.0.1", ports.registry()));
+    abortIfClosed();
+
+    log.info("Starting router (metrics on 127.0.0.1:{})", ports.metrics());
+    router =
+        starting(
+            "Router",
+            ports.metrics(),
+            () -> {
+              Router r = new Router(new RouterConfig(routerProperties(dataDir)));
+              try {
+                r.start();
+                return r;
+              } catch (RuntimeException e) {
+                closeQuietly("router", r);
+                throw e;
+              }
+            });
+    abortIfClosed();
+
+    try (Admin admin = admin(kafka.bootstrapServers())) {
+      new Readiness()
+          .kafka(kafka.bootstrapServers(), admin)
+          .http("Schema registry", registry.url() + "/subjects")
+          .http("Router", router.healthUrl())
+          .await(options.readyTimeout());
+    }
+    abortIfClosed();
+    if (readyFile != null) {
+      readyFile.write(endpoints());
+      log.info("Wrote ready file {}", readyFile.path());
+    }
+  }
+
+  private Map<String, Object> routerProperties(Path dataDir) {
+    Map<String, Object> props = new LinkedHashMap<>();
+    props.put("bootstrap.servers", kafka.bootstrapServers());
+    props.put("schema.registry.url", registry.url());
+    props.put("application.id", ROUTER_APPLICATION_ID);
+    props.put("state.dir", dataDir.resolve("router-state").toString());
+    props.put("metrics.host", "127.0.0.1");
+    props.put("metrics.port", ports.metrics());
+    return props;
+  }
+
+  /** The endpoints as the ready file names them, in a stable order. */
+  public Map<String, Object> endpoints() {
+    Map<String, Object> endpoints = new LinkedHashMap<>();
+    endpoints.put(ReadyFile.BOOTSTRAP_SERVERS, bootstrapServers());
+    endpoints.put(ReadyFile.SCHEMA_REGISTRY_URL, schemaRegistryUrl());
+    endpoints.put(ReadyFile.ROUTER_METRICS_URL, routerMetricsUrl());
+    return endpoints;
+  }
+
+  public String bootstrapServers() {
+    return started(kafka, "Kafka broker").bootstrapServers();
+  }
+
+  public String schemaRegistryUrl() {
+    return started(registry, "schema registry").url();
+  }
+
+  public String routerMetricsUrl() {
+    return started(router, "router").metricsUrl();
+  }
+
+  public String routerHealthUrl() {
+    return started(router, "router").healthUrl();
+  }
+
+  public StackPorts ports() {
+    return ports;
+  }
+
+  public Path dataDir() {
+    return options.dataDir();
+  }
+
+  /** Deletes the ready file, then stops router, registry and broker, in that order. */
+  @Override
+  public synchronized void close() {
+    closed = true;
+    if (readyFile != null) {
+      readyFile.delete();
+    }
+    Router r = router;
+    router = null;
+    closeQuietly("router", r);
+    DevSchemaRegistry sr = registry;
+    registry = null;
+    closeQuietly("schema registry", sr);
+    EmbeddedKafka k = kafka;
+    kafka = null;
+    closeQuietly("Kafka broker", k);
+  }
+
+  private static <T> T starting(String component, int port, Supplier<T> start) {
+    try {
+      return start.get();
+    } catch (RuntimeException e) {
+      throw new StackStartException(
+          component + " could not start on 127.0.0.1:" + port, e);
+    }
+  }
+
+  private void abortIfClosed() {
+    if (closed) {
+      throw new StackStartException("the stack was stopped while starting");
+    }
+  }
+
+  private static void closeQuietly(String component, AutoCloseable closeable) {
+    if (closeable == null) {
+      return;
+    }
+    try {
+      closeable.close();
+      log.info("Stopped {}", component);
+    } catch (Exception e) {
+      log.warn("Stopping the {} failed: {}", component, e.toString());
+    }
+  }
+
+  private static <T> T started(T component, String name) {
+    if (component == null) {
+      throw new IllegalStateException("the " + name + " is not running");
+    }
+    return component;
+  }
+
+  private static Admin admin(String bootstrapServers) {
+    return Admin.create(
+        Map.of(
+            AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers,
+            AdminClientConfig.REQUEST_TIMEOUT_MS_CONFIG, 5000,
+            AdminClientConfig.DEFAULT_API_TIMEOUT_MS_CONFIG, 10000));
+  }
+}

@@ -1,0 +1,43 @@
+package io.sluice.lab.stack;
+
+import java.nio.file.Path;
+import java.time.Duration;
+
+/**
+ * How to start the embedded stack.
+ *
+ * @param dataDir where the broker log, the router state and {@code stack.properties} live; keep it
+ *     outside {@code java.io.tmpdir} for data that must survive (some embedded tools clean tmp)
+ * @param ports ports asked for; the others come from {@code stack.properties} or are picked free
+ * @param readyFile where to write the endpoints once everything answers, or null for none
+ * @param readyTimeout how long every component together may take to answer
+ */
+public record StackOptions(
+    Path dataDir, StackPorts.Requested ports, Path readyFile, Duration readyTimeout) {
+  /** {@code .sluice/data} under the current directory. */
+  public static final Path DEFAULT_DATA_DIR = Path.of(".sluice", "data");
+
+  public static final Duration DEFAULT_READY_TIMEOUT = Duration.ofSeconds(120);
+
+  public StackOptions {
+    if (dataDir == null) {
+      throw new IllegalArgumentException("dataDir is required");
+    }
+    dataDir = dataDir.toAbsolutePath().normalize();
+    ports = ports == null ? StackPorts.Requested.NONE : ports;
+    readyTimeout = readyTimeout == null ? DEFAULT_READY_TIMEOUT : readyTimeout;
+  }
+
+  /** Options with no port preference, no ready file and the default timeout. */
+  public static StackOptions in(Path dataDir) {
+    return new StackOptions(dataDir, StackPorts.Requested.NONE, null, DEFAULT_READY_TIMEOUT);
+  }
+
+  public StackOptions withReadyFile(Path file) {
+    return new StackOptions(dataDir, ports, file, readyTimeout);
+  }
+
+  public StackOptions withPorts(StackPorts.Requested requested) {
+    return new StackOptions(dataDir, requested, readyFile, readyTimeout);
+  }
+}

@@ -1,0 +1,120 @@
+package io.sluice.lab.stack;
+
+import io.sluice.embedded.FreePort;
+import java.io.IOException;
+import java.io.Reader;
+import java.io.UncheckedIOException;
+import java.io.Writer;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.util.Properties;
+
+/**
+ * The loopback ports of the embedded stack, kept in {@code <data dir>/stack.properties} so a restart
+ * with the same data dir answers on the same addresses (clients and bookmarks keep working).
+ */
+public record StackPorts(int kafka, int controller, int registry, int metrics) {
+  public static final String FILE_NAME = "stack.properties";
+
+  private static final String KAFKA = "kafka.port";
+  private static final String CONTROLLER = "kafka.controller.port";
+  private static final String REGISTRY = "schema.registry.port";
+  private static final String METRICS = "router.metrics.port";
+
+  /** Ports asked for on the command line; 0 means "no preference". */
+  public record Requested(int kafka, int registry, int metrics) {
+    public static final Requested NONE = new Requested(0, 0, 0);
+  }
+
+  /**
+   * The ports for a start in {@code dataDir}: a requested port wins, then the one stored by the
+   * previous start, then a free one. The result is stored for the next start.
+   */
+  public static StackPorts resolve(Path dataDir, Requested requested) {
+    Properties stored = load(dataDir.resolve(FILE_NAME));
+    StackPorts ports =
+        new StackPorts(
+            choose(requested.kafka(), stored, KAFKA),
+            choose(0, stored, CONTROLLER),
+            choose(requested.registry(), stored, REGISTRY),
+            choose(requested.metrics(), stored, METRICS));
+    ports.store(dataDir);
+    return ports;
+  }
+
+  /** The ports stored in {@code dataDir}, failing when none were. */
+  public static StackPorts read(Path dataDir) {
+    Path file = dataDir.resolve(FILE_NAME);
+    if (!Files.exists(file)) {
+      throw new IllegalStateException("no " + FILE_NAME + " in " + dataDir);
+    }
+    Properties p = load(file);
+    return new StackPorts(
+        stored(p, KAFKA, file),
+        stored(p, CONTROLLER, file),
+        stored(p, REGISTRY, file),
+        stored(p, METRICS, file));
+  }
+
+  void store(Path dataDir) {
+    Properties p = new Properties();
+    p.setProperty(KAFKA, String.valueOf(kafka));
+    p.setProperty(CONTROLLER, String.valueOf(controller));
+    p.setProperty(REGISTRY, String.valueOf(registry));
+    p.setProperty(METRICS, String.valueOf(metrics));
+    Path file = dataDir.resolve(FILE_NAME);
+    try {
+      Files.createDirectories(dataDir);
+      Path temp = Files.createTempFile(dataDir, FILE_NAME, ".tmp");
+      try (Writer out = Files.newBufferedWriter(temp, StandardCharsets.UTF_8)) {
+        p.store(out, "Ports of the Sluice embedded stack; edit or delete to change them");
+      }
+      Files.move(temp, file, StandardCopyOption.REPLACE_EXISTING);
+    } catch (IOException e) {
+      throw new UncheckedIOException("cannot write " + file, e);
+    }
+  }
+
+  private static int choose(int requested, Properties stored, String key) {
+    if (requested != 0) {
+      return requested;
+    }
+    String value = stored.getProperty(key);
+    return value == null ? FreePort.pick() : parse(value, key);
+  }
+
+  private static int stored(Properties p, String key, Path file) {
+    String value = p.getProperty(key);
+    if (value == null) {
+      throw new IllegalStateException(file + " has no " + key);
+    }
+    return parse(value, key);
+  }
+
+  private static int parse(String value, String key) {
+    try {
+      int port = Integer.parseInt(value.trim());
+      if (port < 1 || port > 65535) {
+        throw new NumberFormatException("out of range");
+      }
+      return port;
+    } catch (NumberFormatException e) {
+      throw new IllegalStateException(
+          FILE_NAME + ": " + key + "=" + value + " is not a TCP port (1-65535)", e);
+    }
+  }
+
+  private static Properties load(Path file) {
+    Properties p = new Properties();
+    if (Files.exists(file)) {
+      try (Reader in = Files.newBufferedReader(file, StandardCharsets.UTF_8)) {
+        p.load(in);
+      } catch (IOException e) {
+        throw new UncheckedIOException("cannot read " + file, e);
+      }
+    }
+    return p;
+  }
+}

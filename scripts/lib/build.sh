@@ -1,0 +1,50 @@
+# Shared by the scripts in scripts/: finds the Sluice checkout, (re)builds the lab jar and its
+# lib/ when they are missing or older than any pom.xml or source file, and sets SLUICE_CLASSPATH.
+# Source it; do not run it.
+
+SLUICE_HOME="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
+export SLUICE_HOME
+
+sluice_lab_jar() {
+  local jar
+  for jar in "$SLUICE_HOME"/lab/target/sluice-lab-*.jar; do
+    case "$jar" in
+      *-sources.jar | *-tests.jar | *-javadoc.jar) ;;
+      *) [ -f "$jar" ] && { printf '%s\n' "$jar"; return 0; } ;;
+    esac
+  done
+  return 1
+}
+
+# True when a pom.xml or anything under a src/ folder is newer than the last build.
+sluice_sources_changed() {
+  local stamp="$1"
+  [ -n "$(find "$SLUICE_HOME" \
+    \( -name .git -o -name target -o -name .sluice -o -name node_modules \) -prune -o \
+    \( -name pom.xml -o -path '*/src/*' \) -type f -newer "$stamp" -print -quit)" ]
+}
+
+sluice_build_if_needed() {
+  local target="$SLUICE_HOME/lab/target"
+  local stamp="$target/.sluice-build-stamp"
+  if sluice_lab_jar >/dev/null && [ -d "$target/lib" ] && [ -f "$stamp" ] \
+    && ! sluice_sources_changed "$stamp"; then
+    return 0
+  fi
+  echo "sluice: building the lab jar (mvn package -pl lab -am) ..." >&2
+  # Mark the start: a file edited during the build is newer than the stamp and rebuilds next time.
+  local started
+  started="$(mktemp)"
+  if ! (cd "$SLUICE_HOME" && ${MVN:-mvn} -q -B -DskipTests -Dspotless.check.skip=true \
+    -pl lab -am package >&2); then
+    rm -f "$started"
+    echo "sluice: build failed (see above)" >&2
+    exit 1
+  fi
+  mkdir -p "$target"
+  mv "$started" "$stamp"
+}
+
+sluice_build_if_needed
+SLUICE_CLASSPATH="$(sluice_lab_jar):$SLUICE_HOME/lab/target/lib/*"
+SLUICE_JAVA="${JAVA_HOME:+$JAVA_HOME/bin/}java"
