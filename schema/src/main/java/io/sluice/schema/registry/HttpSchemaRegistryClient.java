@@ -8,7 +8,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.function.LongSupplier;
 import org.apache.avro.Schema;
-import org.apache.avro.SchemaParseException;
 
 /**
  * {@link SchemaRegistryClient} over HTTP for the Confluent Schema Registry REST API (and Sluice's
@@ -244,7 +243,9 @@ public final class HttpSchemaRegistryClient implements SchemaRegistryClient {
     Schema parsed;
     try {
       parsed = new Schema.Parser().parse(text);
-    } catch (SchemaParseException e) {
+    } catch (RuntimeException e) {
+      // SchemaParseException, AvroTypeException, or for an unknown type name a
+      // NullPointerException (Avro 1.12): all mean the registry's text is not usable Avro.
       throw new InvalidSchemaException(
           request + ": schema id " + id + " does not parse as Avro: " + e.getMessage());
     }

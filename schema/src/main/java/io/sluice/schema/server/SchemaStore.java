@@ -12,7 +12,6 @@ import io.sluice.schema.server.LogEntry.SchemaEntry;
 import java.util.List;
 import java.util.Optional;
 import java.util.function.Consumer;
-import org.apache.avro.AvroRuntimeException;
 import org.apache.avro.Schema;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -202,7 +201,9 @@ final class SchemaStore {
     }
     try {
       return new Schema.Parser().parse(schemaText);
-    } catch (AvroRuntimeException | IllegalArgumentException e) {
+    } catch (RuntimeException e) {
+      // Avro 1.12 throws SchemaParseException, AvroTypeException, and for an unknown type name
+      // even a NullPointerException: every one means the text is not a usable schema.
       throw new InvalidSchemaException("Invalid schema: " + e.getMessage());
     }
   }
