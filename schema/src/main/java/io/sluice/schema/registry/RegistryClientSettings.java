@@ -27,15 +27,19 @@ public record RegistryClientSettings(
 
   public RegistryClientSettings {
     Objects.requireNonNull(url, "url");
-    URI uri;
-    try {
-      uri = URI.create(url.trim());
-    } catch (IllegalArgumentException e) {
-      throw new IllegalArgumentException("schema registry url is not a URI: '" + url + "'", e);
-    }
-    if (!"http".equals(uri.getScheme()) && !"https".equals(uri.getScheme())) {
+    String trimmed = url.trim();
+    if (!trimmed.startsWith("http://") && !trimmed.startsWith("https://")) {
       throw new IllegalArgumentException(
           "schema registry url must start with http:// or https://, got '" + url + "'");
+    }
+    if (trimmed.contains(",")) {
+      throw new IllegalArgumentException(
+          "schema registry url must be one URL (no comma-separated list), got '" + url + "'");
+    }
+    try {
+      URI.create(trimmed);
+    } catch (IllegalArgumentException e) {
+      throw new IllegalArgumentException("schema registry url is not a URI: '" + url + "'", e);
     }
     url = stripTrailingSlashes(url.trim());
     requirePositive("requestTimeout", requestTimeout);
