@@ -1,0 +1,157 @@
+package io.sluice.router;
+
+import io.micrometer.core.instrument.binder.kafka.KafkaStreamsMetrics;
+import io.micrometer.prometheusmetrics.PrometheusConfig;
+import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
+import io.sluice.router.config.RouterConfig;
+import io.sluice.router.metrics.MetricsServer;
+import io.sluice.router.metrics.RouterMetrics;
+import io.sluice.router.topics.AdminOutputTopics;
+import io.sluice.router.validate.RecordValidator;
+import io.sluice.router.validate.ValidationRules;
+import io.sluice.schema.registry.HttpSchemaRegistryClient;
+import io.sluice.schema.registry.SchemaRegistryClient;
+import java.time.Duration;
+import java.util.Properties;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.streams.KafkaStreams;
+import org.apache.kafka.streams.StreamsBuilder;
+import org.apache.kafka.streams.StreamsConfig;
+import org.apache.kafka.streams.Topology;
+import org.apache.kafka.streams.errors.StreamsUncaughtExceptionHandler.StreamThreadExceptionResponse;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The running router: wires the registry client, output-topic creation, metrics and Kafka Streams
+ * around {@link RouterTopology}. A failed stream thread is replaced, so its tasks restart from the
+ * last committed offset.
+ */
+public final class Router implements AutoCloseable {
+  private static final Logger log = LoggerFactory.getLogger(Router.class);
+  private static final Duration ADMIN_TIMEOUT = Duration.ofSeconds(30);
+
+  private final RouterConfig config;
+  private SchemaRegistryClient registry;
+  private Admin admin;
+  private PrometheusMeterRegistry meters;
+  private KafkaStreamsMetrics streamsMetrics;
+  private MetricsServer server;
+  private KafkaStreams streams;
+  private boolean started;
+  private boolean closed;
+
+  public Router(RouterConfig config) {
+    this.config = config;
+  }
+
+  /**
+   * Starts the router and returns; records flow once Kafka Streams reaches RUNNING.
+   *
+   * @throws IllegalStateException when called twice
+   */
+  public synchronized void start() {
+    if (started) {
+      throw new IllegalStateException("router already started");
+    }
+    started = true;
+    Properties streamsProps = RouterTopology.streamsConfig(config);
+    registry = HttpSchemaRegistryClient.create(config.schemaRegistryUrl());
+    admin =
+        Admin.create(
+            new StreamsConfig(streamsProps).getAdminConfigs(config.applicationId() + "-topics"));
+    meters = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
+    RouterMetrics metrics = new RouterMetrics(meters);
+    Topology topology =
+        RouterTopology.build(
+            new StreamsBuilder(),
+            config,
+            new RecordValidator(registry, ValidationRules.from(config)),
+            new AdminOutputTopics(
+                admin,
+                config.cleanTopicSuffix(),
+                config.dlqTopicSuffix(),
+                config.replicationFactor(),
+                ADMIN_TIMEOUT),
+            metrics);
+    streams = new KafkaStreams(topology, streamsProps);
+    streams.setUncaughtExceptionHandler(
+        e -> {
+          log.error(
+              "Stream thread failed; replacing it (its tasks restart from the last committed"
+                  + " offset)",
+              e);
+          metrics.threadReplaced();
+          return StreamThreadExceptionResponse.REPLACE_THREAD;
+        });
+    streams.setStateListener((next, previous) -> log.info("Router state {} -> {}", previous, next));
+    streamsMetrics = new KafkaStreamsMetrics(streams);
+    streamsMetrics.bindTo(meters);
+    server = MetricsServer.start(config.metricsHost(), config.metricsPort(), meters, this::state);
+    streams.start();
+    log.info(
+        "Router {} started: inputs {}, {} guarantee, metrics {}",
+        config.applicationId(),
+        config.inputTopicPattern(),
+        config.processingGuarantee(),
+        metricsUrl());
+  }
+
+  /** {@code http://host:port/metrics}. */
+  public synchronized String metricsUrl() {
+    return baseUrl() + "/metrics";
+  }
+
+  /** {@code http://host:port/health}. */
+  public synchronized String healthUrl() {
+    return baseUrl() + "/health";
+  }
+
+  /** The Kafka Streams state, or null before {@link #start()}. */
+  public KafkaStreams.State state() {
+    KafkaStreams current = streams;
+    return current == null ? null : current.state();
+  }
+
+  /** Stops Kafka Streams (bounded by {@code close.timeout.ms}) and the metrics server. */
+  @Override
+  public synchronized void close() {
+    if (closed) {
+      return;
+    }
+    closed = true;
+    if (streams != null) {
+      boolean stopped = streams.close(Duration.ofMillis(config.closeTimeoutMs()));
+      if (!stopped) {
+        log.warn("Kafka Streams did not stop within {} ms", config.closeTimeoutMs());
+      }
+    }
+    if (streamsMetrics != null) {
+      streamsMetrics.close();
+    }
+    if (server != null) {
+      server.close();
+    }
+    if (admin != null) {
+      admin.close(Duration.ofSeconds(5));
+    }
+    if (registry instanceof AutoCloseable closeable) {
+      try {
+        closeable.close();
+      } catch (Exception e) {
+        log.warn("Closing the registry client failed: {}", e.toString());
+      }
+    }
+    if (meters != null) {
+      meters.close();
+    }
+    log.info("Router {} stopped", config.applicationId());
+  }
+
+  private String baseUrl() {
+    if (server == null) {
+      throw new IllegalStateException("router not started");
+    }
+    return "http://" + config.metricsHost() + ":" + server.port();
+  }
+}

@@ -1,0 +1,140 @@
+package io.sluice.router;
+
+import io.sluice.router.config.TombstoneMode;
+import io.sluice.router.dlq.DlqRecordBuilder;
+import io.sluice.router.metrics.RouterMetrics;
+import io.sluice.router.metrics.RouterMetrics.Result;
+import io.sluice.router.retry.RegistryRetry;
+import io.sluice.router.topics.OutputTopics;
+import io.sluice.router.validate.Poison;
+import io.sluice.router.validate.RecordValidator;
+import io.sluice.router.validate.ValidationResult;
+import java.util.HashMap;
+import java.util.Map;
+import org.apache.kafka.streams.processor.api.Processor;
+import org.apache.kafka.streams.processor.api.ProcessorContext;
+import org.apache.kafka.streams.processor.api.Record;
+import org.apache.kafka.streams.processor.api.RecordMetadata;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Validates each input record and forwards it, with its partition, to the clean topic or, as a DLQ
+ * record, to the DLQ topic. Registry outages are retried here (never a DLQ record); past the bound
+ * the exception fails the task.
+ */
+final class RoutingProcessor implements Processor<byte[], byte[], byte[], Routed> {
+  private static final Logger log = LoggerFactory.getLogger(RoutingProcessor.class);
+
+  private final TopicRoles roles;
+  private final TombstoneMode tombstones;
+  private final RecordValidator validator;
+  private final OutputTopics outputs;
+  private final RouterMetrics metrics;
+  private final RegistryRetry retry;
+  private final DlqRecordBuilder dlq;
+  private final Map<String, Route> routes = new HashMap<>();
+  private ProcessorContext<byte[], Routed> context;
+
+  RoutingProcessor(
+      TopicRoles roles,
+      TombstoneMode tombstones,
+      RecordValidator validator,
+      OutputTopics outputs,
+      RouterMetrics metrics,
+      RegistryRetry retry,
+      DlqRecordBuilder dlq) {
+    this.roles = roles;
+    this.tombstones = tombstones;
+    this.validator = validator;
+    this.outputs = outputs;
+    this.metrics = metrics;
+    this.retry = retry;
+    this.dlq = dlq;
+  }
+
+  /** Output topic names of one input topic, or null names when the topic is not an input. */
+  private record Route(String clean, String dlq) {
+    boolean ignored() {
+      return clean == null;
+    }
+  }
+
+  @Override
+  public void init(ProcessorContext<byte[], Routed> context) {
+    this.context = context;
+  }
+
+  @Override
+  public void process(Record<byte[], byte[]> record) {
+    RecordMetadata source =
+        context
+            .recordMetadata()
+            .orElseThrow(() -> new IllegalStateException("record without source metadata"));
+    String topic = source.topic();
+    Route route = routes.computeIfAbsent(topic, this::route);
+    if (route.ignored()) {
+      return;
+    }
+    long start = System.nanoTime();
+    ValidationResult result =
+        retry.call(
+            () -> validator.validate(topic, record.key(), record.value()), () -> describe(source));
+    int partition = source.partition();
+    if (result instanceof Poison poison) {
+      quarantine(record, source, route, poison);
+    } else if (result == ValidationResult.TOMBSTONE) {
+      metrics.validated(topic, Result.TOMBSTONE);
+      if (tombstones == TombstoneMode.PASS) {
+        context.forward(record.withValue(new Routed(route.clean(), partition, null)));
+      }
+    } else {
+      metrics.validated(topic, Result.VALID);
+      context.forward(record.withValue(new Routed(route.clean(), partition, record.value())));
+    }
+    metrics.processingLatency(System.nanoTime() - start);
+  }
+
+  private void quarantine(
+      Record<byte[], byte[]> record, RecordMetadata source, Route route, Poison poison) {
+    DlqRecordBuilder.Original original =
+        new DlqRecordBuilder.Original(
+            source.topic(),
+            source.partition(),
+            source.offset(),
+            record.timestamp(),
+            record.key(),
+            record.value(),
+            record.headers());
+    log.warn(
+        "Poison record {}-{}@{} ({}, value sha256 {}) goes to {}: {}",
+        source.topic(),
+        source.partition(),
+        source.offset(),
+        poison.code(),
+        DlqRecordBuilder.sha256(record.value()),
+        route.dlq(),
+        poison.message());
+    metrics.validated(source.topic(), Result.POISON);
+    metrics.quarantined(source.topic(), poison.code());
+    context.forward(
+        record
+            .withHeaders(dlq.headers(original, poison))
+            .withValue(new Routed(route.dlq(), source.partition(), dlq.value(original, poison))));
+  }
+
+  private Route route(String topic) {
+    if (!roles.isInput(topic)) {
+      log.warn(
+          "Topic {} matches the input pattern but is an output or internal topic; not routing it",
+          topic);
+      return new Route(null, null);
+    }
+    outputs.ensure(topic);
+    return new Route(roles.cleanTopic(topic), roles.dlqTopic(topic));
+  }
+
+  private static String describe(RecordMetadata source) {
+    return "record " + source.topic() + "-" + source.partition() + "@" + source.offset();
+  }
+}

@@ -1,0 +1,150 @@
+package io.sluice.router.topics;
+
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.Config;
+import org.apache.kafka.clients.admin.ConfigEntry;
+import org.apache.kafka.clients.admin.NewTopic;
+import org.apache.kafka.clients.admin.TopicDescription;
+import org.apache.kafka.common.KafkaFuture;
+import org.apache.kafka.common.config.ConfigResource;
+import org.apache.kafka.common.config.TopicConfig;
+import org.apache.kafka.common.errors.TopicExistsException;
+import org.apache.kafka.streams.errors.StreamsException;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * {@link OutputTopics} on the Kafka Admin API: describes the input topic and creates {@code
+ * <input><clean suffix>} and {@code <input><dlq suffix>} with its partition count. The clean topic
+ * copies the input's cleanup policy and maximum message size; the DLQ topic is never compacted and
+ * accepts messages twice the input's maximum plus 64 KiB, since an envelope carries the original
+ * value in base64 (4/3 of its size) plus the error.
+ */
+public final class AdminOutputTopics implements OutputTopics {
+  private static final Logger log = LoggerFactory.getLogger(AdminOutputTopics.class);
+  private static final int DEFAULT_MAX_MESSAGE_BYTES = 1_048_588;
+  private static final int DLQ_HEADROOM_BYTES = 65_536;
+
+  private final Admin admin;
+  private final String cleanSuffix;
+  private final String dlqSuffix;
+  private final Optional<Short> replicationFactor;
+  private final Duration timeout;
+  private final Set<String> ensured = ConcurrentHashMap.newKeySet();
+
+  /**
+   * @param replicationFactor -1 for the broker default
+   */
+  public AdminOutputTopics(
+      Admin admin, String cleanSuffix, String dlqSuffix, int replicationFactor, Duration timeout) {
+    this.admin = admin;
+    this.cleanSuffix = cleanSuffix;
+    this.dlqSuffix = dlqSuffix;
+    this.replicationFactor =
+        replicationFactor < 0 ? Optional.empty() : Optional.of((short) replicationFactor);
+    this.timeout = timeout;
+  }
+
+  @Override
+  public void ensure(String inputTopic) {
+    if (ensured.contains(inputTopic)) {
+      return;
+    }
+    TopicDescription input =
+        await(
+                admin.describeTopics(List.of(inputTopic)).allTopicNames(),
+                "describe input topic " + inputTopic)
+            .get(inputTopic);
+    int partitions = input.partitions().size();
+    ConfigResource resource = new ConfigResource(ConfigResource.Type.TOPIC, inputTopic);
+    Config inputConfig =
+        await(admin.describeConfigs(List.of(resource)).all(), "describe configs of " + inputTopic)
+            .get(resource);
+    int maxMessageBytes = intConfig(inputConfig, TopicConfig.MAX_MESSAGE_BYTES_CONFIG);
+    String cleanupPolicy = stringConfig(inputConfig, TopicConfig.CLEANUP_POLICY_CONFIG, "delete");
+    long dlqMax = Math.min(Integer.MAX_VALUE, 2L * maxMessageBytes + DLQ_HEADROOM_BYTES);
+
+    NewTopic clean =
+        new NewTopic(inputTopic + cleanSuffix, Optional.of(partitions), replicationFactor)
+            .configs(
+                Map.of(
+                    TopicConfig.CLEANUP_POLICY_CONFIG,
+                    cleanupPolicy,
+                    TopicConfig.MAX_MESSAGE_BYTES_CONFIG,
+                    String.valueOf(maxMessageBytes)));
+    NewTopic dlq =
+        new NewTopic(inputTopic + dlqSuffix, Optional.of(partitions), replicationFactor)
+            .configs(
+                Map.of(
+                    TopicConfig.CLEANUP_POLICY_CONFIG,
+                    TopicConfig.CLEANUP_POLICY_DELETE,
+                    TopicConfig.MAX_MESSAGE_BYTES_CONFIG,
+                    String.valueOf(dlqMax)));
+    Map<String, KafkaFuture<Void>> results = admin.createTopics(List.of(clean, dlq)).values();
+    for (Map.Entry<String, KafkaFuture<Void>> result : results.entrySet()) {
+      try {
+        await(result.getValue(), "create topic " + result.getKey());
+        log.info(
+            "Created output topic {} with {} partitions for input {}",
+            result.getKey(),
+            partitions,
+            inputTopic);
+      } catch (StreamsException e) {
+        if (!(e.getCause() instanceof TopicExistsException)) {
+          throw e;
+        }
+        warnOnPartitionMismatch(result.getKey(), partitions);
+      }
+    }
+    ensured.add(inputTopic);
+  }
+
+  private void warnOnPartitionMismatch(String topic, int expected) {
+    int actual =
+        await(admin.describeTopics(List.of(topic)).allTopicNames(), "describe topic " + topic)
+            .get(topic)
+            .partitions()
+            .size();
+    if (actual != expected) {
+      log.warn(
+          "Output topic {} has {} partitions, its input has {}: records of input partition p go to"
+              + " partition p mod {}",
+          topic,
+          actual,
+          expected,
+          actual);
+    }
+  }
+
+  private <T> T await(KafkaFuture<T> future, String what) {
+    try {
+      return future.get(timeout.toMillis(), TimeUnit.MILLISECONDS);
+    } catch (ExecutionException e) {
+      throw new StreamsException("cannot " + what + ": " + e.getCause().getMessage(), e.getCause());
+    } catch (TimeoutException e) {
+      throw new StreamsException("cannot " + what + ": no answer within " + timeout, e);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new StreamsException("interrupted while trying to " + what, e);
+    }
+  }
+
+  private static int intConfig(Config config, String name) {
+    String value = stringConfig(config, name, null);
+    return value == null ? DEFAULT_MAX_MESSAGE_BYTES : Integer.parseInt(value);
+  }
+
+  private static String stringConfig(Config config, String name, String fallback) {
+    ConfigEntry entry = config == null ? null : config.get(name);
+    return entry == null || entry.value() == null ? fallback : entry.value();
+  }
+}

@@ -1,0 +1,393 @@
+package io.sluice.router.validate;
+
+import io.sluice.router.validate.avro.AvroDecodeException;
+import io.sluice.router.validate.avro.AvroScanner;
+import io.sluice.router.validate.avro.Captures;
+import io.sluice.schema.registry.InvalidSchemaException;
+import io.sluice.schema.registry.RegistryUnavailableException;
+import io.sluice.schema.registry.SchemaNotFoundException;
+import io.sluice.schema.registry.SchemaRegistryClient;
+import io.sluice.schema.registry.SubjectNotFoundException;
+import io.sluice.schema.wire.WireFormat;
+import java.nio.charset.StandardCharsets;
+import org.apache.avro.Schema;
+
+/**
+ * Runs the validation stages of DESIGN.md on one record, first failure wins: tombstone, value wire
+ * format, schema id known, id in the topic's value subject, value decodes completely; then the same
+ * for the key (when there is one), key fields equal to the row's primary-key fields; then the
+ * Debezium contract.
+ *
+ * <p>The hot path builds no Avro objects: after the first record of a (value id, key id) pair it is
+ * one cache lookup and a scan of the bytes ({@link AvroScanner}). Thread-safe.
+ */
+public final class RecordValidator {
+  private static final byte[] DELETE = {'d'};
+  private static final byte[][] NEEDS_AFTER = {{'c'}, {'u'}, {'r'}};
+
+  private final SchemaRegistryClient registry;
+  private final ValidationRules rules;
+  private final byte[][] allowedOps;
+  private final PlanCache plans = new PlanCache();
+
+  /** A validator with the default rules (contract on, ops c/u/d/r). */
+  public RecordValidator(SchemaRegistryClient registry) {
+    this(registry, ValidationRules.defaults());
+  }
+
+  public RecordValidator(SchemaRegistryClient registry, ValidationRules rules) {
+    this.registry = registry;
+    this.rules = rules;
+    this.allowedOps = rules.allowedOpBytes();
+  }
+
+  /**
+   * Validates one record of {@code topic}.
+   *
+   * @return {@link ValidationResult#VALID}, {@link ValidationResult#TOMBSTONE} or a {@link Poison}
+   * @throws RegistryUnavailableException when the registry could not answer (retry later; the
+   *     record is not poison)
+   * @throws io.sluice.schema.registry.RegistryException for other registry errors that say nothing
+   *     about the record (authorization, bad URL): fail rather than quarantine
+   */
+  public ValidationResult validate(String topic, byte[] key, byte[] value) {
+    if (value == null) {
+      return ValidationResult.TOMBSTONE;
+    }
+    if (!WireFormat.hasHeader(value)) {
+      return new Poison(
+          ErrorCode.NOT_AVRO_WIRE_FORMAT,
+          "value of topic "
+              + topic
+              + " is not in the Confluent wire format: "
+              + wireProblem(value)
+              + " (magic byte 0x00 and a 4-byte schema id expected)",
+          null,
+          null);
+    }
+    int valueId = WireFormat.schemaId(value);
+    boolean keyed = key != null && WireFormat.hasHeader(key);
+    int keyId = keyed ? WireFormat.schemaId(key) : 0;
+    RecordPlan plan = plans.find(topic, valueId, keyed, keyId);
+    if (plan != null) {
+      return check(plan, topic, key, value);
+    }
+    return resolveAndCheck(topic, key, value, valueId, keyed, keyId);
+  }
+
+  /** The slow path: look the ids up in the registry, build and cache the plan, then check. */
+  private ValidationResult resolveAndCheck(
+      String topic, byte[] key, byte[] value, int valueId, boolean keyed, int keyId) {
+    RecordPlan valuePlan = plans.find(topic, valueId, false, 0);
+    if (valuePlan == null) {
+      Resolved resolved = resolve(topic, valueId, false, null);
+      if (resolved.poison != null) {
+        return resolved.poison;
+      }
+      valuePlan = RecordPlan.forValue(valueId, resolved.schema);
+      plans.add(topic, valuePlan);
+    }
+    if (!keyed) {
+      return check(valuePlan, topic, key, value);
+    }
+    // The value's stages come before the key's: report a broken value first.
+    ValidationResult valueOnly = check(valuePlan, topic, null, value);
+    if (valueOnly instanceof Poison poison && isValueDecodeCode(poison.code())) {
+      return withKeyId(poison, keyId);
+    }
+    Resolved keySchema = resolve(topic, keyId, true, valueId);
+    if (keySchema.poison != null) {
+      return keySchema.poison;
+    }
+    RecordPlan plan =
+        RecordPlan.forValueAndKey(valueId, valuePlan.valueSchema, keyId, keySchema.schema);
+    plans.add(topic, plan);
+    return check(plan, topic, key, value);
+  }
+
+  private ValidationResult check(RecordPlan plan, String topic, byte[] key, byte[] value) {
+    Integer valueId = plan.valueSchemaId;
+    Integer keyId = plan.keyed ? plan.keySchemaId : null;
+    Captures row = new Captures(value, plan.valueSlots);
+    int end;
+    try {
+      end = AvroScanner.scan(plan.valueRoot, value, WireFormat.HEADER_SIZE, row);
+    } catch (AvroDecodeException e) {
+      return new Poison(
+          ErrorCode.AVRO_DECODE_FAILED,
+          "value of topic "
+              + topic
+              + " does not decode with its writer schema (id "
+              + valueId
+              + "): "
+              + e.getMessage(),
+          valueId,
+          keyId);
+    }
+    if (end != value.length) {
+      return new Poison(
+          ErrorCode.TRAILING_BYTES,
+          trailing("value", topic, valueId, end, value.length),
+          valueId,
+          keyId);
+    }
+    boolean delete = plan.envelope && row.bytesEqual(RecordPlan.OP, DELETE);
+    int image = delete ? RecordPlan.BEFORE : RecordPlan.AFTER;
+    boolean imagePresent = !plan.envelope || row.present(image);
+    int imageBase = delete ? plan.beforeBase : plan.afterBase;
+    String imageName = plan.envelope ? (delete ? "before" : "after") : "value";
+    if (key != null) {
+      Poison keyProblem = checkKey(plan, topic, key, row, imagePresent, imageBase, imageName);
+      if (keyProblem != null) {
+        return keyProblem;
+      }
+    }
+    if (rules.contractEnabled()) {
+      String violation = contractViolation(plan, row, delete, imagePresent, imageBase, imageName);
+      if (violation != null) {
+        return new Poison(
+            ErrorCode.CONTRACT_VIOLATION,
+            "value of topic "
+                + topic
+                + " (schema id "
+                + valueId
+                + ") breaks the Debezium contract: "
+                + violation,
+            valueId,
+            keyId);
+      }
+    }
+    return ValidationResult.VALID;
+  }
+
+  private Poison checkKey(
+      RecordPlan plan,
+      String topic,
+      byte[] key,
+      Captures row,
+      boolean imagePresent,
+      int imageBase,
+      String imageName) {
+    Integer valueId = plan.valueSchemaId;
+    if (!plan.keyed) {
+      return new Poison(
+          ErrorCode.KEY_NOT_AVRO_WIRE_FORMAT,
+          "key of topic "
+              + topic
+              + " is not in the Confluent wire format: "
+              + wireProblem(key)
+              + " (magic byte 0x00 and a 4-byte schema id expected)",
+          valueId,
+          null);
+    }
+    Integer keyId = plan.keySchemaId;
+    Captures keyFields = new Captures(key, plan.keyFields.length);
+    int end;
+    try {
+      end = AvroScanner.scan(plan.keyRoot, key, WireFormat.HEADER_SIZE, keyFields);
+    } catch (AvroDecodeException e) {
+      return new Poison(
+          ErrorCode.KEY_AVRO_DECODE_FAILED,
+          "key of topic "
+              + topic
+              + " does not decode with its writer schema (id "
+              + keyId
+              + "): "
+              + e.getMessage(),
+          valueId,
+          keyId);
+    }
+    if (end != key.length) {
+      return new Poison(
+          ErrorCode.KEY_TRAILING_BYTES,
+          trailing("key", topic, keyId, end, key.length),
+          valueId,
+          keyId);
+    }
+    if (plan.keyMismatchReason != null) {
+      return keyMismatch(topic, valueId, keyId, plan.keyMismatchReason);
+    }
+    if (!imagePresent) {
+      return null; // no row image to compare with: the contract decides
+    }
+    for (int i = 0; i < plan.keyFields.length; i++) {
+      if (!keyFields.sameValue(i, row, imageBase + i)) {
+        return keyMismatch(
+            topic,
+            valueId,
+            keyId,
+            "key field '"
+                + plan.keyFields[i]
+                + "' differs from "
+                + imageName
+                + "."
+                + plan.keyFields[i]);
+      }
+    }
+    return null;
+  }
+
+  private String contractViolation(
+      RecordPlan plan,
+      Captures row,
+      boolean delete,
+      boolean imagePresent,
+      int imageBase,
+      String imageName) {
+    if (!plan.envelope) {
+      return plan.notEnvelopeReason;
+    }
+    if (!row.present(RecordPlan.OP)) {
+      return "op is null";
+    }
+    if (!isOneOf(row, allowedOps)) {
+      return "op " + describeOp(row) + " is not one of " + rules.allowedOps();
+    }
+    if (!imagePresent && (delete || isOneOf(row, NEEDS_AFTER))) {
+      return "op " + describeOp(row) + " without " + (delete ? "a before" : "an after") + " image";
+    }
+    if (plan.keyed && plan.keyMismatchReason == null && imagePresent) {
+      for (int i = 0; i < plan.keyFields.length; i++) {
+        if (row.kind(imageBase + i) == Captures.NULL) {
+          return "primary-key field " + imageName + "." + plan.keyFields[i] + " is null";
+        }
+      }
+    }
+    return null;
+  }
+
+  private static boolean isOneOf(Captures row, byte[][] ops) {
+    for (byte[] op : ops) {
+      if (row.bytesEqual(RecordPlan.OP, op)) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  /** The op when it is a short lower-case code, else only its length: never arbitrary bytes. */
+  private static String describeOp(Captures row) {
+    byte[] op = row.bytes(RecordPlan.OP);
+    if (op.length > 0 && op.length <= 3) {
+      boolean letters = true;
+      for (byte b : op) {
+        letters &= b >= 'a' && b <= 'z';
+      }
+      if (letters) {
+        return "'" + new String(op, StandardCharsets.US_ASCII) + "'";
+      }
+    }
+    return "of " + op.length + " bytes";
+  }
+
+  /** Looks up a schema id and checks it is a version of the topic's key or value subject. */
+  private Resolved resolve(String topic, int id, boolean isKey, Integer valueId) {
+    String part = isKey ? "key" : "value";
+    Integer reportedValueId = isKey ? valueId : Integer.valueOf(id);
+    Integer reportedKeyId = isKey ? Integer.valueOf(id) : null;
+    Schema schema;
+    try {
+      schema = registry.schemaById(id);
+    } catch (SchemaNotFoundException e) {
+      return Resolved.poison(
+          new Poison(
+              isKey ? ErrorCode.KEY_UNKNOWN_SCHEMA_ID : ErrorCode.UNKNOWN_SCHEMA_ID,
+              part
+                  + " of topic "
+                  + topic
+                  + " has schema id "
+                  + id
+                  + ", which the registry does not know (40403)",
+              reportedValueId,
+              reportedKeyId));
+    } catch (InvalidSchemaException e) {
+      return Resolved.poison(
+          new Poison(
+              isKey ? ErrorCode.KEY_AVRO_DECODE_FAILED : ErrorCode.AVRO_DECODE_FAILED,
+              part
+                  + " of topic "
+                  + topic
+                  + " has schema id "
+                  + id
+                  + ", which is not a usable Avro schema: "
+                  + e.getMessage(),
+              reportedValueId,
+              reportedKeyId));
+    }
+    String subject = topic + (isKey ? "-key" : "-value");
+    if (!isIdInSubject(subject, id)) {
+      return Resolved.poison(
+          new Poison(
+              isKey ? ErrorCode.KEY_SCHEMA_NOT_IN_SUBJECT : ErrorCode.SCHEMA_NOT_IN_SUBJECT,
+              part
+                  + " of topic "
+                  + topic
+                  + " has schema id "
+                  + id
+                  + ", which is not a version of subject "
+                  + subject,
+              reportedValueId,
+              reportedKeyId));
+    }
+    return new Resolved(schema, null);
+  }
+
+  private boolean isIdInSubject(String subject, int id) {
+    try {
+      return registry.isIdInSubject(subject, id);
+    } catch (SubjectNotFoundException | SchemaNotFoundException e) {
+      return false;
+    }
+  }
+
+  private static boolean isValueDecodeCode(ErrorCode code) {
+    return code == ErrorCode.AVRO_DECODE_FAILED || code == ErrorCode.TRAILING_BYTES;
+  }
+
+  private static Poison withKeyId(Poison poison, int keyId) {
+    return new Poison(poison.code(), poison.message(), poison.schemaId(), keyId);
+  }
+
+  private static Poison keyMismatch(String topic, int valueId, int keyId, String reason) {
+    return new Poison(
+        ErrorCode.KEY_FIELDS_MISMATCH,
+        "key of topic "
+            + topic
+            + " (key schema id "
+            + keyId
+            + ") does not match the row (value schema id "
+            + valueId
+            + "): "
+            + reason,
+        valueId,
+        keyId);
+  }
+
+  private static String trailing(String part, String topic, int id, int end, int length) {
+    return part
+        + " of topic "
+        + topic
+        + " (schema id "
+        + id
+        + ") decodes in "
+        + (end - WireFormat.HEADER_SIZE)
+        + " of its "
+        + (length - WireFormat.HEADER_SIZE)
+        + " body bytes: "
+        + (length - end)
+        + " trailing bytes";
+  }
+
+  private static String wireProblem(byte[] bytes) {
+    if (bytes.length < WireFormat.HEADER_SIZE) {
+      return "only " + bytes.length + " bytes";
+    }
+    return String.format("first byte is 0x%02x", bytes[0] & 0xff);
+  }
+
+  private record Resolved(Schema schema, Poison poison) {
+    static Resolved poison(Poison poison) {
+      return new Resolved(null, poison);
+    }
+  }
+}
