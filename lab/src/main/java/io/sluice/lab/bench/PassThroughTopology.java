@@ -15,8 +15,7 @@ public final class PassThroughTopology {
 
   public static Topology build(String inputTopic, String outputTopic) {
     StreamsBuilder builder = new StreamsBuilder();
-    builder
-        .stream(inputTopic, Consumed.with(Serdes.ByteArray(), Serdes.ByteArray()))
+    builder.stream(inputTopic, Consumed.with(Serdes.ByteArray(), Serdes.ByteArray()))
         .to(outputTopic, Produced.with(Serdes.ByteArray(), Serdes.ByteArray()));
     return builder.build();
   }

@@ -40,8 +40,8 @@ import org.apache.kafka.streams.StreamsConfig;
  *
  * <p>A run's time goes from {@code start()} to the moment the application's committed offsets on
  * the input cover all N records. Under exactly_once_v2 the offsets are committed in the same
- * transaction as the output, so that is the moment every output record is committed; the output
- * is then counted with a read_committed consumer to prove it.
+ * transaction as the output, so that is the moment every output record is committed; the output is
+ * then counted with a read_committed consumer to prove it.
  */
 public final class RouterThroughputBench {
   static final String INPUT_TOPIC = "broker.cdc_lab.orders";
@@ -104,7 +104,8 @@ public final class RouterThroughputBench {
 
       RouterConfig routerConfig = routerConfig(kafka, registry, dir, "sluice-bench-router-");
       Run router = runRouter(admin, routerConfig);
-      long clean = CommittedRecords.count(kafka.bootstrapServers(), INPUT_TOPIC + ".clean", PARTITIONS);
+      long clean =
+          CommittedRecords.count(kafka.bootstrapServers(), INPUT_TOPIC + ".clean", PARTITIONS);
       long dlq = CommittedRecords.count(kafka.bootstrapServers(), INPUT_TOPIC + ".dlq", PARTITIONS);
       progress.accept("router output: " + clean + " on .clean, " + dlq + " on .dlq");
       expect("router .clean", clean, settings.records() - produced.poison());
@@ -112,7 +113,8 @@ public final class RouterThroughputBench {
 
       Run passThrough =
           runPassThrough(admin, routerConfig(kafka, registry, dir, "sluice-bench-passthrough-"));
-      long copied = CommittedRecords.count(kafka.bootstrapServers(), PASS_THROUGH_TOPIC, PARTITIONS);
+      long copied =
+          CommittedRecords.count(kafka.bootstrapServers(), PASS_THROUGH_TOPIC, PARTITIONS);
       expect("pass-through output", copied, settings.records());
       return new Result(router, passThrough, produced.poison(), produced.valueBytes());
     } finally {
@@ -123,7 +125,8 @@ public final class RouterThroughputBench {
   private record Produced(long poison, int valueBytes) {}
 
   private Produced produce(String bootstrapServers, String registryUrl) {
-    OrdersAvro orders = OrdersAvro.register(HttpSchemaRegistryClient.create(registryUrl), INPUT_TOPIC);
+    OrdersAvro orders =
+        OrdersAvro.register(HttpSchemaRegistryClient.create(registryUrl), INPUT_TOPIC);
     String padding = padding(orders);
     long poison = 0;
     long started = System.nanoTime();
@@ -147,10 +150,7 @@ public final class RouterThroughputBench {
     progress.accept(
         String.format(
             "produced %d records (%d poison) to %s in %.1f s",
-            settings.records(),
-            poison,
-            INPUT_TOPIC,
-            (System.nanoTime() - started) / 1e9));
+            settings.records(), poison, INPUT_TOPIC, (System.nanoTime() - started) / 1e9));
     return new Produced(poison, orders.created(padded(OrderRow.generate(1, 42), padding)).length);
   }
 
@@ -191,7 +191,7 @@ public final class RouterThroughputBench {
   }
 
   private Run runRouter(Admin admin, RouterConfig config) {
-    String applicationId = applicationId(config);
+    String applicationId = config.applicationId();
     progress.accept("(a) router, application id " + applicationId);
     try (Router router = new Router(config)) {
       long started = System.nanoTime();
@@ -201,7 +201,7 @@ public final class RouterThroughputBench {
   }
 
   private Run runPassThrough(Admin admin, RouterConfig config) {
-    String applicationId = applicationId(config);
+    String applicationId = config.applicationId();
     progress.accept("(b) pass-through, application id " + applicationId);
     Properties props = new Properties();
     props.putAll(RouterTopology.streamsConfig(config));
@@ -261,27 +261,26 @@ public final class RouterThroughputBench {
       EmbeddedKafka kafka, DevSchemaRegistry registry, Path dir, String idPrefix) {
     String applicationId = idPrefix + UUID.randomUUID().toString().substring(0, 8);
     Map<String, Object> props = new HashMap<>();
-    props.put("bootstrap.servers", kafka.bootstrapServers());
-    props.put("schema.registry.url", registry.url());
-    props.put("application.id", applicationId);
-    props.put("state.dir", dir.resolve("state-" + applicationId).toString());
-    props.put("metrics.host", "127.0.0.1");
-    props.put("metrics.port", 0);
+    props.put(RouterConfig.BOOTSTRAP_SERVERS_CONFIG, kafka.bootstrapServers());
+    props.put(RouterConfig.SCHEMA_REGISTRY_URL_CONFIG, registry.url());
+    props.put(RouterConfig.APPLICATION_ID_CONFIG, applicationId);
+    props.put(RouterConfig.STATE_DIR_CONFIG, dir.resolve("state-" + applicationId).toString());
+    props.put(RouterConfig.METRICS_HOST_CONFIG, "127.0.0.1");
+    props.put(RouterConfig.METRICS_PORT_CONFIG, 0);
     return new RouterConfig(props);
-  }
-
-  private static String applicationId(RouterConfig config) {
-    return String.valueOf(
-        RouterTopology.streamsConfig(config).get(StreamsConfig.APPLICATION_ID_CONFIG));
   }
 
   private static KafkaProducer<byte[], byte[]> producer(String bootstrapServers) {
     Map<String, Object> config =
         Map.of(
-            ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers,
-            ProducerConfig.ACKS_CONFIG, "all",
-            ProducerConfig.LINGER_MS_CONFIG, 20,
-            ProducerConfig.BATCH_SIZE_CONFIG, 256 * 1024);
+            ProducerConfig.BOOTSTRAP_SERVERS_CONFIG,
+            bootstrapServers,
+            ProducerConfig.ACKS_CONFIG,
+            "all",
+            ProducerConfig.LINGER_MS_CONFIG,
+            20,
+            ProducerConfig.BATCH_SIZE_CONFIG,
+            256 * 1024);
     return new KafkaProducer<>(config, new ByteArraySerializer(), new ByteArraySerializer());
   }
 

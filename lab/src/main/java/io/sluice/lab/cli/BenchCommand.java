@@ -9,8 +9,9 @@ import picocli.CommandLine.Spec;
 @Command(
     name = "bench",
     mixinStandardHelpOptions = true,
-    description = "Benchmarks: router throughput against a pass-through topology, and the"
-        + " validation hot path (JMH).",
+    description =
+        "Benchmarks: router throughput against a pass-through topology, and the"
+            + " validation hot path (JMH).",
     subcommands = {RouterBenchCommand.class, ValidateBenchCommand.class})
 final class BenchCommand implements Runnable {
   @Spec CommandSpec spec;

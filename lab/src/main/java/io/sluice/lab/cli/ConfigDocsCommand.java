@@ -39,7 +39,8 @@ final class ConfigDocsCommand implements Callable<Integer> {
   public Integer call() throws IOException {
     String current = Files.readString(readme, StandardCharsets.UTF_8);
     String updated =
-        ConfigDocs.replaceBetweenMarkers(current, ConfigDocs.markdownTable(RouterConfig.CONFIG));
+        ConfigDocs.replaceBetweenMarkers(
+            current, ConfigDocs.markdownTable(RouterConfig.configDef()));
     if (updated.equals(current)) {
       spec.commandLine().getOut().println(readme + ": router config table is up to date");
       return 0;

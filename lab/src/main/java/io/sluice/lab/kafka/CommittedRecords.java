@@ -39,8 +39,7 @@ public final class CommittedRecords {
     for (TopicPartition tp : partitions(topic, partitions)) {
       request.put(tp, OffsetSpec.latest());
     }
-    Map<TopicPartition, ListOffsetsResultInfo> ends =
-        get(admin.listOffsets(request).all(), topic);
+    Map<TopicPartition, ListOffsetsResultInfo> ends = get(admin.listOffsets(request).all(), topic);
     return ends.values().stream().mapToLong(ListOffsetsResultInfo::offset).sum();
   }
 
@@ -51,12 +50,16 @@ public final class CommittedRecords {
   public static long count(String bootstrapServers, String topic, int partitions) {
     Map<String, Object> config =
         Map.of(
-            ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers,
-            ConsumerConfig.GROUP_ID_CONFIG, "sluice-count-" + UUID.randomUUID(),
-            ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false,
+            ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG,
+            bootstrapServers,
+            ConsumerConfig.GROUP_ID_CONFIG,
+            "sluice-count-" + UUID.randomUUID(),
+            ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG,
+            false,
             ConsumerConfig.ISOLATION_LEVEL_CONFIG,
-                IsolationLevel.READ_COMMITTED.toString().toLowerCase(Locale.ROOT),
-            ConsumerConfig.MAX_POLL_RECORDS_CONFIG, 5000);
+            IsolationLevel.READ_COMMITTED.toString().toLowerCase(Locale.ROOT),
+            ConsumerConfig.MAX_POLL_RECORDS_CONFIG,
+            5000);
     try (KafkaConsumer<byte[], byte[]> consumer =
         new KafkaConsumer<>(config, new ByteArrayDeserializer(), new ByteArrayDeserializer())) {
       List<TopicPartition> tps = partitions(topic, partitions);

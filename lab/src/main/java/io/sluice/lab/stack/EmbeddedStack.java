@@ -28,7 +28,7 @@ public final class EmbeddedStack implements AutoCloseable {
   public static final String MAIN_TOPIC = "broker.cdc_lab.orders";
 
   public static final int MAIN_TOPIC_PARTITIONS = 3;
-  public static final String ROUTER_APPLICATION_ID = "sluice-router";
+  public static final String ROUTER_APPLICATION_ID = RouterConfig.APPLICATION_ID_DEFAULT;
 
   private static final Logger log = LoggerFactory.getLogger(EmbeddedStack.class);
 
@@ -122,12 +122,12 @@ public final class EmbeddedStack implements AutoCloseable {
 
   private Map<String, Object> routerProperties(Path dataDir) {
     Map<String, Object> props = new LinkedHashMap<>();
-    props.put("bootstrap.servers", kafka.bootstrapServers());
-    props.put("schema.registry.url", registry.url());
-    props.put("application.id", ROUTER_APPLICATION_ID);
-    props.put("state.dir", dataDir.resolve("router-state").toString());
-    props.put("metrics.host", "127.0.0.1");
-    props.put("metrics.port", ports.metrics());
+    props.put(RouterConfig.BOOTSTRAP_SERVERS_CONFIG, kafka.bootstrapServers());
+    props.put(RouterConfig.SCHEMA_REGISTRY_URL_CONFIG, registry.url());
+    props.put(RouterConfig.APPLICATION_ID_CONFIG, ROUTER_APPLICATION_ID);
+    props.put(RouterConfig.STATE_DIR_CONFIG, dataDir.resolve("router-state").toString());
+    props.put(RouterConfig.METRICS_HOST_CONFIG, "127.0.0.1");
+    props.put(RouterConfig.METRICS_PORT_CONFIG, ports.metrics());
     return props;
   }
 
@@ -186,8 +186,7 @@ public final class EmbeddedStack implements AutoCloseable {
     try {
       return start.get();
     } catch (RuntimeException e) {
-      throw new StackStartException(
-          component + " could not start on 127.0.0.1:" + port, e);
+      throw new StackStartException(component + " could not start on 127.0.0.1:" + port, e);
     }
   }
 

@@ -30,8 +30,7 @@ final class Readiness {
   private record Check(String component, String request, Probe probe) {}
 
   private final List<Check> checks = new ArrayList<>();
-  private final HttpClient http =
-      HttpClient.newBuilder().connectTimeout(REQUEST_TIMEOUT).build();
+  private final HttpClient http = HttpClient.newBuilder().connectTimeout(REQUEST_TIMEOUT).build();
 
   Readiness kafka(String bootstrapServers, Admin admin) {
     checks.add(

@@ -15,8 +15,8 @@ import java.util.Map;
 /**
  * The ready file of {@code sluice up}: one JSON object naming every endpoint of the running stack.
  * It is the only writer of that file, so tools and scripts can rely on its shape. A reader never
- * sees a half-written file: the JSON goes to a temporary file in the same directory first, which
- * is then moved over the target.
+ * sees a half-written file: the JSON goes to a temporary file in the same directory first, which is
+ * then moved over the target.
  */
 public final class ReadyFile {
   public static final String BOOTSTRAP_SERVERS = "bootstrap_servers";
@@ -73,8 +73,7 @@ public final class ReadyFile {
 
   private void move(Path temp) throws IOException {
     try {
-      Files.move(
-          temp, path, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
+      Files.move(temp, path, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
     } catch (AtomicMoveNotSupportedException e) {
       Files.move(temp, path, StandardCopyOption.REPLACE_EXISTING);
     }

@@ -12,8 +12,9 @@ import java.nio.file.StandardCopyOption;
 import java.util.Properties;
 
 /**
- * The loopback ports of the embedded stack, kept in {@code <data dir>/stack.properties} so a restart
- * with the same data dir answers on the same addresses (clients and bookmarks keep working).
+ * The loopback ports of the embedded stack, kept in {@code <data dir>/stack.properties} so a
+ * restart with the same data dir answers on the same addresses (clients and bookmarks keep
+ * working).
  */
 public record StackPorts(int kafka, int controller, int registry, int metrics) {
   public static final String FILE_NAME = "stack.properties";

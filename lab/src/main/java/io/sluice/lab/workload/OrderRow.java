@@ -23,7 +23,9 @@ public record OrderRow(
   /** 2024-01-01T00:00:00Z: generated rows are updated one second apart from here. */
   static final long EPOCH_MS = 1_704_067_200_000L;
 
-  /** The row for {@code orderId} in a run seeded with {@code seed}; its event id is the order id. */
+  /**
+   * The row for {@code orderId} in a run seeded with {@code seed}; its event id is the order id.
+   */
   public static OrderRow generate(long orderId, int seed) {
     SplittableRandom random = new SplittableRandom(seed * 0x9E3779B97F4A7C15L ^ orderId);
     return new OrderRow(

@@ -24,7 +24,8 @@ import org.apache.avro.io.EncoderFactory;
 public final class OrdersAvro {
   private static final Schema KEY_SCHEMA = parse("orders-key.avsc");
   private static final Schema VALUE_SCHEMA = parse("orders-envelope.avsc");
-  private static final Schema ROW_SCHEMA = VALUE_SCHEMA.getField("after").schema().getTypes().get(1);
+  private static final Schema ROW_SCHEMA =
+      VALUE_SCHEMA.getField("after").schema().getTypes().get(1);
   private static final Schema SOURCE_SCHEMA = VALUE_SCHEMA.getField("source").schema();
 
   private final int keySchemaId;
@@ -99,8 +100,8 @@ public final class OrdersAvro {
   }
 
   /**
-   * A Debezium envelope. {@code op} is one of c, u, d, r; {@code before} is null for c/r and
-   * {@code after} is null for d. Source and event timestamps come from the newest row image.
+   * A Debezium envelope. {@code op} is one of c, u, d, r; {@code before} is null for c/r and {@code
+   * after} is null for d. Source and event timestamps come from the newest row image.
    */
   public static GenericRecord envelope(String op, OrderRow before, OrderRow after) {
     OrderRow newest = after != null ? after : before;

@@ -53,7 +53,8 @@ class SluiceCliHelpTest {
     Captured run = run(args.toArray(String[]::new));
 
     assertThat(run.exitCode).isZero();
-    assertThat(run.out).startsWith("Usage: sluice" + (path.isEmpty() ? "" : " " + String.join(" ", path)));
+    assertThat(run.out)
+        .startsWith("Usage: sluice" + (path.isEmpty() ? "" : " " + String.join(" ", path)));
     assertThat(run.out).contains("-h, --help");
     String description = description(path);
     assertThat(description).as("description of %s", path).isNotBlank();
@@ -65,7 +66,8 @@ class SluiceCliHelpTest {
     Captured run = run("up", "--help");
 
     assertThat(run.out)
-        .contains("--data-dir", "--ready-file", "--kafka-port", "--registry-port", "--metrics-port");
+        .contains(
+            "--data-dir", "--ready-file", "--kafka-port", "--registry-port", "--metrics-port");
   }
 
   @Test

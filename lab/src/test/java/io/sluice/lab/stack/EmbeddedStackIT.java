@@ -54,8 +54,7 @@ class EmbeddedStackIT {
       assertThat(ready)
           .containsOnlyKeys("bootstrap_servers", "schema_registry_url", "router_metrics_url")
           .containsEntry("bootstrap_servers", "127.0.0.1:" + firstPorts.kafka());
-      assertThat(ready.get("schema_registry_url").toString())
-          .contains(":" + firstPorts.registry());
+      assertThat(ready.get("schema_registry_url").toString()).contains(":" + firstPorts.registry());
       assertThat(ready.get("router_metrics_url").toString()).contains(":" + firstPorts.metrics());
 
       HttpResponse<String> metrics = get(ready.get("router_metrics_url").toString());
@@ -66,8 +65,8 @@ class EmbeddedStackIT {
       assertThat(subjects.statusCode()).isEqualTo(200);
 
       try (Admin admin = admin(stack.bootstrapServers())) {
-        assertThat(admin.describeTopics(List.of(TOPIC)).allTopicNames().get().get(TOPIC)
-                .partitions())
+        assertThat(
+                admin.describeTopics(List.of(TOPIC)).allTopicNames().get().get(TOPIC).partitions())
             .hasSize(3);
       }
       SchemaRegistryClient registry = HttpSchemaRegistryClient.create(stack.schemaRegistryUrl());
@@ -117,8 +116,7 @@ class EmbeddedStackIT {
   }
 
   private static void produce(String bootstrapServers, int count) {
-    Map<String, Object> config =
-        Map.of(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers);
+    Map<String, Object> config = Map.of(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers);
     try (KafkaProducer<String, String> producer =
         new KafkaProducer<>(config, new StringSerializer(), new StringSerializer())) {
       for (int i = 0; i < count; i++) {
@@ -131,10 +129,14 @@ class EmbeddedStackIT {
   private static int consumeAndCommit(String bootstrapServers, int expected) {
     Map<String, Object> config =
         Map.of(
-            ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers,
-            ConsumerConfig.GROUP_ID_CONFIG, GROUP,
-            ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest",
-            ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false);
+            ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG,
+            bootstrapServers,
+            ConsumerConfig.GROUP_ID_CONFIG,
+            GROUP,
+            ConsumerConfig.AUTO_OFFSET_RESET_CONFIG,
+            "earliest",
+            ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG,
+            false);
     try (KafkaConsumer<String, String> consumer =
         new KafkaConsumer<>(config, new StringDeserializer(), new StringDeserializer())) {
       consumer.assign(Set.of(PARTITION_0));

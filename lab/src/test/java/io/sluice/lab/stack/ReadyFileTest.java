@@ -36,8 +36,8 @@ class ReadyFileTest {
             "bootstrap_servers", "schema_registry_url", "router_metrics_url", "iceberg_catalog");
     assertThat(json.get("bootstrap_servers").asText()).isEqualTo("127.0.0.1:9092");
     assertThat(json.get("iceberg_catalog").get("type").asText()).isEqualTo("jdbc");
-    assertThat(new ReadyFile(path).read()).containsEntry("router_metrics_url", entries.get(
-        ReadyFile.ROUTER_METRICS_URL));
+    assertThat(new ReadyFile(path).read())
+        .containsEntry("router_metrics_url", entries.get(ReadyFile.ROUTER_METRICS_URL));
   }
 
   @Test

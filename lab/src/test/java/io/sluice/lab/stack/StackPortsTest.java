@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -16,7 +17,7 @@ class StackPortsTest {
     StackPorts first = StackPorts.resolve(dataDir, StackPorts.Requested.NONE);
 
     assertThat(dataDir.resolve(StackPorts.FILE_NAME)).exists();
-    assertThat(new int[] {first.kafka(), first.controller(), first.registry(), first.metrics()})
+    assertThat(List.of(first.kafka(), first.controller(), first.registry(), first.metrics()))
         .allMatch(port -> port > 0 && port <= 65535)
         .doesNotHaveDuplicates();
     assertThat(StackPorts.resolve(dataDir, StackPorts.Requested.NONE)).isEqualTo(first);
