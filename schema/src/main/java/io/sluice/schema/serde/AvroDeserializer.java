@@ -1,5 +1,7 @@
 package io.sluice.schema.serde;
 
+import io.sluice.schema.avro.AvroBodyException;
+import io.sluice.schema.avro.AvroBodyValidator;
 import io.sluice.schema.registry.RegistryException;
 import io.sluice.schema.registry.RegistryUnavailableException;
 import io.sluice.schema.registry.SchemaRegistryClient;
@@ -7,7 +9,7 @@ import io.sluice.schema.wire.WireFormat;
 import io.sluice.schema.wire.WireFormatException;
 import java.io.IOException;
 import java.util.Map;
-import org.apache.avro.AvroRuntimeException;
+import java.util.concurrent.ConcurrentHashMap;
 import org.apache.avro.Schema;
 import org.apache.avro.generic.GenericDatumReader;
 import org.apache.avro.generic.GenericRecord;
@@ -18,13 +20,15 @@ import org.apache.kafka.common.serialization.Deserializer;
 
 /**
  * Reads Confluent-wire Avro into a {@link GenericRecord} with the writer schema the header names.
- * Bytes left after the record are an error, not ignored.
+ * Bytes left after the record are an error, not ignored; the bytes are checked with {@link
+ * AvroBodyValidator} before Avro's reader sees them, so forged lengths cannot exhaust memory.
  *
  * <p>{@link RegistryUnavailableException} is thrown as is (retryable: the bytes may be fine); every
  * permanent failure is a {@link SerializationException} naming the topic and, once known, the
  * schema id. Messages never contain the bytes.
  */
 public final class AvroDeserializer implements Deserializer<GenericRecord> {
+  private final Map<Integer, AvroBodyValidator> validators = new ConcurrentHashMap<>();
   private SchemaRegistryClient client;
 
   /**
@@ -68,16 +72,32 @@ public final class AvroDeserializer implements Deserializer<GenericRecord> {
       throw new SerializationException(
           "topic " + topic + ": schema id " + id + " is a " + writer.getType() + ", not a record");
     }
+    try {
+      validators
+          .computeIfAbsent(id, i -> AvroBodyValidator.of(writer))
+          .validate(data, WireFormat.HEADER_SIZE, data.length - WireFormat.HEADER_SIZE);
+    } catch (AvroBodyException e) {
+      throw new SerializationException(
+          "topic "
+              + topic
+              + (e.kind() == AvroBodyException.Kind.TRAILING_BYTES
+                  ? ": trailing bytes after the record written with schema id " + id
+                  : ": " + data.length + " bytes do not decode with schema id " + id)
+              + " ("
+              + data.length
+              + " bytes in all): "
+              + e.getMessage(),
+          e);
+    }
+    // Validated first, so Avro's reader cannot be made to allocate from a forged length.
     BinaryDecoder decoder =
         DecoderFactory.get()
             .binaryDecoder(
                 data, WireFormat.HEADER_SIZE, data.length - WireFormat.HEADER_SIZE, null);
     GenericRecord record;
-    boolean atEnd;
     try {
       record = new GenericDatumReader<GenericRecord>(writer).read(null, decoder);
-      atEnd = decoder.isEnd();
-    } catch (IOException | AvroRuntimeException | IndexOutOfBoundsException e) {
+    } catch (IOException | RuntimeException e) {
       throw new SerializationException(
           "topic "
               + topic
@@ -88,16 +108,6 @@ public final class AvroDeserializer implements Deserializer<GenericRecord> {
               + ": "
               + e,
           e);
-    }
-    if (!atEnd) {
-      throw new SerializationException(
-          "topic "
-              + topic
-              + ": trailing bytes after the record written with schema id "
-              + id
-              + " ("
-              + data.length
-              + " bytes in all)");
     }
     return record;
   }

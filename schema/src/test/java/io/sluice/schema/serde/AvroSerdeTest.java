@@ -10,11 +10,15 @@ import io.sluice.schema.registry.RegistryUnavailableException;
 import io.sluice.schema.registry.SchemaRegistryClient;
 import io.sluice.schema.server.DevSchemaRegistry;
 import io.sluice.schema.wire.WireFormat;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 import java.util.Map;
 import org.apache.avro.generic.GenericData;
 import org.apache.avro.generic.GenericRecord;
+import org.apache.avro.io.BinaryEncoder;
+import org.apache.avro.io.EncoderFactory;
 import org.apache.kafka.common.config.ConfigException;
 import org.apache.kafka.common.errors.SerializationException;
 import org.junit.jupiter.api.AfterEach;
@@ -92,7 +96,10 @@ class AvroSerdeTest {
         .hasMessage(
             "topic broker.cdc_lab.orders: trailing bytes after the record written with schema id 1 ("
                 + longer.length
-                + " bytes in all)");
+                + " bytes in all): 1 trailing bytes after the cdc_lab.Order datum, which ends at byte "
+                + (bytes.length - 5)
+                + " of "
+                + (longer.length - 5));
   }
 
   @Test
@@ -107,6 +114,20 @@ class AvroSerdeTest {
             "topic broker.cdc_lab.orders: "
                 + truncated.length
                 + " bytes do not decode with schema id 1");
+  }
+
+  @Test
+  void aForgedStringLengthIsRefusedWithoutAllocatingIt() throws IOException {
+    AvroSerde serde = new AvroSerde(client, true, false);
+    serde.serializer().serialize(TOPIC, order(7L, "cy"));
+    // id 7, then a customer string claiming 900 MB that is not there.
+    byte[] forged = WireFormat.encode(1, longs(7L, 900_000_000L));
+
+    assertThatThrownBy(() -> serde.deserializer().deserialize(TOPIC, forged))
+        .isInstanceOf(SerializationException.class)
+        .hasMessage(
+            "topic broker.cdc_lab.orders: 11 bytes do not decode with schema id 1 (11 bytes in all):"
+                + " at byte 1: string of 900000000 bytes with 0 bytes left");
   }
 
   @Test
@@ -162,6 +183,16 @@ class AvroSerdeTest {
             () -> new AvroSerde().configure(Map.of("schema.registry.url", "localhost:8081"), false))
         .isInstanceOf(ConfigException.class)
         .hasMessageContaining("must start with http:// or https://");
+  }
+
+  private static byte[] longs(long... values) throws IOException {
+    ByteArrayOutputStream out = new ByteArrayOutputStream();
+    BinaryEncoder encoder = EncoderFactory.get().directBinaryEncoder(out, null);
+    for (long value : values) {
+      encoder.writeLong(value);
+    }
+    encoder.flush();
+    return out.toByteArray();
   }
 
   private static AvroSerde configured(Map<String, ?> configs, boolean isKey) {
