@@ -10,8 +10,13 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.sluice.embedded.FreePort;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterEach;
@@ -295,6 +300,39 @@ class HttpSchemaRegistryClientTest {
         .containsExactly("/config/orders-value", "/config");
     assertThat(JSON.readTree(puts.get(0).body()))
         .isEqualTo(JSON.readTree("{\"compatibility\":\"NONE\"}"));
+  }
+
+  @Test
+  void concurrentCallersShareOneClientAndItsCaches() throws Exception {
+    stub.answer("GET", "/schemas/ids/7", 200, schemaBody(ORDER_V1_TEXT))
+        .answer(
+            "GET",
+            "/schemas/ids/7/versions",
+            200,
+            "[{\"subject\":\"orders-value\",\"version\":1}]");
+    HttpSchemaRegistryClient client = client(10_000);
+    ExecutorService pool = Executors.newFixedThreadPool(8);
+    try {
+      List<Future<Boolean>> results = new ArrayList<>();
+      for (int task = 0; task < 8; task++) {
+        results.add(
+            pool.submit(
+                () -> {
+                  boolean ok = true;
+                  for (int i = 0; i < 200; i++) {
+                    ok &= client.schemaById(7).equals(ORDER_V1) && client.isIdInSubject(SUBJECT, 7);
+                  }
+                  return ok;
+                }));
+      }
+      for (Future<Boolean> result : results) {
+        assertThat(result.get(30, TimeUnit.SECONDS)).isTrue();
+      }
+    } finally {
+      pool.shutdownNow();
+    }
+    // Racing first callers may each ask once; after that every answer comes from the caches.
+    assertThat(stub.requests()).hasSizeLessThanOrEqualTo(16);
   }
 
   @Test
