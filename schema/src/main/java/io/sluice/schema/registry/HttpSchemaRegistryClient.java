@@ -67,7 +67,7 @@ public final class HttpSchemaRegistryClient implements SchemaRegistryClient {
     }
     String path = subjectPath(subject) + "/versions";
     JsonNode answer = transport.post(path, schemaBody(key.schemaText()), about(subject));
-    int id = requireInt(answer, "id", "POST " + path);
+    int id = Answers.requireInt(answer, "id", "POST " + path);
     idsBySubjectSchema.put(key, id);
     rememberMember(subject, id);
     unknownIds.remove(id);
@@ -96,7 +96,7 @@ public final class HttpSchemaRegistryClient implements SchemaRegistryClient {
       throw new InvalidSchemaException(
           "GET " + path + " (schema id " + id + "): schema type is " + type + ", not AVRO");
     }
-    return schemaFor(id, requireText(answer, "schema", "GET " + path), path);
+    return schemaFor(id, Answers.requireText(answer, "schema", "GET " + path), path);
   }
 
   /**
@@ -118,9 +118,9 @@ public final class HttpSchemaRegistryClient implements SchemaRegistryClient {
       throw e;
     }
     List<SubjectVersion> result = new ArrayList<>();
-    for (JsonNode item : requireArray(answer, "GET " + path)) {
-      String subject = requireText(item, "subject", "GET " + path);
-      result.add(new SubjectVersion(subject, requireInt(item, "version", "GET " + path)));
+    for (JsonNode item : Answers.requireArray(answer, "GET " + path)) {
+      String subject = Answers.requireText(item, "subject", "GET " + path);
+      result.add(new SubjectVersion(subject, Answers.requireInt(item, "version", "GET " + path)));
       rememberMember(subject, id);
     }
     return List.copyOf(result);
@@ -151,7 +151,7 @@ public final class HttpSchemaRegistryClient implements SchemaRegistryClient {
   public List<String> subjects() {
     List<String> result = new ArrayList<>();
     for (JsonNode item :
-        requireArray(transport.get("/subjects", "all subjects"), "GET /subjects")) {
+        Answers.requireArray(transport.get("/subjects", "all subjects"), "GET /subjects")) {
       result.add(item.asText());
     }
     return List.copyOf(result);
@@ -161,7 +161,7 @@ public final class HttpSchemaRegistryClient implements SchemaRegistryClient {
   public List<Integer> versions(String subject) {
     String path = subjectPath(subject) + "/versions";
     List<Integer> result = new ArrayList<>();
-    for (JsonNode item : requireArray(transport.get(path, about(subject)), "GET " + path)) {
+    for (JsonNode item : Answers.requireArray(transport.get(path, about(subject)), "GET " + path)) {
       result.add(item.asInt());
     }
     return List.copyOf(result);
@@ -198,7 +198,7 @@ public final class HttpSchemaRegistryClient implements SchemaRegistryClient {
     JsonNode answer = transport.post(path, schemaBody(schema.toString()), about(subject));
     JsonNode verdict = answer.get("is_compatible");
     if (verdict == null || !verdict.isBoolean()) {
-      throw malformed("POST " + path, "is_compatible");
+      throw Answers.malformed("POST " + path, "is_compatible");
     }
     return verdict.booleanValue();
   }
@@ -209,7 +209,7 @@ public final class HttpSchemaRegistryClient implements SchemaRegistryClient {
     JsonNode answer = transport.get(path, subject == null ? "global config" : about(subject));
     // GET answers {"compatibilityLevel": ...}; accept the PUT spelling too.
     String field = answer.has("compatibilityLevel") ? "compatibilityLevel" : "compatibility";
-    return requireText(answer, field, "GET " + path);
+    return Answers.requireText(answer, field, "GET " + path);
   }
 
   @Override
@@ -225,9 +225,9 @@ public final class HttpSchemaRegistryClient implements SchemaRegistryClient {
   }
 
   private RegisteredSchema registered(JsonNode answer, String subject, String request) {
-    int id = requireInt(answer, "id", request);
-    int version = requireInt(answer, "version", request);
-    Schema schema = schemaFor(id, requireText(answer, "schema", request), request);
+    int id = Answers.requireInt(answer, "id", request);
+    int version = Answers.requireInt(answer, "version", request);
+    Schema schema = schemaFor(id, Answers.requireText(answer, "schema", request), request);
     rememberMember(subject, id);
     return new RegisteredSchema(subject, version, id, schema);
   }
@@ -284,36 +284,6 @@ public final class HttpSchemaRegistryClient implements SchemaRegistryClient {
 
   private static String about(String subject) {
     return "subject '" + subject + "'";
-  }
-
-  private static JsonNode requireArray(JsonNode answer, String request) {
-    if (!answer.isArray()) {
-      throw malformed(request, "a JSON array");
-    }
-    return answer;
-  }
-
-  private static int requireInt(JsonNode answer, String field, String request) {
-    JsonNode value = answer.get(field);
-    if (value == null || !value.isIntegralNumber() || !value.canConvertToInt()) {
-      throw malformed(request, field);
-    }
-    return value.intValue();
-  }
-
-  private static String requireText(JsonNode answer, String field, String request) {
-    JsonNode value = answer.get(field);
-    if (value == null || !value.isTextual()) {
-      throw malformed(request, field);
-    }
-    return value.textValue();
-  }
-
-  private static RegistryUnavailableException malformed(String request, String expected) {
-    // Not a verdict on any record: the registry (or whatever answered) did not give a usable
-    // answer.
-    return new RegistryUnavailableException(
-        200, request + ": answer lacks " + expected + "; is the URL a schema registry?", null);
   }
 
   private record SubjectSchema(String subject, String schemaText) {}
