@@ -203,7 +203,8 @@ public final class AvroScanner {
       for (long i = 0; i < count; i++) {
         try {
           if (map) {
-            pos += readLength(null);
+            int keyLength = readLength(null); // read before adding: pos moves past the length
+            pos += keyLength;
           }
           value(item, -1, depth + 1);
         } catch (AvroDecodeException e) {

@@ -1,0 +1,227 @@
+package io.sluice.router.validate.avro;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
+
+import java.io.ByteArrayOutputStream;
+import java.time.Duration;
+import java.util.Map;
+import org.apache.avro.Schema;
+import org.junit.jupiter.api.Test;
+
+class AvroScannerTest {
+  private static final Duration FAST = Duration.ofSeconds(2);
+
+  private static Schema parse(String json) {
+    return new Schema.Parser().parse(json);
+  }
+
+  private static Schema record(String fields) {
+    return parse("{\"type\":\"record\",\"name\":\"R\",\"fields\":[" + fields + "]}");
+  }
+
+  /** Scans {@code body} (no wire header) and returns the end position. */
+  private static int scan(Schema schema, byte[] body) {
+    return AvroScanner.scan(new ScanCompiler().compile(schema), body, 0, new Captures(body, 0));
+  }
+
+  /** Zig-zag varint of {@code value}, as Avro writes longs. */
+  private static byte[] varint(long value) {
+    ByteArrayOutputStream out = new ByteArrayOutputStream();
+    long n = (value << 1) ^ (value >> 63);
+    while ((n & ~0x7FL) != 0) {
+      out.write((int) ((n & 0x7F) | 0x80));
+      n >>>= 7;
+    }
+    out.write((int) n);
+    return out.toByteArray();
+  }
+
+  private static byte[] concat(byte[]... parts) {
+    ByteArrayOutputStream out = new ByteArrayOutputStream();
+    for (byte[] part : parts) {
+      out.writeBytes(part);
+    }
+    return out.toByteArray();
+  }
+
+  @Test
+  void hugeArrayCountOfNullsFailsFastInsteadOfSpinning() {
+    Schema schema = record("{\"name\":\"items\",\"type\":{\"type\":\"array\",\"items\":\"null\"}}");
+    byte[] body = concat(varint(1L << 40), varint(0));
+    assertTimeoutPreemptively(
+        FAST,
+        () ->
+            assertThatThrownBy(() -> scan(schema, body))
+                .isInstanceOf(AvroDecodeException.class)
+                .hasMessageContaining("array block of 1099511627776 items exceeds")
+                .hasMessageContaining("(field items)"));
+  }
+
+  @Test
+  void arrayOfNullsWithinTheBudgetIsRead() {
+    Schema schema = record("{\"name\":\"items\",\"type\":{\"type\":\"array\",\"items\":\"null\"}}");
+    byte[] body = concat(varint(20), varint(0));
+    assertThat(scan(schema, body)).isEqualTo(body.length);
+  }
+
+  @Test
+  void hugeArrayCountOfIntsFailsAtTheEndOfTheBytes() {
+    Schema schema = record("{\"name\":\"items\",\"type\":{\"type\":\"array\",\"items\":\"int\"}}");
+    byte[] body = concat(varint(Integer.MAX_VALUE), varint(1), varint(2));
+    assertTimeoutPreemptively(
+        FAST,
+        () ->
+            assertThatThrownBy(() -> scan(schema, body))
+                .isInstanceOf(AvroDecodeException.class)
+                .hasMessageContaining("items"));
+  }
+
+  @Test
+  void negativeBlockCountIsFollowedByASize() {
+    Schema schema = record("{\"name\":\"items\",\"type\":{\"type\":\"array\",\"items\":\"int\"}}");
+    byte[] body = concat(varint(-2), varint(2), varint(5), varint(6), varint(0));
+    assertThat(scan(schema, body)).isEqualTo(body.length);
+  }
+
+  @Test
+  void mapKeysAndValuesAreRead() {
+    Schema schema = record("{\"name\":\"m\",\"type\":{\"type\":\"map\",\"values\":\"long\"}}");
+    byte[] body = concat(varint(1), varint(1), new byte[] {'k'}, varint(42), varint(0));
+    assertThat(scan(schema, body)).isEqualTo(body.length);
+    byte[] badKey = concat(varint(1), varint(9), new byte[] {'k'}, varint(42), varint(0));
+    assertThatThrownBy(() -> scan(schema, badKey))
+        .isInstanceOf(AvroDecodeException.class)
+        .hasMessageContaining("map key length 9 exceeds the")
+        .hasMessageContaining("(field m.{})");
+  }
+
+  @Test
+  void hugeStringLengthIsRejectedBeforeAnyCopy() {
+    Schema schema = record("{\"name\":\"s\",\"type\":\"string\"}");
+    byte[] body = concat(varint(Long.MAX_VALUE / 2), new byte[] {'a', 'b'});
+    assertThatThrownBy(() -> scan(schema, body))
+        .isInstanceOf(AvroDecodeException.class)
+        .hasMessageContaining("string length 4611686018427387903 exceeds the 2 remaining bytes")
+        .hasMessageContaining("at byte 0 (field s)");
+  }
+
+  @Test
+  void negativeBytesLengthIsRejected() {
+    Schema schema = record("{\"name\":\"b\",\"type\":\"bytes\"}");
+    assertThatThrownBy(() -> scan(schema, varint(-3)))
+        .isInstanceOf(AvroDecodeException.class)
+        .hasMessageContaining("bytes length -3 is negative");
+  }
+
+  @Test
+  void deepRecursionStopsAtTheDepthLimit() {
+    Schema node =
+        parse(
+            "{\"type\":\"record\",\"name\":\"Node\",\"fields\":["
+                + "{\"name\":\"next\",\"type\":[\"null\",\"Node\"]}]}");
+    byte[] deep = new byte[100_000];
+    java.util.Arrays.fill(deep, (byte) 2); // union branch 1 = another Node, forever
+    assertTimeoutPreemptively(
+        FAST,
+        () ->
+            assertThatThrownBy(() -> scan(node, deep))
+                .isInstanceOf(AvroDecodeException.class)
+                .hasMessageContaining("nesting deeper than " + AvroScanner.MAX_DEPTH));
+    byte[] shallow = new byte[41];
+    java.util.Arrays.fill(shallow, (byte) 2);
+    shallow[40] = 0;
+    assertThat(scan(node, shallow)).isEqualTo(41);
+  }
+
+  @Test
+  void recursionThatConsumesNoBytesStops() {
+    Schema loop =
+        parse("{\"type\":\"record\",\"name\":\"A\",\"fields\":[{\"name\":\"a\",\"type\":\"A\"}]}");
+    assertThatThrownBy(() -> scan(loop, new byte[0]))
+        .isInstanceOf(AvroDecodeException.class)
+        .hasMessageContaining("nesting deeper than");
+  }
+
+  @Test
+  void varintsLongerThanTheirTypeAllowsAreRejected() {
+    Schema ints = record("{\"name\":\"i\",\"type\":\"int\"}");
+    byte[] sixBytes = {(byte) 0x80, (byte) 0x80, (byte) 0x80, (byte) 0x80, (byte) 0x80, 0x01};
+    assertThatThrownBy(() -> scan(ints, sixBytes))
+        .isInstanceOf(AvroDecodeException.class)
+        .hasMessageContaining("int varint longer than 5 bytes");
+    Schema longs = record("{\"name\":\"l\",\"type\":\"long\"}");
+    byte[] elevenBytes = new byte[11];
+    java.util.Arrays.fill(elevenBytes, (byte) 0x80);
+    assertThatThrownBy(() -> scan(longs, elevenBytes))
+        .isInstanceOf(AvroDecodeException.class)
+        .hasMessageContaining("long varint longer than 10 bytes");
+    assertThatThrownBy(() -> scan(longs, new byte[] {(byte) 0x80}))
+        .isInstanceOf(AvroDecodeException.class)
+        .hasMessageContaining("truncated long");
+  }
+
+  @Test
+  void booleanMustBeZeroOrOne() {
+    Schema schema = record("{\"name\":\"flag\",\"type\":\"boolean\"}");
+    assertThat(scan(schema, new byte[] {1})).isEqualTo(1);
+    assertThatThrownBy(() -> scan(schema, new byte[] {2}))
+        .isInstanceOf(AvroDecodeException.class)
+        .hasMessageContaining("boolean byte is neither 0 nor 1");
+  }
+
+  @Test
+  void enumAndUnionIndexesMustBeInRange() {
+    Schema enumSchema =
+        record(
+            "{\"name\":\"e\",\"type\":{\"type\":\"enum\",\"name\":\"E\",\"symbols\":[\"A\",\"B\"]}}");
+    assertThatThrownBy(() -> scan(enumSchema, varint(2)))
+        .isInstanceOf(AvroDecodeException.class)
+        .hasMessageContaining("enum index 2 out of range for enum E (2 symbols)");
+    Schema union = record("{\"name\":\"u\",\"type\":[\"null\",\"int\"]}");
+    assertThatThrownBy(() -> scan(union, varint(-1)))
+        .isInstanceOf(AvroDecodeException.class)
+        .hasMessageContaining("union branch -1 out of range (2 branches)");
+  }
+
+  @Test
+  void fixedFloatAndDoubleNeedTheirBytes() {
+    Schema schema =
+        record(
+            "{\"name\":\"f\",\"type\":{\"type\":\"fixed\",\"name\":\"F\",\"size\":3}},"
+                + "{\"name\":\"x\",\"type\":\"float\"},{\"name\":\"d\",\"type\":\"double\"}");
+    assertThat(scan(schema, new byte[15])).isEqualTo(15);
+    assertThatThrownBy(() -> scan(schema, new byte[14]))
+        .isInstanceOf(AvroDecodeException.class)
+        .hasMessageContaining("double needs 8 bytes, 7 remain")
+        .hasMessageContaining("(field d)");
+  }
+
+  @Test
+  void capturesCompareValuesAcrossBuffers() {
+    Schema key =
+        record("{\"name\":\"id\",\"type\":\"long\"},{\"name\":\"code\",\"type\":\"string\"}");
+    Schema row =
+        parse(
+            "{\"type\":\"record\",\"name\":\"Row\",\"fields\":["
+                + "{\"name\":\"code\",\"type\":[\"null\",\"string\"]},"
+                + "{\"name\":\"id\",\"type\":\"int\"}]}");
+    Map<String, Capture> keySlots = Map.of("id", Capture.slot(0), "code", Capture.slot(1));
+    byte[] keyBytes = concat(varint(7), varint(2), new byte[] {'a', 'b'});
+    byte[] rowBytes = concat(varint(1), varint(2), new byte[] {'a', 'b'}, varint(7));
+    Captures k = new Captures(keyBytes, 2);
+    Captures r = new Captures(rowBytes, 2);
+    AvroScanner.scan(new ScanCompiler().compile(key, keySlots), keyBytes, 0, k);
+    AvroScanner.scan(new ScanCompiler().compile(row, keySlots), rowBytes, 0, r);
+    assertThat(k.sameValue(0, r, 0)).as("long 7 equals int 7").isTrue();
+    assertThat(k.sameValue(1, r, 1)).as("string equals the union's string branch").isTrue();
+
+    byte[] otherRow = concat(varint(0), varint(8));
+    Captures o = new Captures(otherRow, 2);
+    AvroScanner.scan(new ScanCompiler().compile(row, keySlots), otherRow, 0, o);
+    assertThat(k.sameValue(0, o, 0)).isFalse();
+    assertThat(o.kind(1)).isEqualTo(Captures.NULL);
+    assertThat(k.sameValue(1, o, 1)).isFalse();
+  }
+}
