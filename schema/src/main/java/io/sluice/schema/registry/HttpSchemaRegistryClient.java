@@ -60,13 +60,13 @@ public final class HttpSchemaRegistryClient implements SchemaRegistryClient {
 
   @Override
   public int register(String subject, Schema schema) {
-    SubjectSchema key = new SubjectSchema(subject, schema.toString());
+    SubjectSchema key = new SubjectSchema(subject, schema);
     Integer cached = idsBySubjectSchema.get(key);
     if (cached != null) {
       return cached;
     }
     String path = subjectPath(subject) + "/versions";
-    JsonNode answer = transport.post(path, schemaBody(key.schemaText()), about(subject));
+    JsonNode answer = transport.post(path, schemaBody(schema.toString()), about(subject));
     int id = Answers.requireInt(answer, "id", "POST " + path);
     idsBySubjectSchema.put(key, id);
     rememberMember(subject, id);
@@ -179,13 +179,13 @@ public final class HttpSchemaRegistryClient implements SchemaRegistryClient {
 
   @Override
   public RegisteredSchema lookup(String subject, Schema schema) {
-    SubjectSchema key = new SubjectSchema(subject, schema.toString());
+    SubjectSchema key = new SubjectSchema(subject, schema);
     RegisteredSchema cached = lookups.get(key);
     if (cached != null) {
       return cached;
     }
     String path = subjectPath(subject);
-    JsonNode answer = transport.post(path, schemaBody(key.schemaText()), about(subject));
+    JsonNode answer = transport.post(path, schemaBody(schema.toString()), about(subject));
     RegisteredSchema found = registered(answer, subject, "POST " + path);
     lookups.put(key, found);
     idsBySubjectSchema.put(key, found.id());
@@ -286,7 +286,8 @@ public final class HttpSchemaRegistryClient implements SchemaRegistryClient {
     return "subject '" + subject + "'";
   }
 
-  private record SubjectSchema(String subject, String schemaText) {}
+  /** Avro caches a schema's hash and compares the same instance first: cheap per record. */
+  private record SubjectSchema(String subject, Schema schema) {}
 
   private record SubjectId(String subject, int id) {}
 }
