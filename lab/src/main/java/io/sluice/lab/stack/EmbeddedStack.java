@@ -11,6 +11,7 @@ import java.util.Map;
 import java.util.function.Supplier;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
+import org.apache.kafka.streams.KafkaStreams;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -106,11 +107,17 @@ public final class EmbeddedStack implements AutoCloseable {
             });
     abortIfClosed();
 
+    Router started = router;
     try (Admin admin = admin(kafka.bootstrapServers())) {
       new Readiness()
           .kafka(kafka.bootstrapServers(), admin)
           .http("Schema registry", registry.url() + "/subjects")
-          .http("Router", router.healthUrl())
+          .http("Router", started.healthUrl())
+          // /health is 200 while rebalancing too; ready means records flow.
+          .check(
+              "Router",
+              "Kafka Streams state RUNNING",
+              () -> started.state() == KafkaStreams.State.RUNNING)
           .await(options.readyTimeout());
     }
     abortIfClosed();

@@ -47,7 +47,12 @@ final class Readiness {
   }
 
   Readiness http(String component, String url) {
-    checks.add(new Check(component, "GET " + url, () -> status(url) == 200));
+    return check(component, "GET " + url + " with status 200", () -> status(url) == 200);
+  }
+
+  /** Any other check; {@code request} says what was asked, for the error. */
+  Readiness check(String component, String request, Probe probe) {
+    checks.add(new Check(component, request, probe));
     return this;
   }
 
