@@ -35,7 +35,7 @@ sluice_build_if_needed() {
   # Mark the start: a file edited during the build is newer than the stamp and rebuilds next time.
   local started
   started="$(mktemp)"
-  if ! (cd "$SLUICE_HOME" && ${MVN:-mvn} -q -B -DskipTests -Dspotless.check.skip=true \
+  if ! (cd "$SLUICE_HOME" && ${MVN:-mvn} -q -B -Dstyle.color=never -DskipTests -Dspotless.check.skip=true \
     -pl lab -am package >&2); then
     rm -f "$started"
     echo "sluice: build failed (see above)" >&2
