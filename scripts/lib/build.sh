@@ -33,14 +33,17 @@ sluice_build_if_needed() {
   fi
   echo "sluice: building the lab jar (mvn package -pl lab -am) ..." >&2
   # Mark the start: a file edited during the build is newer than the stamp and rebuilds next time.
-  local started
+  local started log
   started="$(mktemp)"
-  if ! (cd "$SLUICE_HOME" && ${MVN:-mvn} -q -B -Dstyle.color=never -DskipTests -Dspotless.check.skip=true \
-    -pl lab -am package >&2); then
-    rm -f "$started"
-    echo "sluice: build failed (see above)" >&2
+  log="$(mktemp)"
+  if ! (cd "$SLUICE_HOME" && ${MVN:-mvn} -q -B -Dstyle.color=never -DskipTests \
+    -Dspotless.check.skip=true -pl lab -am package >"$log" 2>&1); then
+    cat "$log" >&2
+    rm -f "$started" "$log"
+    echo "sluice: build failed (output above)" >&2
     exit 1
   fi
+  rm -f "$log"
   mkdir -p "$target"
   mv "$started" "$stamp"
 }
