@@ -1,0 +1,139 @@
+package io.sluice.schema.connect;
+
+import io.apicurio.registry.utils.converter.avro.AvroData;
+import io.apicurio.registry.utils.converter.avro.AvroDataConfig;
+import io.sluice.schema.avro.AvroBodyValidator;
+import io.sluice.schema.registry.SchemaRegistryClient;
+import io.sluice.schema.wire.WireFormat;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.util.IdentityHashMap;
+import java.util.Map;
+import org.apache.avro.generic.GenericDatumReader;
+import org.apache.avro.generic.GenericDatumWriter;
+import org.apache.avro.io.BinaryDecoder;
+import org.apache.avro.io.BinaryEncoder;
+import org.apache.avro.io.DecoderFactory;
+import org.apache.avro.io.EncoderFactory;
+import org.apache.kafka.connect.data.Schema;
+import org.apache.kafka.connect.data.SchemaAndValue;
+import org.apache.kafka.connect.errors.DataException;
+
+/**
+ * Kafka Connect data to Confluent-wire Avro and back, through the registry. The Connect/Avro type
+ * table (logical types, {@code connect.name}/{@code connect.parameters}, optional unions, defaults,
+ * Debezium semantic types) is Apicurio's port of Confluent's {@code AvroData}; this class adds the
+ * registry, the wire header and caching by schema identity (Debezium reuses one schema instance per
+ * table version, so the deep {@code equals} of Connect schemas stays off the hot path).
+ * Thread-safe.
+ */
+public final class ConnectAvroCodec {
+  private static final int MAX_CACHED_SCHEMAS = 1_000;
+
+  private final SchemaRegistryClient registry;
+  private final AvroData avroData;
+  private final Map<String, Map<Schema, Writer>> writers = new java.util.HashMap<>();
+
+  private record Writer(
+      int id, org.apache.avro.Schema avroSchema, GenericDatumWriter<Object> writer) {}
+
+  public ConnectAvroCodec(SchemaRegistryClient registry) {
+    this.registry = registry;
+    this.avroData =
+        new AvroData(
+            new AvroDataConfig(
+                Map.of(
+                    AvroDataConfig.CONNECT_META_DATA_CONFIG, true,
+                    AvroDataConfig.ENHANCED_AVRO_SCHEMA_SUPPORT_CONFIG, true,
+                    AvroDataConfig.SCHEMAS_CACHE_SIZE_CONFIG, MAX_CACHED_SCHEMAS)));
+  }
+
+  /** The Avro schema Connect's {@code schema} maps to. */
+  public org.apache.avro.Schema avroSchema(Schema schema) {
+    return avroData.fromConnectSchema(schema);
+  }
+
+  /**
+   * Encodes {@code value} under {@code subject}, registering the schema when it is new there.
+   *
+   * @throws DataException when the value does not match the schema
+   */
+  public byte[] encode(String subject, Schema schema, Object value) {
+    Writer writer = writer(subject, schema);
+    Object avroValue = avroData.fromConnectData(schema, value);
+    ByteArrayOutputStream out = new ByteArrayOutputStream(256);
+    out.write(WireFormat.MAGIC_BYTE);
+    out.write(writer.id() >>> 24);
+    out.write(writer.id() >>> 16);
+    out.write(writer.id() >>> 8);
+    out.write(writer.id());
+    BinaryEncoder encoder = EncoderFactory.get().directBinaryEncoder(out, null);
+    try {
+      writer.writer().write(avroValue, encoder);
+      encoder.flush();
+    } catch (IOException | RuntimeException e) {
+      throw new DataException(
+          "cannot encode a value of schema " + schema.name() + " for subject " + subject, e);
+    }
+    return out.toByteArray();
+  }
+
+  /**
+   * Decodes Confluent-wire Avro into Connect data with the writer schema from the registry.
+   *
+   * @throws DataException when the bytes are not wire format, do not decode, or leave bytes over
+   */
+  public SchemaAndValue decode(String topic, byte[] bytes) {
+    if (bytes == null) {
+      return SchemaAndValue.NULL;
+    }
+    int id = WireFormat.schemaId(bytes);
+    org.apache.avro.Schema writerSchema = registry.schemaById(id);
+    BinaryDecoder decoder =
+        DecoderFactory.get()
+            .binaryDecoder(
+                bytes, WireFormat.HEADER_SIZE, bytes.length - WireFormat.HEADER_SIZE, null);
+    Object value;
+    try {
+      // Avro's reader trusts declared lengths; check them against the bytes first.
+      AvroBodyValidator.of(writerSchema)
+          .validate(bytes, WireFormat.HEADER_SIZE, bytes.length - WireFormat.HEADER_SIZE);
+      value = new GenericDatumReader<>(writerSchema).read(null, decoder);
+      if (!decoder.isEnd()) {
+        throw new DataException(
+            "bytes left over after decoding with schema id " + id + " on topic " + topic);
+      }
+    } catch (IOException | RuntimeException e) {
+      if (e instanceof DataException de) {
+        throw de;
+      }
+      throw new DataException(
+          "cannot decode Avro with schema id "
+              + id
+              + " on topic "
+              + topic
+              + ": "
+              + e.getClass().getSimpleName(),
+          e);
+    }
+    return avroData.toConnectData(writerSchema, value, null);
+  }
+
+  private Writer writer(String subject, Schema schema) {
+    synchronized (writers) {
+      Map<Schema, Writer> bySchema = writers.computeIfAbsent(subject, s -> new IdentityHashMap<>());
+      Writer writer = bySchema.get(schema);
+      if (writer != null) {
+        return writer;
+      }
+      if (bySchema.size() >= MAX_CACHED_SCHEMAS) {
+        bySchema.clear();
+      }
+      org.apache.avro.Schema avroSchema = avroData.fromConnectSchema(schema);
+      int id = registry.register(subject, avroSchema);
+      writer = new Writer(id, avroSchema, new GenericDatumWriter<>(avroSchema));
+      bySchema.put(schema, writer);
+      return writer;
+    }
+  }
+}
