@@ -16,22 +16,24 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
-import java.util.Properties;
 import java.util.UUID;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
+import java.util.function.ToDoubleFunction;
 import java.util.stream.Stream;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
 import org.apache.kafka.streams.KafkaStreams;
-import org.apache.kafka.streams.StreamsConfig;
 
 /**
  * Router throughput against a pass-through Kafka Streams topology, in one run on one embedded
@@ -45,13 +47,25 @@ import org.apache.kafka.streams.StreamsConfig;
  */
 public final class RouterThroughputBench {
   static final String INPUT_TOPIC = "broker.cdc_lab.orders";
+  static final String CLEAN_TOPIC = INPUT_TOPIC + ".clean";
+  static final String DLQ_TOPIC = INPUT_TOPIC + ".dlq";
   static final String PASS_THROUGH_TOPIC = "sluice_bench_passthrough";
   static final int PARTITIONS = 3;
   private static final Duration POLL = Duration.ofMillis(50);
   private static final Duration PROGRESS_EVERY = Duration.ofSeconds(2);
 
-  /** What to run: N records of about {@code payloadBytes} each, a share of them poison. */
-  public record Settings(long records, int payloadBytes, double poisonRatio, Duration timeout) {
+  /**
+   * What to run: N records of about {@code payloadBytes} each, a share of them poison; {@code
+   * warmupRounds} untimed rounds, then {@code rounds} timed rounds of both applications (their
+   * order alternating, so neither always runs on a warmer JVM or page cache).
+   */
+  public record Settings(
+      long records,
+      int payloadBytes,
+      double poisonRatio,
+      int warmupRounds,
+      int rounds,
+      Duration timeout) {
     public Settings {
       if (records < 1) {
         throw new IllegalArgumentException("records must be at least 1, got " + records);
@@ -62,20 +76,72 @@ public final class RouterThroughputBench {
       if (payloadBytes < 0) {
         throw new IllegalArgumentException("payload bytes must be >= 0, got " + payloadBytes);
       }
+      if (warmupRounds < 0 || rounds < 1) {
+        throw new IllegalArgumentException(
+            "need rounds >= 1 and warm-up rounds >= 0, got " + rounds + " and " + warmupRounds);
+      }
     }
   }
 
-  /** One application's run: how many records it committed and how long it took. */
-  public record Run(String name, long records, Duration elapsed) {
+  /**
+   * One application's run: N records committed {@code elapsed} after start; the first commit (of
+   * {@code firstCommitted} records) came {@code toFirstCommit} after start.
+   */
+  public record Run(
+      String name, long records, Duration elapsed, long firstCommitted, Duration toFirstCommit) {
+    /** Records/s from start to the last commit: what a user waits for. */
     public double recordsPerSecond() {
       return records / (elapsed.toNanos() / 1e9);
     }
+
+    /**
+     * Records/s from the first commit to the last: the processing rate without the start-up (group
+     * join, first fetch); NaN when everything was committed at once.
+     */
+    public double steadyRecordsPerSecond() {
+      long after = records - firstCommitted;
+      long nanos = elapsed.toNanos() - toFirstCommit.toNanos();
+      return after <= 0 || nanos <= 0 ? Double.NaN : after / (nanos / 1e9);
+    }
   }
 
-  /** Both runs; {@code ratio} = router records/s over pass-through records/s. */
-  public record Result(Run router, Run passThrough, long poison, int valueBytes) {
+  /** The timed runs of both applications; figures are medians over the rounds. */
+  public record Result(List<Run> router, List<Run> passThrough, long poison, int valueBytes) {
+    public double routerRecordsPerSecond() {
+      return median(router);
+    }
+
+    public double passThroughRecordsPerSecond() {
+      return median(passThrough);
+    }
+
+    /** Router records/s over pass-through records/s (medians). */
     public double ratio() {
-      return router.recordsPerSecond() / passThrough.recordsPerSecond();
+      return routerRecordsPerSecond() / passThroughRecordsPerSecond();
+    }
+
+    /** Router over pass-through in steady state (medians; NaN when a run had no steady part). */
+    public double steadyRatio() {
+      return median(router, Run::steadyRecordsPerSecond)
+          / median(passThrough, Run::steadyRecordsPerSecond);
+    }
+
+    public double routerSteadyRecordsPerSecond() {
+      return median(router, Run::steadyRecordsPerSecond);
+    }
+
+    public double passThroughSteadyRecordsPerSecond() {
+      return median(passThrough, Run::steadyRecordsPerSecond);
+    }
+
+    private static double median(List<Run> runs) {
+      return median(runs, Run::recordsPerSecond);
+    }
+
+    private static double median(List<Run> runs, ToDoubleFunction<Run> rate) {
+      double[] rates = runs.stream().mapToDouble(rate).sorted().toArray();
+      int mid = rates.length / 2;
+      return rates.length % 2 == 1 ? rates[mid] : (rates[mid - 1] + rates[mid]) / 2;
     }
   }
 
@@ -94,31 +160,94 @@ public final class RouterThroughputBench {
             DevSchemaRegistry.start(kafka.bootstrapServers(), "127.0.0.1", 0);
         Admin admin = admin(kafka.bootstrapServers())) {
       progress.accept("broker " + kafka.bootstrapServers() + ", registry " + registry.url());
-      for (String topic :
-          new String[] {
-            INPUT_TOPIC, INPUT_TOPIC + ".clean", INPUT_TOPIC + ".dlq", PASS_THROUGH_TOPIC
-          }) {
+      for (String topic : List.of(CLEAN_TOPIC, DLQ_TOPIC, PASS_THROUGH_TOPIC, INPUT_TOPIC)) {
         Topics.ensure(admin, topic, PARTITIONS);
       }
       Produced produced = produce(kafka.bootstrapServers(), registry.url());
-
-      RouterConfig routerConfig = routerConfig(kafka, registry, dir, "sluice-bench-router-");
-      Run router = runRouter(admin, routerConfig);
-      long clean =
-          CommittedRecords.count(kafka.bootstrapServers(), INPUT_TOPIC + ".clean", PARTITIONS);
-      long dlq = CommittedRecords.count(kafka.bootstrapServers(), INPUT_TOPIC + ".dlq", PARTITIONS);
-      progress.accept("router output: " + clean + " on .clean, " + dlq + " on .dlq");
-      expect("router .clean", clean, settings.records() - produced.poison());
-      expect("router .dlq", dlq, produced.poison());
-
-      Run passThrough =
-          runPassThrough(admin, routerConfig(kafka, registry, dir, "sluice-bench-passthrough-"));
-      long copied =
-          CommittedRecords.count(kafka.bootstrapServers(), PASS_THROUGH_TOPIC, PARTITIONS);
-      expect("pass-through output", copied, settings.records());
-      return new Result(router, passThrough, produced.poison(), produced.valueBytes());
+      Rounds rounds = new Rounds(kafka, registry, dir, admin, produced);
+      for (int round = 1 - settings.warmupRounds(); round <= settings.rounds(); round++) {
+        rounds.play(round);
+      }
+      return new Result(
+          rounds.routerRuns, rounds.passThroughRuns, produced.poison(), produced.valueBytes());
     } finally {
       deleteRecursively(dir);
+    }
+  }
+
+  /** Plays the rounds and checks each run's output with a read_committed reader. */
+  private final class Rounds {
+    private final EmbeddedKafka kafka;
+    private final DevSchemaRegistry registry;
+    private final Path dir;
+    private final Admin admin;
+    private final Produced produced;
+    private final Map<String, Map<TopicPartition, Long>> counted = new HashMap<>();
+    final List<Run> routerRuns = new ArrayList<>();
+    final List<Run> passThroughRuns = new ArrayList<>();
+
+    Rounds(
+        EmbeddedKafka kafka, DevSchemaRegistry registry, Path dir, Admin admin, Produced produced) {
+      this.kafka = kafka;
+      this.registry = registry;
+      this.dir = dir;
+      this.admin = admin;
+      this.produced = produced;
+    }
+
+    void play(int round) {
+      boolean warmup = round < 1;
+      String label = warmup ? "warm-up " + (round + settings.warmupRounds()) : "round " + round;
+      // Odd rounds start with the router, even ones with the pass-through.
+      boolean routerFirst = Math.floorMod(round, 2) == 1;
+      for (boolean router :
+          routerFirst ? new boolean[] {true, false} : new boolean[] {false, true}) {
+        Run run = router ? router(label) : passThrough(label);
+        if (!warmup) {
+          (router ? routerRuns : passThroughRuns).add(run);
+        }
+      }
+    }
+
+    private Run router(String label) {
+      RouterConfig config = routerConfig(kafka, registry, dir, "sluice-bench-router-");
+      progress.accept(label + ": router, application id " + config.applicationId());
+      Run run;
+      try (Router router = new Router(config)) {
+        long started = System.nanoTime();
+        router.start();
+        run = awaitCommitted(admin, "router", config.applicationId(), started);
+      }
+      expect(
+          "router " + CLEAN_TOPIC, newRecords(CLEAN_TOPIC), settings.records() - produced.poison());
+      expect("router " + DLQ_TOPIC, newRecords(DLQ_TOPIC), produced.poison());
+      return run;
+    }
+
+    private Run passThrough(String label) {
+      RouterConfig config = routerConfig(kafka, registry, dir, "sluice-bench-passthrough-");
+      progress.accept(label + ": pass-through, application id " + config.applicationId());
+      Run run;
+      try (KafkaStreams streams =
+          new KafkaStreams(
+              PassThroughTopology.build(INPUT_TOPIC, PASS_THROUGH_TOPIC),
+              RouterTopology.streamsConfig(config))) {
+        long started = System.nanoTime();
+        streams.start();
+        run = awaitCommitted(admin, "pass-through", config.applicationId(), started);
+        streams.close(Duration.ofSeconds(30));
+      }
+      expect(
+          "pass-through " + PASS_THROUGH_TOPIC, newRecords(PASS_THROUGH_TOPIC), settings.records());
+      return run;
+    }
+
+    /** Committed records written to {@code topic} since the last call for it. */
+    private long newRecords(String topic) {
+      CommittedRecords.Slice slice =
+          CommittedRecords.count(kafka.bootstrapServers(), topic, PARTITIONS, counted.get(topic));
+      counted.put(topic, slice.end());
+      return slice.records();
     }
   }
 
@@ -190,45 +319,31 @@ public final class RouterThroughputBench {
         row.updatedAtMs());
   }
 
-  private Run runRouter(Admin admin, RouterConfig config) {
-    String applicationId = config.applicationId();
-    progress.accept("(a) router, application id " + applicationId);
-    try (Router router = new Router(config)) {
-      long started = System.nanoTime();
-      router.start();
-      return awaitCommitted(admin, "router", applicationId, started);
-    }
-  }
-
-  private Run runPassThrough(Admin admin, RouterConfig config) {
-    String applicationId = config.applicationId();
-    progress.accept("(b) pass-through, application id " + applicationId);
-    Properties props = new Properties();
-    props.putAll(RouterTopology.streamsConfig(config));
-    props.put(StreamsConfig.APPLICATION_ID_CONFIG, applicationId);
-    try (KafkaStreams streams =
-        new KafkaStreams(PassThroughTopology.build(INPUT_TOPIC, PASS_THROUGH_TOPIC), props)) {
-      long started = System.nanoTime();
-      streams.start();
-      Run run = awaitCommitted(admin, "pass-through", applicationId, started);
-      streams.close(Duration.ofSeconds(30));
-      return run;
-    }
-  }
-
   private Run awaitCommitted(Admin admin, String name, String group, long startedNanos) {
     long target = settings.records();
     long deadline = startedNanos + settings.timeout().toNanos();
     long nextProgress = startedNanos + PROGRESS_EVERY.toNanos();
+    long firstCommitted = 0;
+    long firstCommitNanos = 0;
     while (true) {
       long committed = CommittedRecords.committedOffsets(admin, group, INPUT_TOPIC);
       long now = System.nanoTime();
+      if (committed > 0 && firstCommitted == 0) {
+        firstCommitted = committed;
+        firstCommitNanos = now;
+      }
       if (committed >= target) {
-        Duration elapsed = Duration.ofNanos(now - startedNanos);
-        Run run = new Run(name, target, elapsed);
+        Run run =
+            new Run(
+                name,
+                target,
+                Duration.ofNanos(now - startedNanos),
+                firstCommitted,
+                Duration.ofNanos(firstCommitNanos - startedNanos));
         progress.accept(
             String.format(
-                "%s: %d records committed in %.2f s", name, target, elapsed.toNanos() / 1e9));
+                "%s: %d records committed in %.2f s (first commit after %.2f s)",
+                name, target, run.elapsed().toNanos() / 1e9, run.toFirstCommit().toNanos() / 1e9));
         return run;
       }
       if (now > deadline) {

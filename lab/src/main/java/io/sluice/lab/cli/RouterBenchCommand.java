@@ -20,8 +20,10 @@ import picocli.CommandLine.Spec;
       "Produces N orders records once to a 3-partition topic on a fresh embedded broker, then runs"
           + " (a) the Sluice router and (b) a pass-through Kafka Streams topology (bytes in, bytes"
           + " out, same exactly_once_v2 guarantee) over it, each from a fresh application id.",
-      "Prints the records/s of each, from start until all N input offsets are committed, and"
-          + " their ratio (target >= 0.9)."
+      "Times each run from start until all N input offsets are committed (with exactly_once_v2"
+          + " that is when the output is committed), over warm-up and timed rounds in alternating"
+          + " order, and prints the records/s of each, their medians and their ratio"
+          + " (target >= 0.9)."
     })
 final class RouterBenchCommand implements Callable<Integer> {
   static final double TARGET_RATIO = 0.9;
@@ -44,6 +46,18 @@ final class RouterBenchCommand implements Callable<Integer> {
   double poisonRatio;
 
   @Option(
+      names = "--rounds",
+      defaultValue = "3",
+      description = "Timed rounds of both applications; medians are reported (default: 3).")
+  int rounds;
+
+  @Option(
+      names = "--warmup-rounds",
+      defaultValue = "1",
+      description = "Untimed rounds first, to warm the JVM and the broker (default: 1).")
+  int warmupRounds;
+
+  @Option(
       names = "--timeout",
       defaultValue = "600",
       description = "Seconds each run may take before the benchmark fails (default: 600).")
@@ -53,7 +67,13 @@ final class RouterBenchCommand implements Callable<Integer> {
   public Integer call() {
     PrintWriter err = spec.commandLine().getErr();
     Settings settings =
-        new Settings(records, payloadBytes, poisonRatio, Duration.ofSeconds(timeoutSeconds));
+        new Settings(
+            records,
+            payloadBytes,
+            poisonRatio,
+            warmupRounds,
+            rounds,
+            Duration.ofSeconds(timeoutSeconds));
     Result result =
         new RouterThroughputBench(
                 settings,
@@ -64,20 +84,36 @@ final class RouterBenchCommand implements Callable<Integer> {
             .run();
     PrintWriter out = spec.commandLine().getOut();
     out.printf(
-        "records %d (poison %d), value ~%d bytes, 3 partitions, exactly_once_v2%n",
-        records, result.poison(), result.valueBytes());
-    print(out, result.router());
-    print(out, result.passThrough());
+        "records %d (poison %d), value ~%d bytes, 3 partitions, exactly_once_v2, %d rounds%n",
+        records, result.poison(), result.valueBytes(), rounds);
+    for (int i = 0; i < result.router().size(); i++) {
+      print(out, "round " + (i + 1) + " router", result.router().get(i));
+      print(out, "round " + (i + 1) + " pass-through", result.passThrough().get(i));
+    }
     out.printf(
-        "ratio router/pass-through: %.3f (target >= %.1f: %s)%n",
-        result.ratio(), TARGET_RATIO, result.ratio() >= TARGET_RATIO ? "met" : "NOT met");
+        "router (median):        %,12.0f records/s   steady %,12.0f records/s%n",
+        result.routerRecordsPerSecond(), result.routerSteadyRecordsPerSecond());
+    out.printf(
+        "pass-through (median):  %,12.0f records/s   steady %,12.0f records/s%n",
+        result.passThroughRecordsPerSecond(), result.passThroughSteadyRecordsPerSecond());
+    out.printf(
+        "ratio router/pass-through: %.3f (target >= %.1f: %s); steady state %.3f%n",
+        result.ratio(),
+        TARGET_RATIO,
+        result.ratio() >= TARGET_RATIO ? "met" : "NOT met",
+        result.steadyRatio());
     out.flush();
     return 0;
   }
 
-  private static void print(PrintWriter out, Run run) {
+  private static void print(PrintWriter out, String label, Run run) {
     out.printf(
-        "%-13s %,12.0f records/s  (%d records in %.2f s)%n",
-        run.name() + ":", run.recordsPerSecond(), run.records(), run.elapsed().toNanos() / 1e9);
+        "%-23s %,12.0f records/s   steady %,12.0f records/s  (%d in %.2f s, first commit %.2f s)%n",
+        label + ":",
+        run.recordsPerSecond(),
+        run.steadyRecordsPerSecond(),
+        run.records(),
+        run.elapsed().toNanos() / 1e9,
+        run.toFirstCommit().toNanos() / 1e9);
   }
 }

@@ -2,15 +2,11 @@ package io.sluice.lab.kafka;
 
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
-import java.util.UUID;
 import java.util.concurrent.ExecutionException;
 import org.apache.kafka.clients.admin.Admin;
-import org.apache.kafka.clients.admin.ListOffsetsResult.ListOffsetsResultInfo;
-import org.apache.kafka.clients.admin.OffsetSpec;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.clients.consumer.OffsetAndMetadata;
@@ -23,6 +19,9 @@ import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 public final class CommittedRecords {
   private CommittedRecords() {}
 
+  /** Records a read_committed reader saw, and the offsets (last stable offsets) it read up to. */
+  public record Slice(long records, Map<TopicPartition, Long> end) {}
+
   /** The sum over the topic's partitions of the group's committed offsets (0 when none). */
   public static long committedOffsets(Admin admin, String group, String topic) {
     Map<TopicPartition, OffsetAndMetadata> offsets =
@@ -33,27 +32,17 @@ public final class CommittedRecords {
         .sum();
   }
 
-  /** The sum of the topic's end offsets (= its record count when no transaction wrote to it). */
-  public static long endOffsets(Admin admin, String topic, int partitions) {
-    Map<TopicPartition, OffsetSpec> request = new HashMap<>();
-    for (TopicPartition tp : partitions(topic, partitions)) {
-      request.put(tp, OffsetSpec.latest());
-    }
-    Map<TopicPartition, ListOffsetsResultInfo> ends = get(admin.listOffsets(request).all(), topic);
-    return ends.values().stream().mapToLong(ListOffsetsResultInfo::offset).sum();
-  }
-
   /**
-   * Counts the records a read_committed consumer reads from the beginning of {@code topic} up to
-   * its last stable offset. Transaction markers and aborted records are not counted.
+   * Counts the records a read_committed consumer reads from {@code from} (null: the beginning) up
+   * to the topic's current last stable offsets. Transaction markers and aborted records are not
+   * counted.
    */
-  public static long count(String bootstrapServers, String topic, int partitions) {
+  public static Slice count(
+      String bootstrapServers, String topic, int partitions, Map<TopicPartition, Long> from) {
     Map<String, Object> config =
         Map.of(
             ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG,
             bootstrapServers,
-            ConsumerConfig.GROUP_ID_CONFIG,
-            "sluice-count-" + UUID.randomUUID(),
             ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG,
             false,
             ConsumerConfig.ISOLATION_LEVEL_CONFIG,
@@ -64,13 +53,17 @@ public final class CommittedRecords {
         new KafkaConsumer<>(config, new ByteArrayDeserializer(), new ByteArrayDeserializer())) {
       List<TopicPartition> tps = partitions(topic, partitions);
       consumer.assign(tps);
-      consumer.seekToBeginning(tps);
+      if (from == null) {
+        consumer.seekToBeginning(tps);
+      } else {
+        tps.forEach(tp -> consumer.seek(tp, from.getOrDefault(tp, 0L)));
+      }
       Map<TopicPartition, Long> ends = consumer.endOffsets(tps);
       long count = 0;
       while (tps.stream().anyMatch(tp -> consumer.position(tp) < ends.get(tp))) {
         count += consumer.poll(Duration.ofMillis(500)).count();
       }
-      return count;
+      return new Slice(count, ends);
     }
   }
 
