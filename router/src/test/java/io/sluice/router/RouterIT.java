@@ -1,0 +1,447 @@
+package io.sluice.router;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import io.sluice.embedded.EmbeddedKafka;
+import io.sluice.router.config.RouterConfig;
+import io.sluice.router.dlq.DlqEnvelope;
+import io.sluice.router.dlq.DlqHeaders;
+import io.sluice.router.testing.Orders;
+import io.sluice.schema.registry.HttpSchemaRegistryClient;
+import io.sluice.schema.server.DevSchemaRegistry;
+import java.io.IOException;
+import java.io.OutputStream;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Properties;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.stream.Collectors;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.AdminClientConfig;
+import org.apache.kafka.clients.admin.NewTopic;
+import org.apache.kafka.clients.admin.OffsetSpec;
+import org.apache.kafka.clients.admin.TopicDescription;
+import org.apache.kafka.clients.consumer.ConsumerConfig;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.clients.consumer.OffsetAndMetadata;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerConfig;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.header.Header;
+import org.apache.kafka.common.header.internals.RecordHeaders;
+import org.apache.kafka.common.serialization.ByteArrayDeserializer;
+import org.apache.kafka.common.serialization.ByteArraySerializer;
+import org.apache.kafka.streams.KafkaStreams;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The router on a real embedded KRaft broker and the real dev schema registry, exactly_once_v2,
+ * three partitions: valid and poison records, a topic created while running, and a hard kill of a
+ * router process mid-stream.
+ */
+class RouterIT {
+  private static final int PARTITIONS = 3;
+
+  @TempDir static Path dir;
+  private static EmbeddedKafka kafka;
+  private static DevSchemaRegistry registry;
+  private static HttpSchemaRegistryClient schemas;
+  private static Admin admin;
+  private static KafkaProducer<byte[], byte[]> producer;
+
+  @BeforeAll
+  static void startStack() {
+    kafka = EmbeddedKafka.start(dir.resolve("kafka"));
+    registry = DevSchemaRegistry.start(kafka.bootstrapServers(), "127.0.0.1", 0);
+    schemas = HttpSchemaRegistryClient.create(registry.url());
+    admin =
+        Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, kafka.bootstrapServers()));
+    producer =
+        new KafkaProducer<>(
+            Map.of(
+                ProducerConfig.BOOTSTRAP_SERVERS_CONFIG,
+                kafka.bootstrapServers(),
+                ProducerConfig.ACKS_CONFIG,
+                "all",
+                ProducerConfig.LINGER_MS_CONFIG,
+                5),
+            new ByteArraySerializer(),
+            new ByteArraySerializer());
+  }
+
+  @AfterAll
+  static void stopStack() {
+    if (producer != null) {
+      producer.close(Duration.ofSeconds(5));
+    }
+    if (admin != null) {
+      admin.close(Duration.ofSeconds(5));
+    }
+    if (registry != null) {
+      registry.close();
+    }
+    if (kafka != null) {
+      kafka.close();
+    }
+  }
+
+  @Test
+  void mixedStreamGoesToCleanAndDlqExactlyOnceKeepingPartitionsAndBytes() throws Exception {
+    String topic = "mix.cdc_lab.orders";
+    Ids ids = setUpTopic(topic, PARTITIONS);
+    List<Sent> sent = new ArrayList<>();
+    for (int n = 0; n < 150; n++) {
+      // The last record of every partition is poison: committed offsets must move past it.
+      sent.add(send(topic, PARTITIONS, ids, n, n % 7 == 3 || n >= 147));
+    }
+    producer.flush();
+
+    try (Router router =
+        new Router(new RouterConfig(routerProps("it-mix", "^mix\\.cdc_lab\\.[a-z]+$")))) {
+      router.start();
+      List<Sent> poison = sent.stream().filter(Sent::poison).toList();
+      List<Sent> valid = sent.stream().filter(s -> !s.poison()).toList();
+
+      List<ConsumerRecord<byte[], byte[]>> clean = awaitCommitted(topic + ".clean", valid.size());
+      List<ConsumerRecord<byte[], byte[]>> dlq = awaitCommitted(topic + ".dlq", poison.size());
+
+      Map<Integer, ConsumerRecord<byte[], byte[]>> cleanByN = byN(clean);
+      assertThat(cleanByN).hasSize(valid.size());
+      for (Sent s : valid) {
+        ConsumerRecord<byte[], byte[]> out = cleanByN.get(s.n());
+        assertThat(out.partition()).as("partition of record %d", s.n()).isEqualTo(s.partition());
+        assertThat(out.key()).isEqualTo(s.key());
+        assertThat(out.value()).isEqualTo(s.value());
+      }
+      Map<Integer, ConsumerRecord<byte[], byte[]>> dlqByN = byN(dlq);
+      assertThat(dlqByN).hasSize(poison.size());
+      for (Sent s : poison) {
+        ConsumerRecord<byte[], byte[]> out = dlqByN.get(s.n());
+        DlqEnvelope envelope = DlqEnvelope.fromJson(out.value());
+        assertThat(envelope.originalValue()).isEqualTo(s.value());
+        assertThat(envelope.originalKey()).isEqualTo(s.key());
+        assertThat(envelope.originalTopic()).isEqualTo(topic);
+        assertThat(envelope.originalPartition()).isEqualTo(s.partition());
+        assertThat(header(out, DlqHeaders.ERRORS_PARTITION))
+            .isEqualTo(String.valueOf(s.partition()));
+        assertThat(header(out, DlqHeaders.ERROR_CODE)).isEqualTo(envelope.errorCode());
+        assertThat(out.partition()).isEqualTo(s.partition());
+      }
+
+      await("router commits past the last (poison) record of every partition")
+          .atMost(Duration.ofSeconds(20))
+          .untilAsserted(
+              () -> assertThat(committedOffsets("it-mix", topic)).isEqualTo(endOffsets(topic)));
+
+      HttpResponse<String> metrics = httpGet(router.metricsUrl());
+      assertThat(metrics.body())
+          .contains("sluice_router_records_quarantined_total{error_code=\"NOT_AVRO_WIRE_FORMAT\"")
+          .contains("sluice_router_records_validated_total{result=\"valid\",topic=\"" + topic)
+          .contains("kafka_stream");
+      assertThat(httpGet(router.healthUrl()).statusCode()).isEqualTo(200);
+    }
+  }
+
+  @Test
+  void topicCreatedWhileRunningIsRoutedWithinTenSeconds() throws Exception {
+    try (Router router =
+        new Router(new RouterConfig(routerProps("it-fresh", "^fresh\\.cdc_lab\\.[a-z]+$")))) {
+      router.start();
+      await("router running")
+          .atMost(Duration.ofSeconds(30))
+          .until(() -> router.state() == KafkaStreams.State.RUNNING);
+
+      String topic = "fresh.cdc_lab.items";
+      Ids ids = registerSchemas(topic);
+      long created = System.nanoTime();
+      admin.createTopics(List.of(new NewTopic(topic, 2, (short) 1))).all().get();
+      Sent valid = send(topic, 2, ids, 1, false);
+      Sent poison = send(topic, 2, ids, 2, true);
+      producer.flush();
+
+      await("record of a new topic on its .clean topic")
+          .atMost(Duration.ofSeconds(10))
+          .pollInterval(Duration.ofMillis(200))
+          .until(() -> readCommitted(topic + ".clean").size() == 1);
+      long seconds = TimeUnit.NANOSECONDS.toSeconds(System.nanoTime() - created);
+      assertThat(seconds).isLessThan(10);
+      assertThat(readCommitted(topic + ".clean").get(0).value()).isEqualTo(valid.value());
+      await("poison of a new topic on its .dlq topic")
+          .atMost(Duration.ofSeconds(5))
+          .until(() -> readCommitted(topic + ".dlq").size() == 1);
+      assertThat(DlqEnvelope.fromJson(readCommitted(topic + ".dlq").get(0).value()).originalValue())
+          .isEqualTo(poison.value());
+
+      Map<String, TopicDescription> outputs =
+          admin.describeTopics(List.of(topic + ".clean", topic + ".dlq")).allTopicNames().get();
+      assertThat(outputs.values()).allSatisfy(d -> assertThat(d.partitions()).hasSize(2));
+    }
+  }
+
+  @Test
+  void hardKilledRouterRestartsWithoutDuplicatesOrASecondDlqRecord() throws Exception {
+    String topic = "hard.cdc_lab.orders";
+    Ids ids = setUpTopic(topic, PARTITIONS);
+    Path props = dir.resolve("hard-router.properties");
+    Properties routerProps = new Properties();
+    routerProps.putAll(routerProps("it-hard", "^hard\\.cdc_lab\\.[a-z]+$"));
+    try (OutputStream out = Files.newOutputStream(props)) {
+      routerProps.store(out, "RouterIT hard stop");
+    }
+
+    int backlog = 1000;
+    int total = 3000;
+    for (int n = 0; n < backlog; n++) {
+      send(topic, PARTITIONS, ids, n, isHardPoison(n));
+    }
+    producer.flush();
+    AtomicInteger produced = new AtomicInteger(backlog);
+    AtomicBoolean failed = new AtomicBoolean();
+    Thread writer =
+        new Thread(
+            () -> {
+              try {
+                for (int n = backlog; n < total; n++) {
+                  send(topic, PARTITIONS, ids, n, isHardPoison(n));
+                  produced.incrementAndGet();
+                  if (n % 20 == 0) {
+                    producer.flush();
+                    TimeUnit.MILLISECONDS.sleep(25); // keeps the stream flowing across the kill
+                  }
+                }
+                producer.flush();
+              } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                failed.set(true);
+              } catch (RuntimeException e) {
+                failed.set(true);
+                throw e;
+              }
+            },
+            "it-writer");
+
+    Process first = startRouterProcess(props, "first");
+    Process second = null;
+    try {
+      await("first router process writes clean records")
+          .atMost(Duration.ofSeconds(60))
+          .pollInterval(Duration.ofMillis(250))
+          .until(() -> readCommitted(topic + ".clean").size() >= 300);
+      writer.start();
+      await("writer is producing").until(() -> produced.get() > backlog + 100);
+      assertThat(first.isAlive()).isTrue();
+      first.destroyForcibly().waitFor(10, TimeUnit.SECONDS);
+      assertThat(produced.get()).as("the kill happens mid-stream").isLessThan(total);
+
+      second = startRouterProcess(props, "second");
+      writer.join(TimeUnit.SECONDS.toMillis(60));
+      assertThat(failed.get()).isFalse();
+      long poisonCount =
+          java.util.stream.IntStream.range(0, total).filter(RouterIT::isHardPoison).count();
+      long validCount = total - poisonCount;
+
+      await("restarted router processes and commits everything")
+          .atMost(Duration.ofSeconds(90))
+          .pollInterval(Duration.ofSeconds(1))
+          .untilAsserted(
+              () -> assertThat(committedOffsets("it-hard", topic)).isEqualTo(endOffsets(topic)));
+
+      List<ConsumerRecord<byte[], byte[]>> clean = readCommitted(topic + ".clean");
+      List<ConsumerRecord<byte[], byte[]>> dlq = readCommitted(topic + ".dlq");
+      assertThat(countByN(clean).values()).as("copies per clean record").allMatch(c -> c == 1);
+      assertThat(countByN(dlq).values()).as("DLQ records per poison").allMatch(c -> c == 1);
+      assertThat(clean).hasSize((int) validCount);
+      assertThat(dlq).hasSize((int) poisonCount);
+    } finally {
+      writer.interrupt();
+      first.destroyForcibly();
+      if (second != null) {
+        second.destroy();
+        if (!second.waitFor(30, TimeUnit.SECONDS)) {
+          second.destroyForcibly();
+        }
+      }
+    }
+  }
+
+  private static boolean isHardPoison(int n) {
+    return n % 11 == 5;
+  }
+
+  /** A record as produced: its id {@code n} is in header "n" and in the key. */
+  private record Sent(int n, int partition, byte[] key, byte[] value, boolean poison) {}
+
+  private record Ids(int value, int key) {}
+
+  private static Ids setUpTopic(String topic, int partitions)
+      throws ExecutionException, InterruptedException {
+    admin.createTopics(List.of(new NewTopic(topic, partitions, (short) 1))).all().get();
+    return registerSchemas(topic);
+  }
+
+  private static Ids registerSchemas(String topic) {
+    return new Ids(
+        schemas.register(topic + "-value", Orders.ENVELOPE),
+        schemas.register(topic + "-key", Orders.KEY));
+  }
+
+  private static Sent send(String topic, int partitions, Ids ids, int n, boolean poison) {
+    int partition = n % partitions;
+    byte[] key = Orders.wire(ids.key(), Orders.key(n));
+    byte[] value =
+        poison
+            ? ("{\"id\":" + n + ",\"status\":\"NEW\"}").getBytes(StandardCharsets.UTF_8)
+            : Orders.wire(ids.value(), Orders.create(n));
+    RecordHeaders headers = new RecordHeaders();
+    headers.add("n", String.valueOf(n).getBytes(StandardCharsets.UTF_8));
+    producer.send(new ProducerRecord<>(topic, partition, null, key, value, headers));
+    return new Sent(n, partition, key, value, poison);
+  }
+
+  private static Map<String, Object> routerProps(String applicationId, String pattern) {
+    Map<String, Object> props = new HashMap<>();
+    props.put(RouterConfig.BOOTSTRAP_SERVERS_CONFIG, kafka.bootstrapServers());
+    props.put(RouterConfig.SCHEMA_REGISTRY_URL_CONFIG, registry.url());
+    props.put(RouterConfig.APPLICATION_ID_CONFIG, applicationId);
+    props.put(RouterConfig.STATE_DIR_CONFIG, dir.resolve("state-" + applicationId).toString());
+    props.put(RouterConfig.INPUT_TOPIC_PATTERN_CONFIG, pattern);
+    props.put(RouterConfig.REGISTRY_RETRY_TIMEOUT_MS_CONFIG, "5000");
+    props.put(RouterConfig.CLOSE_TIMEOUT_MS_CONFIG, "10000");
+    // A killed router's open transaction blocks read_committed readers until it times out.
+    props.put("streams.producer.transaction.timeout.ms", "10000");
+    // The killed member leaves the group when its session expires.
+    props.put("streams.consumer.session.timeout.ms", "6000");
+    props.put("streams.consumer.heartbeat.interval.ms", "1000");
+    return props;
+  }
+
+  private static Process startRouterProcess(Path props, String name) throws IOException {
+    String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
+    ProcessBuilder builder =
+        new ProcessBuilder(
+            java,
+            "-Xmx256m",
+            "-cp",
+            System.getProperty("java.class.path"),
+            RouterMain.class.getName(),
+            props.toString());
+    builder.redirectErrorStream(true);
+    builder.redirectOutput(dir.resolve("router-" + name + ".log").toFile());
+    return builder.start();
+  }
+
+  /** Waits until {@code count} records are committed on {@code topic}, and returns them. */
+  private static List<ConsumerRecord<byte[], byte[]>> awaitCommitted(String topic, int count) {
+    List<List<ConsumerRecord<byte[], byte[]>>> result = new ArrayList<>();
+    await(count + " committed records on " + topic)
+        .atMost(Duration.ofSeconds(60))
+        .pollInterval(Duration.ofMillis(500))
+        .until(
+            () -> {
+              List<ConsumerRecord<byte[], byte[]>> records = readCommitted(topic);
+              result.add(0, records);
+              return records.size() >= count;
+            });
+    return result.get(0);
+  }
+
+  /** Every committed record of {@code topic}, read with read_committed up to the LSO. */
+  private static List<ConsumerRecord<byte[], byte[]>> readCommitted(String topic) {
+    Map<String, Object> config =
+        Map.of(
+            ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG,
+            kafka.bootstrapServers(),
+            ConsumerConfig.ISOLATION_LEVEL_CONFIG,
+            "read_committed",
+            ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG,
+            false);
+    List<ConsumerRecord<byte[], byte[]>> records = new ArrayList<>();
+    try (KafkaConsumer<byte[], byte[]> consumer =
+        new KafkaConsumer<>(config, new ByteArrayDeserializer(), new ByteArrayDeserializer())) {
+      List<TopicPartition> partitions =
+          consumer.partitionsFor(topic, Duration.ofSeconds(5)).stream()
+              .map(p -> new TopicPartition(topic, p.partition()))
+              .toList();
+      if (partitions.isEmpty()) {
+        return records;
+      }
+      consumer.assign(partitions);
+      consumer.seekToBeginning(partitions);
+      Map<TopicPartition, Long> end = consumer.endOffsets(partitions);
+      long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+      while (partitions.stream().anyMatch(p -> consumer.position(p) < end.get(p))
+          && System.nanoTime() < deadline) {
+        consumer.poll(Duration.ofMillis(200)).forEach(records::add);
+      }
+    }
+    return records;
+  }
+
+  private static Map<TopicPartition, Long> committedOffsets(String group, String topic)
+      throws ExecutionException, InterruptedException {
+    Map<TopicPartition, OffsetAndMetadata> offsets =
+        admin.listConsumerGroupOffsets(group).partitionsToOffsetAndMetadata().get();
+    return offsets.entrySet().stream()
+        .filter(e -> e.getKey().topic().equals(topic) && e.getValue() != null)
+        .collect(Collectors.toMap(Map.Entry::getKey, e -> e.getValue().offset()));
+  }
+
+  private static Map<TopicPartition, Long> endOffsets(String topic)
+      throws ExecutionException, InterruptedException {
+    int partitions =
+        admin.describeTopics(List.of(topic)).allTopicNames().get().get(topic).partitions().size();
+    Map<TopicPartition, OffsetSpec> specs = new HashMap<>();
+    for (int p = 0; p < partitions; p++) {
+      specs.put(new TopicPartition(topic, p), OffsetSpec.latest());
+    }
+    return admin.listOffsets(specs).all().get().entrySet().stream()
+        .collect(Collectors.toMap(Map.Entry::getKey, e -> e.getValue().offset()));
+  }
+
+  private static Map<Integer, ConsumerRecord<byte[], byte[]>> byN(
+      List<ConsumerRecord<byte[], byte[]>> records) {
+    Map<Integer, ConsumerRecord<byte[], byte[]>> byN = new HashMap<>();
+    for (ConsumerRecord<byte[], byte[]> record : records) {
+      byN.put(Integer.parseInt(header(record, "n")), record);
+    }
+    return byN;
+  }
+
+  private static Map<Integer, Integer> countByN(List<ConsumerRecord<byte[], byte[]>> records) {
+    Map<Integer, Integer> counts = new HashMap<>();
+    for (ConsumerRecord<byte[], byte[]> record : records) {
+      counts.merge(Integer.parseInt(header(record, "n")), 1, Integer::sum);
+    }
+    return counts;
+  }
+
+  private static String header(ConsumerRecord<byte[], byte[]> record, String name) {
+    Header header = record.headers().lastHeader(name);
+    return header == null ? null : new String(header.value(), StandardCharsets.UTF_8);
+  }
+
+  private static HttpResponse<String> httpGet(String url) throws Exception {
+    return HttpClient.newHttpClient()
+        .send(
+            HttpRequest.newBuilder(URI.create(url)).build(), HttpResponse.BodyHandlers.ofString());
+  }
+}
