@@ -3,8 +3,6 @@ package io.sluice.lab.bench;
 import io.sluice.embedded.EmbeddedKafka;
 import io.sluice.lab.kafka.CommittedRecords;
 import io.sluice.lab.kafka.Topics;
-import io.sluice.lab.workload.OrderRow;
-import io.sluice.lab.workload.OrdersAvro;
 import io.sluice.router.Router;
 import io.sluice.router.RouterTopology;
 import io.sluice.router.config.RouterConfig;
@@ -12,7 +10,6 @@ import io.sluice.schema.registry.HttpSchemaRegistryClient;
 import io.sluice.schema.server.DevSchemaRegistry;
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -24,15 +21,10 @@ import java.util.Map;
 import java.util.UUID;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
-import java.util.function.ToDoubleFunction;
 import java.util.stream.Stream;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
-import org.apache.kafka.clients.producer.KafkaProducer;
-import org.apache.kafka.clients.producer.ProducerConfig;
-import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.TopicPartition;
-import org.apache.kafka.common.serialization.ByteArraySerializer;
 import org.apache.kafka.streams.KafkaStreams;
 
 /**
@@ -83,68 +75,6 @@ public final class RouterThroughputBench {
     }
   }
 
-  /**
-   * One application's run: N records committed {@code elapsed} after start; the first commit (of
-   * {@code firstCommitted} records) came {@code toFirstCommit} after start.
-   */
-  public record Run(
-      String name, long records, Duration elapsed, long firstCommitted, Duration toFirstCommit) {
-    /** Records/s from start to the last commit: what a user waits for. */
-    public double recordsPerSecond() {
-      return records / (elapsed.toNanos() / 1e9);
-    }
-
-    /**
-     * Records/s from the first commit to the last: the processing rate without the start-up (group
-     * join, first fetch); NaN when everything was committed at once.
-     */
-    public double steadyRecordsPerSecond() {
-      long after = records - firstCommitted;
-      long nanos = elapsed.toNanos() - toFirstCommit.toNanos();
-      return after <= 0 || nanos <= 0 ? Double.NaN : after / (nanos / 1e9);
-    }
-  }
-
-  /** The timed runs of both applications; figures are medians over the rounds. */
-  public record Result(List<Run> router, List<Run> passThrough, long poison, int valueBytes) {
-    public double routerRecordsPerSecond() {
-      return median(router);
-    }
-
-    public double passThroughRecordsPerSecond() {
-      return median(passThrough);
-    }
-
-    /** Router records/s over pass-through records/s (medians). */
-    public double ratio() {
-      return routerRecordsPerSecond() / passThroughRecordsPerSecond();
-    }
-
-    /** Router over pass-through in steady state (medians; NaN when a run had no steady part). */
-    public double steadyRatio() {
-      return median(router, Run::steadyRecordsPerSecond)
-          / median(passThrough, Run::steadyRecordsPerSecond);
-    }
-
-    public double routerSteadyRecordsPerSecond() {
-      return median(router, Run::steadyRecordsPerSecond);
-    }
-
-    public double passThroughSteadyRecordsPerSecond() {
-      return median(passThrough, Run::steadyRecordsPerSecond);
-    }
-
-    private static double median(List<Run> runs) {
-      return median(runs, Run::recordsPerSecond);
-    }
-
-    private static double median(List<Run> runs, ToDoubleFunction<Run> rate) {
-      double[] rates = runs.stream().mapToDouble(rate).sorted().toArray();
-      int mid = rates.length / 2;
-      return rates.length % 2 == 1 ? rates[mid] : (rates[mid - 1] + rates[mid]) / 2;
-    }
-  }
-
   private final Settings settings;
   private final Consumer<String> progress;
 
@@ -153,7 +83,7 @@ public final class RouterThroughputBench {
     this.progress = progress;
   }
 
-  public Result run() {
+  public RouterBenchResult run() {
     Path dir = tempDir();
     try (EmbeddedKafka kafka = EmbeddedKafka.start(dir.resolve("kafka"));
         DevSchemaRegistry registry =
@@ -163,12 +93,18 @@ public final class RouterThroughputBench {
       for (String topic : List.of(CLEAN_TOPIC, DLQ_TOPIC, PASS_THROUGH_TOPIC, INPUT_TOPIC)) {
         Topics.ensure(admin, topic, PARTITIONS);
       }
-      Produced produced = produce(kafka.bootstrapServers(), registry.url());
+      BenchInput.Produced produced =
+          new BenchInput(settings.records(), settings.payloadBytes(), settings.poisonRatio())
+              .produce(
+                  kafka.bootstrapServers(),
+                  HttpSchemaRegistryClient.create(registry.url()),
+                  INPUT_TOPIC,
+                  progress);
       Rounds rounds = new Rounds(kafka, registry, dir, admin, produced);
       for (int round = 1 - settings.warmupRounds(); round <= settings.rounds(); round++) {
         rounds.play(round);
       }
-      return new Result(
+      return new RouterBenchResult(
           rounds.routerRuns, rounds.passThroughRuns, produced.poison(), produced.valueBytes());
     } finally {
       deleteRecursively(dir);
@@ -181,13 +117,17 @@ public final class RouterThroughputBench {
     private final DevSchemaRegistry registry;
     private final Path dir;
     private final Admin admin;
-    private final Produced produced;
+    private final BenchInput.Produced produced;
     private final Map<String, Map<TopicPartition, Long>> counted = new HashMap<>();
-    final List<Run> routerRuns = new ArrayList<>();
-    final List<Run> passThroughRuns = new ArrayList<>();
+    final List<RouterBenchResult.Run> routerRuns = new ArrayList<>();
+    final List<RouterBenchResult.Run> passThroughRuns = new ArrayList<>();
 
     Rounds(
-        EmbeddedKafka kafka, DevSchemaRegistry registry, Path dir, Admin admin, Produced produced) {
+        EmbeddedKafka kafka,
+        DevSchemaRegistry registry,
+        Path dir,
+        Admin admin,
+        BenchInput.Produced produced) {
       this.kafka = kafka;
       this.registry = registry;
       this.dir = dir;
@@ -202,17 +142,17 @@ public final class RouterThroughputBench {
       boolean routerFirst = Math.floorMod(round, 2) == 1;
       for (boolean router :
           routerFirst ? new boolean[] {true, false} : new boolean[] {false, true}) {
-        Run run = router ? router(label) : passThrough(label);
+        RouterBenchResult.Run run = router ? router(label) : passThrough(label);
         if (!warmup) {
           (router ? routerRuns : passThroughRuns).add(run);
         }
       }
     }
 
-    private Run router(String label) {
+    private RouterBenchResult.Run router(String label) {
       RouterConfig config = routerConfig(kafka, registry, dir, "sluice-bench-router-");
       progress.accept(label + ": router, application id " + config.applicationId());
-      Run run;
+      RouterBenchResult.Run run;
       try (Router router = new Router(config)) {
         long started = System.nanoTime();
         router.start();
@@ -224,10 +164,10 @@ public final class RouterThroughputBench {
       return run;
     }
 
-    private Run passThrough(String label) {
+    private RouterBenchResult.Run passThrough(String label) {
       RouterConfig config = routerConfig(kafka, registry, dir, "sluice-bench-passthrough-");
       progress.accept(label + ": pass-through, application id " + config.applicationId());
-      Run run;
+      RouterBenchResult.Run run;
       try (KafkaStreams streams =
           new KafkaStreams(
               PassThroughTopology.build(INPUT_TOPIC, PASS_THROUGH_TOPIC),
@@ -251,75 +191,8 @@ public final class RouterThroughputBench {
     }
   }
 
-  private record Produced(long poison, int valueBytes) {}
-
-  private Produced produce(String bootstrapServers, String registryUrl) {
-    OrdersAvro orders =
-        OrdersAvro.register(HttpSchemaRegistryClient.create(registryUrl), INPUT_TOPIC);
-    String padding = padding(orders);
-    long poison = 0;
-    long started = System.nanoTime();
-    try (KafkaProducer<byte[], byte[]> producer = producer(bootstrapServers)) {
-      for (long i = 0; i < settings.records(); i++) {
-        OrderRow row = OrderRow.generate(i + 1, 42);
-        if (!padding.isEmpty()) {
-          row = padded(row, padding);
-        }
-        byte[] value;
-        if (isPoison(i)) {
-          value = poisonValue(row);
-          poison++;
-        } else {
-          value = orders.created(row);
-        }
-        producer.send(new ProducerRecord<>(INPUT_TOPIC, orders.key(row.orderId()), value));
-      }
-      producer.flush();
-    }
-    progress.accept(
-        String.format(
-            "produced %d records (%d poison) to %s in %.1f s",
-            settings.records(), poison, INPUT_TOPIC, (System.nanoTime() - started) / 1e9));
-    return new Produced(poison, orders.created(padded(OrderRow.generate(1, 42), padding)).length);
-  }
-
-  /** Poison is spread evenly: record i is poison when it crosses the next multiple of 1/ratio. */
-  private boolean isPoison(long i) {
-    double r = settings.poisonRatio();
-    return Math.floor((i + 1) * r) > Math.floor(i * r);
-  }
-
-  /** A JSON rendering of the row: the typical "someone produced JSON to an Avro topic" poison. */
-  private static byte[] poisonValue(OrderRow row) {
-    return ("{\"order_id\":"
-            + row.orderId()
-            + ",\"business_key\":\""
-            + row.businessKey()
-            + "\",\"status\":\""
-            + row.status()
-            + "\"}")
-        .getBytes(StandardCharsets.UTF_8);
-  }
-
-  private String padding(OrdersAvro orders) {
-    int natural = orders.created(OrderRow.generate(1, 42)).length;
-    int missing = settings.payloadBytes() - natural;
-    return missing > 0 ? "x".repeat(missing) : "";
-  }
-
-  private static OrderRow padded(OrderRow row, String padding) {
-    return new OrderRow(
-        row.orderId(),
-        row.businessKey() + padding,
-        row.customerId(),
-        row.amountCents(),
-        row.status(),
-        row.eventId(),
-        row.seed(),
-        row.updatedAtMs());
-  }
-
-  private Run awaitCommitted(Admin admin, String name, String group, long startedNanos) {
+  private RouterBenchResult.Run awaitCommitted(
+      Admin admin, String name, String group, long startedNanos) {
     long target = settings.records();
     long deadline = startedNanos + settings.timeout().toNanos();
     long nextProgress = startedNanos + PROGRESS_EVERY.toNanos();
@@ -333,8 +206,8 @@ public final class RouterThroughputBench {
         firstCommitNanos = now;
       }
       if (committed >= target) {
-        Run run =
-            new Run(
+        RouterBenchResult.Run run =
+            new RouterBenchResult.Run(
                 name,
                 target,
                 Duration.ofNanos(now - startedNanos),
@@ -383,20 +256,6 @@ public final class RouterThroughputBench {
     props.put(RouterConfig.METRICS_HOST_CONFIG, "127.0.0.1");
     props.put(RouterConfig.METRICS_PORT_CONFIG, 0);
     return new RouterConfig(props);
-  }
-
-  private static KafkaProducer<byte[], byte[]> producer(String bootstrapServers) {
-    Map<String, Object> config =
-        Map.of(
-            ProducerConfig.BOOTSTRAP_SERVERS_CONFIG,
-            bootstrapServers,
-            ProducerConfig.ACKS_CONFIG,
-            "all",
-            ProducerConfig.LINGER_MS_CONFIG,
-            20,
-            ProducerConfig.BATCH_SIZE_CONFIG,
-            256 * 1024);
-    return new KafkaProducer<>(config, new ByteArraySerializer(), new ByteArraySerializer());
   }
 
   private static Admin admin(String bootstrapServers) {

@@ -1,8 +1,8 @@
 package io.sluice.lab.cli;
 
+import io.sluice.lab.bench.RouterBenchResult;
+import io.sluice.lab.bench.RouterBenchResult.Run;
 import io.sluice.lab.bench.RouterThroughputBench;
-import io.sluice.lab.bench.RouterThroughputBench.Result;
-import io.sluice.lab.bench.RouterThroughputBench.Run;
 import io.sluice.lab.bench.RouterThroughputBench.Settings;
 import java.io.PrintWriter;
 import java.time.Duration;
@@ -74,7 +74,7 @@ final class RouterBenchCommand implements Callable<Integer> {
             warmupRounds,
             rounds,
             Duration.ofSeconds(timeoutSeconds));
-    Result result =
+    RouterBenchResult result =
         new RouterThroughputBench(
                 settings,
                 line -> {

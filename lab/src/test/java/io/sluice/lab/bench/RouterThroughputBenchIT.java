@@ -1,0 +1,29 @@
+package io.sluice.lab.bench;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+class RouterThroughputBenchIT {
+  @Test
+  void bothApplicationsCommitEveryRecordAndPoisonLandsOnTheDlq() {
+    List<String> progress = new ArrayList<>();
+    RouterThroughputBench.Settings settings =
+        new RouterThroughputBench.Settings(2_000, 0, 0.05, 0, 1, Duration.ofSeconds(120));
+
+    RouterBenchResult result = new RouterThroughputBench(settings, progress::add).run();
+
+    // The bench itself fails unless .clean has N - poison, .dlq has poison and the
+    // pass-through output has N committed records.
+    assertThat(result.poison()).isEqualTo(100);
+    assertThat(result.router())
+        .singleElement()
+        .satisfies(r -> assertThat(r.records()).isEqualTo(2_000));
+    assertThat(result.passThrough()).hasSize(1);
+    assertThat(result.ratio()).isPositive();
+    assertThat(progress).anyMatch(line -> line.startsWith("produced 2000 records (100 poison)"));
+  }
+}
