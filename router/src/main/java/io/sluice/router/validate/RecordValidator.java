@@ -3,14 +3,9 @@ package io.sluice.router.validate;
 import io.sluice.router.validate.avro.AvroDecodeException;
 import io.sluice.router.validate.avro.AvroScanner;
 import io.sluice.router.validate.avro.Captures;
-import io.sluice.schema.registry.InvalidSchemaException;
 import io.sluice.schema.registry.RegistryUnavailableException;
-import io.sluice.schema.registry.SchemaNotFoundException;
 import io.sluice.schema.registry.SchemaRegistryClient;
-import io.sluice.schema.registry.SubjectNotFoundException;
 import io.sluice.schema.wire.WireFormat;
-import java.nio.charset.StandardCharsets;
-import org.apache.avro.Schema;
 
 /**
  * Runs the validation stages of DESIGN.md on one record, first failure wins: tombstone, value wire
@@ -23,11 +18,10 @@ import org.apache.avro.Schema;
  */
 public final class RecordValidator {
   private static final byte[] DELETE = {'d'};
-  private static final byte[][] NEEDS_AFTER = {{'c'}, {'u'}, {'r'}};
 
-  private final SchemaRegistryClient registry;
-  private final ValidationRules rules;
-  private final byte[][] allowedOps;
+  private final SchemaLookup lookup;
+  private final DebeziumContract contract;
+  private final boolean contractEnabled;
   private final PlanCache plans = new PlanCache();
 
   /** A validator with the default rules (contract on, ops c/u/d/r). */
@@ -36,9 +30,9 @@ public final class RecordValidator {
   }
 
   public RecordValidator(SchemaRegistryClient registry, ValidationRules rules) {
-    this.registry = registry;
-    this.rules = rules;
-    this.allowedOps = rules.allowedOpBytes();
+    this.lookup = new SchemaLookup(registry);
+    this.contract = new DebeziumContract(rules);
+    this.contractEnabled = rules.contractEnabled();
   }
 
   /**
@@ -80,11 +74,11 @@ public final class RecordValidator {
       String topic, byte[] key, byte[] value, int valueId, boolean keyed, int keyId) {
     RecordPlan valuePlan = plans.find(topic, valueId, false, 0);
     if (valuePlan == null) {
-      Resolved resolved = resolve(topic, valueId, false, null);
-      if (resolved.poison != null) {
-        return resolved.poison;
+      SchemaLookup.Result resolved = lookup.resolve(topic, valueId, false, null);
+      if (resolved.poison() != null) {
+        return resolved.poison();
       }
-      valuePlan = RecordPlan.forValue(valueId, resolved.schema);
+      valuePlan = RecordPlan.forValue(valueId, resolved.schema());
       plans.add(topic, valuePlan);
     }
     if (!keyed) {
@@ -95,12 +89,12 @@ public final class RecordValidator {
     if (valueOnly instanceof Poison poison && isValueDecodeCode(poison.code())) {
       return withKeyId(poison, keyId);
     }
-    Resolved keySchema = resolve(topic, keyId, true, valueId);
-    if (keySchema.poison != null) {
-      return keySchema.poison;
+    SchemaLookup.Result keySchema = lookup.resolve(topic, keyId, true, valueId);
+    if (keySchema.poison() != null) {
+      return keySchema.poison();
     }
     RecordPlan plan =
-        RecordPlan.forValueAndKey(valueId, valuePlan.valueSchema, keyId, keySchema.schema);
+        RecordPlan.forValueAndKey(valueId, valuePlan.valueSchema, keyId, keySchema.schema());
     plans.add(topic, plan);
     return check(plan, topic, key, value);
   }
@@ -142,8 +136,8 @@ public final class RecordValidator {
         return keyProblem;
       }
     }
-    if (rules.contractEnabled()) {
-      String violation = contractViolation(plan, row, delete, imagePresent, imageBase, imageName);
+    if (contractEnabled) {
+      String violation = contract.violation(plan, row, delete, imagePresent, imageBase, imageName);
       if (violation != null) {
         return new Poison(
             ErrorCode.CONTRACT_VIOLATION,
@@ -227,119 +221,6 @@ public final class RecordValidator {
     return null;
   }
 
-  private String contractViolation(
-      RecordPlan plan,
-      Captures row,
-      boolean delete,
-      boolean imagePresent,
-      int imageBase,
-      String imageName) {
-    if (!plan.envelope) {
-      return plan.notEnvelopeReason;
-    }
-    if (!row.present(RecordPlan.OP)) {
-      return "op is null";
-    }
-    if (!isOneOf(row, allowedOps)) {
-      return "op " + describeOp(row) + " is not one of " + rules.allowedOps();
-    }
-    if (!imagePresent && (delete || isOneOf(row, NEEDS_AFTER))) {
-      return "op " + describeOp(row) + " without " + (delete ? "a before" : "an after") + " image";
-    }
-    if (plan.keyed && plan.keyMismatchReason == null && imagePresent) {
-      for (int i = 0; i < plan.keyFields.length; i++) {
-        if (row.kind(imageBase + i) == Captures.NULL) {
-          return "primary-key field " + imageName + "." + plan.keyFields[i] + " is null";
-        }
-      }
-    }
-    return null;
-  }
-
-  private static boolean isOneOf(Captures row, byte[][] ops) {
-    for (byte[] op : ops) {
-      if (row.bytesEqual(RecordPlan.OP, op)) {
-        return true;
-      }
-    }
-    return false;
-  }
-
-  /** The op when it is a short lower-case code, else only its length: never arbitrary bytes. */
-  private static String describeOp(Captures row) {
-    byte[] op = row.bytes(RecordPlan.OP);
-    if (op.length > 0 && op.length <= 3) {
-      boolean letters = true;
-      for (byte b : op) {
-        letters &= b >= 'a' && b <= 'z';
-      }
-      if (letters) {
-        return "'" + new String(op, StandardCharsets.US_ASCII) + "'";
-      }
-    }
-    return "of " + op.length + " bytes";
-  }
-
-  /** Looks up a schema id and checks it is a version of the topic's key or value subject. */
-  private Resolved resolve(String topic, int id, boolean isKey, Integer valueId) {
-    String part = isKey ? "key" : "value";
-    Integer reportedValueId = isKey ? valueId : Integer.valueOf(id);
-    Integer reportedKeyId = isKey ? Integer.valueOf(id) : null;
-    Schema schema;
-    try {
-      schema = registry.schemaById(id);
-    } catch (SchemaNotFoundException e) {
-      return Resolved.poison(
-          new Poison(
-              isKey ? ErrorCode.KEY_UNKNOWN_SCHEMA_ID : ErrorCode.UNKNOWN_SCHEMA_ID,
-              part
-                  + " of topic "
-                  + topic
-                  + " has schema id "
-                  + id
-                  + ", which the registry does not know (40403)",
-              reportedValueId,
-              reportedKeyId));
-    } catch (InvalidSchemaException e) {
-      return Resolved.poison(
-          new Poison(
-              isKey ? ErrorCode.KEY_AVRO_DECODE_FAILED : ErrorCode.AVRO_DECODE_FAILED,
-              part
-                  + " of topic "
-                  + topic
-                  + " has schema id "
-                  + id
-                  + ", which is not a usable Avro schema: "
-                  + e.getMessage(),
-              reportedValueId,
-              reportedKeyId));
-    }
-    String subject = topic + (isKey ? "-key" : "-value");
-    if (!isIdInSubject(subject, id)) {
-      return Resolved.poison(
-          new Poison(
-              isKey ? ErrorCode.KEY_SCHEMA_NOT_IN_SUBJECT : ErrorCode.SCHEMA_NOT_IN_SUBJECT,
-              part
-                  + " of topic "
-                  + topic
-                  + " has schema id "
-                  + id
-                  + ", which is not a version of subject "
-                  + subject,
-              reportedValueId,
-              reportedKeyId));
-    }
-    return new Resolved(schema, null);
-  }
-
-  private boolean isIdInSubject(String subject, int id) {
-    try {
-      return registry.isIdInSubject(subject, id);
-    } catch (SubjectNotFoundException | SchemaNotFoundException e) {
-      return false;
-    }
-  }
-
   private static boolean isValueDecodeCode(ErrorCode code) {
     return code == ErrorCode.AVRO_DECODE_FAILED || code == ErrorCode.TRAILING_BYTES;
   }
@@ -383,11 +264,5 @@ public final class RecordValidator {
       return "only " + bytes.length + " bytes";
     }
     return String.format("first byte is 0x%02x", bytes[0] & 0xff);
-  }
-
-  private record Resolved(Schema schema, Poison poison) {
-    static Resolved poison(Poison poison) {
-      return new Resolved(null, poison);
-    }
   }
 }
