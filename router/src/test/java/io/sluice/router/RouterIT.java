@@ -27,9 +27,8 @@ import java.util.Map;
 import java.util.Properties;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicBoolean;
-import java.util.concurrent.atomic.AtomicInteger;
 import java.util.stream.Collectors;
+import java.util.stream.IntStream;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.clients.admin.NewTopic;
@@ -208,36 +207,9 @@ class RouterIT {
       routerProps.store(out, "RouterIT hard stop");
     }
 
-    int backlog = 1000;
-    int total = 3000;
-    for (int n = 0; n < backlog; n++) {
-      send(topic, PARTITIONS, ids, n, isHardPoison(n));
-    }
-    producer.flush();
-    AtomicInteger produced = new AtomicInteger(backlog);
-    AtomicBoolean failed = new AtomicBoolean();
-    Thread writer =
-        new Thread(
-            () -> {
-              try {
-                for (int n = backlog; n < total; n++) {
-                  send(topic, PARTITIONS, ids, n, isHardPoison(n));
-                  produced.incrementAndGet();
-                  if (n % 20 == 0) {
-                    producer.flush();
-                    TimeUnit.MILLISECONDS.sleep(25); // keeps the stream flowing across the kill
-                  }
-                }
-                producer.flush();
-              } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                failed.set(true);
-              } catch (RuntimeException e) {
-                failed.set(true);
-                throw e;
-              }
-            },
-            "it-writer");
+    int[] batches = {1000, 5000, 1000};
+    int total = 0;
+    total = produce(topic, ids, total, batches[0]);
 
     Process first = startRouterProcess(props, "first");
     Process second = null;
@@ -246,18 +218,16 @@ class RouterIT {
           .atMost(Duration.ofSeconds(60))
           .pollInterval(Duration.ofMillis(250))
           .until(() -> readCommitted(topic + ".clean").size() >= 300);
-      writer.start();
-      await("writer is producing").until(() -> produced.get() > backlog + 100);
-      assertThat(first.isAlive()).isTrue();
+      total = produce(topic, ids, total, batches[1]);
       first.destroyForcibly().waitFor(10, TimeUnit.SECONDS);
-      assertThat(produced.get()).as("the kill happens mid-stream").isLessThan(total);
+      // Offsets cannot move after the kill: what was not committed yet was in flight.
+      long committed = sum(committedOffsets("it-hard", topic));
+      assertThat(committed).as("killed mid-stream").isLessThan(sum(endOffsets(topic)));
+      total = produce(topic, ids, total, batches[2]);
 
       second = startRouterProcess(props, "second");
-      writer.join(TimeUnit.SECONDS.toMillis(60));
-      assertThat(failed.get()).isFalse();
-      long poisonCount =
-          java.util.stream.IntStream.range(0, total).filter(RouterIT::isHardPoison).count();
-      long validCount = total - poisonCount;
+      int expectedPoison = (int) IntStream.range(0, total).filter(RouterIT::isHardPoison).count();
+      int expectedValid = total - expectedPoison;
 
       await("restarted router processes and commits everything")
           .atMost(Duration.ofSeconds(90))
@@ -269,10 +239,9 @@ class RouterIT {
       List<ConsumerRecord<byte[], byte[]>> dlq = readCommitted(topic + ".dlq");
       assertThat(countByN(clean).values()).as("copies per clean record").allMatch(c -> c == 1);
       assertThat(countByN(dlq).values()).as("DLQ records per poison").allMatch(c -> c == 1);
-      assertThat(clean).hasSize((int) validCount);
-      assertThat(dlq).hasSize((int) poisonCount);
+      assertThat(clean).hasSize(expectedValid);
+      assertThat(dlq).hasSize(expectedPoison);
     } finally {
-      writer.interrupt();
       first.destroyForcibly();
       if (second != null) {
         second.destroy();
@@ -281,6 +250,19 @@ class RouterIT {
         }
       }
     }
+  }
+
+  /** Produces records {@code from .. from+count-1} and returns the next id. */
+  private static int produce(String topic, Ids ids, int from, int count) {
+    for (int n = from; n < from + count; n++) {
+      send(topic, PARTITIONS, ids, n, isHardPoison(n));
+    }
+    producer.flush();
+    return from + count;
+  }
+
+  private static long sum(Map<TopicPartition, Long> offsets) {
+    return offsets.values().stream().mapToLong(Long::longValue).sum();
   }
 
   private static boolean isHardPoison(int n) {
