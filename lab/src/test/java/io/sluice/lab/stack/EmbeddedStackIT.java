@@ -59,7 +59,7 @@ class EmbeddedStackIT {
 
       HttpResponse<String> metrics = get(ready.get("router_metrics_url").toString());
       assertThat(metrics.statusCode()).isEqualTo(200);
-      assertThat(metrics.body()).contains("# TYPE");
+      assertThat(metrics.body()).contains("# TYPE", "sluice_router");
       assertThat(get(stack.routerHealthUrl()).statusCode()).isEqualTo(200);
       HttpResponse<String> subjects = get(ready.get("schema_registry_url") + "/subjects");
       assertThat(subjects.statusCode()).isEqualTo(200);
