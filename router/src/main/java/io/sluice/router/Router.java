@@ -37,7 +37,7 @@ public final class Router implements AutoCloseable {
   private PrometheusMeterRegistry meters;
   private KafkaStreamsMetrics streamsMetrics;
   private MetricsServer server;
-  private KafkaStreams streams;
+  private volatile KafkaStreams streams;
   private boolean started;
   private boolean closed;
 
