@@ -284,11 +284,12 @@ public final class RouterConfig extends AbstractConfig {
       String key = String.valueOf(entry.getKey());
       if (!key.startsWith(STREAMS_PREFIX)) {
         if (!CONFIG_DEF.names().contains(key)) {
+          // The value is not echoed: a misspelt key may hold a password.
           throw new ConfigException(
-              key,
-              entry.getValue(),
-              "unknown router configuration key. Router keys are listed in the README table"
-                  + " 'Router configuration'; Kafka Streams settings take the prefix '"
+              "Unknown router configuration key '"
+                  + key
+                  + "'. Router keys are listed in the README table 'Router configuration';"
+                  + " Kafka Streams settings take the prefix '"
                   + STREAMS_PREFIX
                   + "'");
         }
