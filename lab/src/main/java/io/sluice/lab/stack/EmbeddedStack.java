@@ -6,6 +6,7 @@ import io.sluice.router.Router;
 import io.sluice.router.config.RouterConfig;
 import io.sluice.schema.server.DevSchemaRegistry;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.function.Supplier;
@@ -64,6 +65,7 @@ public final class EmbeddedStack implements AutoCloseable {
 
   private void startComponents() {
     Path dataDir = options.dataDir();
+    long deadline = System.nanoTime() + options.readyTimeout().toNanos();
     ports = StackPorts.resolve(dataDir, options.ports());
     log.info("Starting the Sluice embedded stack in {}", dataDir);
 
@@ -75,7 +77,7 @@ public final class EmbeddedStack implements AutoCloseable {
             () -> EmbeddedKafka.start(dataDir.resolve("kafka"), ports.kafka(), ports.controller()));
     abortIfClosed();
     try (Admin admin = admin(kafka.bootstrapServers())) {
-      new Readiness().kafka(kafka.bootstrapServers(), admin).await(options.readyTimeout());
+      new Readiness().kafka(kafka.bootstrapServers(), admin).await(remaining(deadline));
       if (Topics.ensure(admin, MAIN_TOPIC, MAIN_TOPIC_PARTITIONS)) {
         log.info("Created topic {} with {} partitions", MAIN_TOPIC, MAIN_TOPIC_PARTITIONS);
       }
@@ -118,13 +120,22 @@ public final class EmbeddedStack implements AutoCloseable {
               "Router",
               "Kafka Streams state RUNNING",
               () -> started.state() == KafkaStreams.State.RUNNING)
-          .await(options.readyTimeout());
+          .await(remaining(deadline));
     }
+    publishReadyFile();
+  }
+
+  /** Under the lock of {@link #close()}, so a stop never leaves a ready file behind. */
+  private synchronized void publishReadyFile() {
     abortIfClosed();
     if (readyFile != null) {
       readyFile.write(endpoints());
       log.info("Wrote ready file {}", readyFile.path());
     }
+  }
+
+  private static Duration remaining(long deadlineNanos) {
+    return Duration.ofNanos(Math.max(0, deadlineNanos - System.nanoTime()));
   }
 
   private Map<String, Object> routerProperties(Path dataDir) {

@@ -8,6 +8,7 @@ import java.net.http.HttpResponse;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
 import java.util.concurrent.TimeUnit;
 import org.apache.kafka.clients.admin.Admin;
 import org.slf4j.Logger;
@@ -80,13 +81,13 @@ final class Readiness {
         }
         if (System.nanoTime() > deadline) {
           throw new StackStartException(
-              check.component()
-                  + " did not answer "
-                  + check.request()
-                  + " within "
-                  + timeout.toSeconds()
-                  + " s"
-                  + (last == null ? "" : ": " + last),
+              String.format(
+                  Locale.ROOT,
+                  "%s did not answer in time (%s, waited %.1f s)%s",
+                  check.component(),
+                  check.request(),
+                  timeout.toMillis() / 1000.0,
+                  last == null ? "" : ": " + last),
               last);
         }
         pause();
