@@ -31,6 +31,7 @@ public final class ConnectAvroCodec {
   private static final int MAX_CACHED_SCHEMAS = 1_000;
 
   private final SchemaRegistryClient registry;
+  private final boolean autoRegister;
   private final AvroData avroData;
   private final Map<String, Map<Schema, Writer>> writers = new java.util.HashMap<>();
 
@@ -38,7 +39,16 @@ public final class ConnectAvroCodec {
       int id, org.apache.avro.Schema avroSchema, GenericDatumWriter<Object> writer) {}
 
   public ConnectAvroCodec(SchemaRegistryClient registry) {
+    this(registry, true);
+  }
+
+  /**
+   * @param autoRegister when false, {@link #encode} only looks the schema up in its subject and
+   *     fails when it is not registered there
+   */
+  public ConnectAvroCodec(SchemaRegistryClient registry, boolean autoRegister) {
     this.registry = registry;
+    this.autoRegister = autoRegister;
     this.avroData =
         new AvroData(
             new AvroDataConfig(
@@ -54,7 +64,8 @@ public final class ConnectAvroCodec {
   }
 
   /**
-   * Encodes {@code value} under {@code subject}, registering the schema when it is new there.
+   * Encodes {@code value} under {@code subject}, registering the schema when it is new there (or,
+   * without auto-registration, looking it up).
    *
    * @throws DataException when the value does not match the schema
    */
@@ -130,7 +141,10 @@ public final class ConnectAvroCodec {
         bySchema.clear();
       }
       org.apache.avro.Schema avroSchema = avroData.fromConnectSchema(schema);
-      int id = registry.register(subject, avroSchema);
+      int id =
+          autoRegister
+              ? registry.register(subject, avroSchema)
+              : registry.lookup(subject, avroSchema).id();
       writer = new Writer(id, avroSchema, new GenericDatumWriter<>(avroSchema));
       bySchema.put(schema, writer);
       return writer;

@@ -1,0 +1,166 @@
+package io.sluice.connect.upsert;
+
+import io.sluice.connect.upsert.commit.OffsetFenceException;
+import io.sluice.connect.upsert.commit.PendingChanges;
+import io.sluice.connect.upsert.commit.UpsertCommitter;
+import io.sluice.connect.upsert.config.UpsertSinkConfig;
+import io.sluice.connect.upsert.event.ChangeExtractor;
+import io.sluice.connect.upsert.table.Catalogs;
+import io.sluice.connect.upsert.table.TableNames;
+import io.sluice.connect.upsert.table.TableResolver;
+import java.io.IOException;
+import java.util.Collection;
+import java.util.HashMap;
+import java.util.Map;
+import org.apache.iceberg.catalog.Catalog;
+import org.apache.kafka.clients.consumer.OffsetAndMetadata;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.connect.errors.ConnectException;
+import org.apache.kafka.connect.sink.SinkRecord;
+import org.apache.kafka.connect.sink.SinkTask;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Buffers change events for a commit interval, then hands them to the {@link UpsertCommitter}.
+ * Iceberg is the source of truth for offsets: a (re)opened partition seeks to the offset its table
+ * holds, records below it are skipped, and {@link #preCommit} gives Connect only offsets Iceberg
+ * already holds, so a crash between the Iceberg commit and Connect's offset commit loses and
+ * duplicates nothing.
+ */
+public class UpsertSinkTask extends SinkTask {
+  private static final Logger log = LoggerFactory.getLogger(UpsertSinkTask.class);
+
+  private final PendingChanges pending = new PendingChanges();
+  private final Map<TopicPartition, Long> held = new HashMap<>();
+  private UpsertSinkConfig config;
+  private ChangeExtractor extractor;
+  private UpsertCommitter committer;
+  private TableResolver tables;
+  private long lastCommitNanos;
+  private int commits;
+
+  @Override
+  public void start(Map<String, String> props) {
+    config = new UpsertSinkConfig(props);
+    extractor =
+        new ChangeExtractor(config.inputFormat(), config.flatOpField(), config.primaryKeyFields());
+    Catalog catalog = Catalogs.build(config);
+    tables =
+        new TableResolver(
+            catalog,
+            new TableResolver.Settings(
+                config.tableAutoCreate(),
+                config.tableEvolveSchema(),
+                config.tableFormatVersion(),
+                config.tablePartitionBy()));
+    committer =
+        new UpsertCommitter(
+            catalog,
+            new TableNames(config.tableTopicRegex(), config.tableNameFormat()),
+            tables,
+            config.connectorName(),
+            config.taskId(),
+            extractor.excludedField());
+    lastCommitNanos = System.nanoTime();
+    log.info(
+        "Upsert sink task {} of {} started (commit every {} ms)",
+        config.taskId(),
+        config.connectorName(),
+        config.commitIntervalMs());
+  }
+
+  @Override
+  public void open(Collection<TopicPartition> partitions) {
+    Map<TopicPartition, Long> fromIceberg = committer.heldOffsets(partitions);
+    held.putAll(fromIceberg);
+    fromIceberg.forEach(context::offset);
+    log.info("Opened {}; Iceberg holds offsets {}", partitions, fromIceberg);
+  }
+
+  @Override
+  public void close(Collection<TopicPartition> partitions) {
+    pending.drop(partitions);
+    partitions.forEach(held::remove);
+  }
+
+  @Override
+  public void put(Collection<SinkRecord> records) {
+    for (SinkRecord record : records) {
+      TopicPartition tp = new TopicPartition(record.topic(), record.kafkaPartition());
+      Long committed = held.get(tp);
+      if (committed != null && record.kafkaOffset() < committed) {
+        // Already in Iceberg (a rewind or a redelivery): writing it again would be a stale write.
+        continue;
+      }
+      pending.add(tp, record.kafkaOffset(), extractor.extract(record).orElse(null));
+    }
+    commitIfDue();
+  }
+
+  @Override
+  public Map<TopicPartition, OffsetAndMetadata> preCommit(
+      Map<TopicPartition, OffsetAndMetadata> currentOffsets) {
+    commitIfDue();
+    Map<TopicPartition, OffsetAndMetadata> safe = new HashMap<>();
+    currentOffsets
+        .keySet()
+        .forEach(
+            tp -> {
+              Long offset = held.get(tp);
+              if (offset != null) {
+                safe.put(tp, new OffsetAndMetadata(offset));
+              }
+            });
+    return safe;
+  }
+
+  @Override
+  public void stop() {
+    if (committer != null) {
+      try {
+        committer.close();
+      } catch (IOException e) {
+        log.warn("Could not close the Iceberg catalog", e);
+      }
+    }
+  }
+
+  @Override
+  public String version() {
+    return Versions.of(UpsertSinkTask.class);
+  }
+
+  private void commitIfDue() {
+    long elapsedMs = (System.nanoTime() - lastCommitNanos) / 1_000_000;
+    if (pending.isEmpty() || elapsedMs < config.commitIntervalMs()) {
+      return;
+    }
+    lastCommitNanos = System.nanoTime();
+    try {
+      committer.commit(pending, held);
+    } catch (OffsetFenceException e) {
+      log.warn("{}; dropping the batch and rewinding to the offsets Iceberg holds", e.getMessage());
+      rewindToIceberg();
+      return;
+    }
+    commits++;
+    int failAfter = config.testFailAfterCommits();
+    if (failAfter > 0 && commits >= failAfter) {
+      throw new ConnectException(
+          "test hook "
+              + UpsertSinkConfig.TEST_FAIL_AFTER_COMMITS_CONFIG
+              + ": failing right after Iceberg commit "
+              + commits);
+    }
+  }
+
+  private void rewindToIceberg() {
+    pending.clear();
+    held.clear();
+    tables.clear();
+    Map<TopicPartition, Long> fromIceberg = committer.heldOffsets(context.assignment());
+    held.putAll(fromIceberg);
+    fromIceberg.forEach(context::offset);
+  }
+}

@@ -1,0 +1,72 @@
+package io.sluice.connect.upsert.commit;
+
+import io.sluice.connect.upsert.event.ChangeEvent;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import org.apache.kafka.common.TopicPartition;
+
+/**
+ * The records a task received since its last commit, per partition in offset order: their change
+ * events and the next offset to read (tombstones move the offset without an event).
+ */
+public final class PendingChanges {
+  private final Map<TopicPartition, Partition> partitions = new LinkedHashMap<>();
+  private int records;
+
+  /** One partition's pending events and the offset after the last record received. */
+  public static final class Partition {
+    private final List<ChangeEvent> events = new ArrayList<>();
+    private long nextOffset = -1;
+
+    public List<ChangeEvent> events() {
+      return events;
+    }
+
+    public long nextOffset() {
+      return nextOffset;
+    }
+  }
+
+  /**
+   * Records that {@code tp} was read up to {@code offset}.
+   *
+   * @param event the record's change, null for a tombstone
+   */
+  public void add(TopicPartition tp, long offset, ChangeEvent event) {
+    Partition partition = partitions.computeIfAbsent(tp, k -> new Partition());
+    if (event != null) {
+      partition.events.add(event);
+    }
+    partition.nextOffset = Math.max(partition.nextOffset, offset + 1);
+    records++;
+  }
+
+  public boolean isEmpty() {
+    return partitions.isEmpty();
+  }
+
+  /** Records received since the last commit, tombstones included. */
+  public int records() {
+    return records;
+  }
+
+  public Map<TopicPartition, Partition> partitions() {
+    return partitions;
+  }
+
+  /** Forgets {@code tps} (revoked, or committed). */
+  public void drop(Collection<TopicPartition> tps) {
+    tps.forEach(partitions::remove);
+    if (partitions.isEmpty()) {
+      records = 0;
+    }
+  }
+
+  public void clear() {
+    partitions.clear();
+    records = 0;
+  }
+}

@@ -1,0 +1,59 @@
+package io.sluice.connect.upsert.commit;
+
+import io.sluice.connect.offsets.SnapshotOffsets;
+import java.util.Arrays;
+import java.util.Map;
+import org.apache.iceberg.RowDelta;
+import org.apache.iceberg.Snapshot;
+import org.apache.iceberg.Table;
+import org.apache.iceberg.exceptions.ValidationException;
+import org.apache.iceberg.io.WriteResult;
+import org.apache.kafka.common.TopicPartition;
+
+/**
+ * Commits one written batch as one {@link RowDelta} (one snapshot) whose summary records the
+ * offsets the batch covers, fenced so that nobody else committed those partitions meanwhile.
+ */
+final class TableCommitter {
+  private final String connector;
+
+  TableCommitter(String connector) {
+    this.connector = connector;
+  }
+
+  /**
+   * @param offsets next offset per partition after this batch
+   * @param expected the offsets Iceberg held for those partitions when the batch was read
+   * @return the committed snapshot
+   * @throws OffsetFenceException when the table's offsets for these partitions moved meanwhile
+   */
+  Snapshot commit(
+      Table table,
+      WriteResult result,
+      Map<TopicPartition, Long> offsets,
+      Map<TopicPartition, Long> expected) {
+    RowDelta delta = table.newRowDelta();
+    Arrays.stream(result.dataFiles()).forEach(delta::addRows);
+    Arrays.stream(result.deleteFiles()).forEach(delta::addDeletes);
+    if (result.referencedDataFiles().length > 0) {
+      delta.validateDataFilesExist(Arrays.asList(result.referencedDataFiles()));
+    }
+    Snapshot base = table.currentSnapshot();
+    if (base != null) {
+      delta.validateFromSnapshot(base.snapshotId());
+    }
+    SnapshotOffsets.toSummary(connector, offsets).forEach(delta::set);
+    OffsetFence fence = new OffsetFence(connector, offsets.keySet(), expected);
+    delta.validateWith(fence);
+    try {
+      delta.commit();
+    } catch (ValidationException e) {
+      if (fence.failed()) {
+        throw new OffsetFenceException(
+            "commit to " + table.name() + " fenced: " + fence.errorMessage(), e);
+      }
+      throw e;
+    }
+    return table.currentSnapshot();
+  }
+}

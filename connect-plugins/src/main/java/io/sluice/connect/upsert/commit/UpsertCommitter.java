@@ -1,0 +1,175 @@
+package io.sluice.connect.upsert.commit;
+
+import io.sluice.connect.offsets.IcebergOffsets;
+import io.sluice.connect.upsert.event.BatchPreparer;
+import io.sluice.connect.upsert.event.ChangeEvent;
+import io.sluice.connect.upsert.event.Operation;
+import io.sluice.connect.upsert.table.TableNames;
+import io.sluice.connect.upsert.table.TableResolver;
+import io.sluice.connect.upsert.types.IcebergSchemas;
+import io.sluice.connect.upsert.write.BatchWriter;
+import java.io.Closeable;
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.HashMap;
+import java.util.IdentityHashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import org.apache.iceberg.Schema;
+import org.apache.iceberg.Snapshot;
+import org.apache.iceberg.Table;
+import org.apache.iceberg.catalog.Catalog;
+import org.apache.iceberg.catalog.TableIdentifier;
+import org.apache.iceberg.io.WriteResult;
+import org.apache.kafka.common.TopicPartition;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Writes and commits a task's pending changes, table by table: dedup the batch by key, create or
+ * evolve the table, write one set of files, commit them as one snapshot recording the offsets. Also
+ * answers which offsets Iceberg holds for the task's partitions.
+ */
+public final class UpsertCommitter implements Closeable {
+  private static final Logger log = LoggerFactory.getLogger(UpsertCommitter.class);
+
+  private final Catalog catalog;
+  private final TableNames names;
+  private final TableResolver tables;
+  private final BatchWriter writer;
+  private final TableCommitter committer;
+  private final String connector;
+  private final String excludedField;
+
+  /**
+   * @param connector the connector name, key of the offsets in snapshot summaries
+   * @param excludedField a row field that is not a column (flat operation field), or null
+   */
+  public UpsertCommitter(
+      Catalog catalog,
+      TableNames names,
+      TableResolver tables,
+      String connector,
+      int taskId,
+      String excludedField) {
+    this.catalog = catalog;
+    this.names = names;
+    this.tables = tables;
+    this.writer = new BatchWriter(taskId);
+    this.committer = new TableCommitter(connector);
+    this.connector = connector;
+    this.excludedField = excludedField;
+  }
+
+  /** The offsets Iceberg holds for {@code partitions}; partitions it holds none for are absent. */
+  public Map<TopicPartition, Long> heldOffsets(Collection<TopicPartition> partitions) {
+    Map<TableIdentifier, List<TopicPartition>> byTable = new LinkedHashMap<>();
+    for (TopicPartition tp : partitions) {
+      byTable.computeIfAbsent(names.table(tp.topic()), k -> new ArrayList<>()).add(tp);
+    }
+    Map<TopicPartition, Long> held = new HashMap<>();
+    byTable.forEach(
+        (id, tps) ->
+            tables
+                .find(id)
+                .ifPresent(
+                    table -> {
+                      table.refresh();
+                      held.putAll(IcebergOffsets.of(table, connector, tps));
+                    }));
+    return held;
+  }
+
+  /**
+   * Commits every table that has pending changes. Partitions whose table was committed leave {@code
+   * pending} and their new offsets enter {@code held}, table by table, so a failure in one table
+   * keeps the progress of the others.
+   *
+   * @param held the offsets Iceberg holds, updated in place
+   * @throws OffsetFenceException when another writer committed one of the partitions meanwhile
+   */
+  public void commit(PendingChanges pending, Map<TopicPartition, Long> held) {
+    Map<TableIdentifier, List<TopicPartition>> byTable = new LinkedHashMap<>();
+    pending
+        .partitions()
+        .keySet()
+        .forEach(
+            tp -> byTable.computeIfAbsent(names.table(tp.topic()), k -> new ArrayList<>()).add(tp));
+    for (Map.Entry<TableIdentifier, List<TopicPartition>> entry : byTable.entrySet()) {
+      commitTable(entry.getKey(), entry.getValue(), pending, held);
+    }
+  }
+
+  private void commitTable(
+      TableIdentifier id,
+      List<TopicPartition> tps,
+      PendingChanges pending,
+      Map<TopicPartition, Long> held) {
+    List<ChangeEvent> events = new ArrayList<>();
+    Map<TopicPartition, Long> offsets = new LinkedHashMap<>();
+    Map<TopicPartition, Long> expected = new HashMap<>();
+    for (TopicPartition tp : tps) {
+      PendingChanges.Partition partition = pending.partitions().get(tp);
+      events.addAll(partition.events());
+      offsets.put(tp, partition.nextOffset());
+      if (held.containsKey(tp)) {
+        expected.put(tp, held.get(tp));
+      }
+    }
+    List<ChangeEvent> batch = BatchPreparer.prepare(events);
+    Optional<Table> prepared = prepareTable(id, batch);
+    if (prepared.isEmpty()) {
+      // No table yet and nothing that could create it (tombstones or deletes only): the deletes
+      // have nothing to delete; the offsets ride along with the table's first commit.
+      tps.forEach(tp -> pending.partitions().get(tp).events().clear());
+      return;
+    }
+    Table table = prepared.get();
+    long started = System.nanoTime();
+    WriteResult result = writer.write(table, batch, excludedField);
+    Snapshot snapshot = committer.commit(table, result, offsets, expected);
+    held.putAll(offsets);
+    pending.drop(tps);
+    log.info(
+        "Committed {} keys ({} records) to {} as snapshot {} in {} ms; offsets {}",
+        batch.size(),
+        events.size(),
+        id,
+        snapshot == null ? "?" : snapshot.snapshotId(),
+        (System.nanoTime() - started) / 1_000_000,
+        offsets);
+  }
+
+  /** The table ready for the batch's rows, or empty when it does not exist and cannot be made. */
+  private Optional<Table> prepareTable(TableIdentifier id, List<ChangeEvent> batch) {
+    Map<org.apache.kafka.connect.data.Schema, Boolean> rowSchemas = new IdentityHashMap<>();
+    List<Schema> recordSchemas = new ArrayList<>();
+    for (ChangeEvent event : batch) {
+      if (event.operation() == Operation.UPSERT
+          && rowSchemas.put(event.row().schema(), Boolean.TRUE) == null) {
+        recordSchemas.add(
+            IcebergSchemas.tableSchema(event.row().schema(), event.key().schema(), excludedField));
+      }
+    }
+    Optional<Table> existing = tables.find(id);
+    existing.ifPresent(Table::refresh);
+    if (recordSchemas.isEmpty()) {
+      return existing;
+    }
+    Table table = null;
+    for (Schema schema : recordSchemas) {
+      table = tables.prepare(id, schema);
+    }
+    return Optional.of(table);
+  }
+
+  @Override
+  public void close() throws IOException {
+    if (catalog instanceof Closeable closeable) {
+      closeable.close();
+    }
+  }
+}

@@ -1,0 +1,600 @@
+package io.sluice.connect.upsert.config;
+
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import java.util.regex.PatternSyntaxException;
+import java.util.stream.Collectors;
+import org.apache.kafka.common.config.AbstractConfig;
+import org.apache.kafka.common.config.Config;
+import org.apache.kafka.common.config.ConfigDef;
+import org.apache.kafka.common.config.ConfigDef.Importance;
+import org.apache.kafka.common.config.ConfigDef.Range;
+import org.apache.kafka.common.config.ConfigDef.Type;
+import org.apache.kafka.common.config.ConfigDef.Width;
+import org.apache.kafka.common.config.ConfigException;
+import org.apache.kafka.common.config.ConfigValue;
+
+/**
+ * Configuration of the upsert sink, declared once. {@link #validate(Map)} is what the connector's
+ * {@code validate()} answers: per-key checks, cross-key checks attached to the offending key, and
+ * an error for every key that is neither declared here, nor a Connect framework key, nor under
+ * {@value #CATALOG_PREFIX} / {@value #HADOOP_PREFIX}: an ignored key (such as another sink's {@code
+ * upsert-mode-enabled}) would silently change nothing.
+ */
+public final class UpsertSinkConfig extends AbstractConfig {
+  /** Keys under this prefix (stripped) are the Iceberg catalog's properties. */
+  public static final String CATALOG_PREFIX = "iceberg.catalog.";
+
+  /** Keys under this prefix (stripped) go into the Hadoop {@code Configuration} of the catalog. */
+  public static final String HADOOP_PREFIX = "iceberg.hadoop.";
+
+  private static final String GROUP_INPUT = "Input";
+  private static final String GROUP_TABLES = "Tables";
+  private static final String GROUP_CATALOG = "Iceberg catalog";
+  private static final String GROUP_COMMIT = "Commit";
+
+  public static final String INPUT_FORMAT_CONFIG = "input.format";
+  public static final String INPUT_FORMAT_DOC =
+      "`debezium`: values are Debezium envelopes; c, r, u upsert the `after` row, d deletes the key"
+          + " (from the record key, else from the `before` image), tombstones are skipped. `flat`:"
+          + " values are rows; `flat.op.field` says which are deletes.";
+
+  public static final String FLAT_OP_FIELD_CONFIG = "flat.op.field";
+  public static final String FLAT_OP_FIELD_DEFAULT = "__op";
+  public static final String FLAT_OP_FIELD_DOC =
+      "With input.format=flat: the row field holding the operation (`d` or `delete` deletes the"
+          + " key; `c`, `r`, `u`, `insert`, `update`, `upsert`, null or an absent field upsert). It"
+          + " is not written as a column.";
+
+  public static final String PRIMARY_KEY_FIELDS_CONFIG = "primary.key.fields";
+  public static final String PRIMARY_KEY_FIELDS_DOC =
+      "Primary-key columns, read from the row (`after`, or `before` for a delete). Empty: the"
+          + " fields of the record key, which must then be a struct. They become the table's"
+          + " identifier fields.";
+
+  public static final String TABLE_TOPIC_REGEX_CONFIG = "table.topic.regex";
+  public static final String TABLE_TOPIC_REGEX_DEFAULT =
+      "^[^.]+\\.(?<db>[^.]+)\\.(?<table>[^.]+)(?:\\..+)?$";
+  public static final String TABLE_TOPIC_REGEX_DOC =
+      "Java regex matched against each topic; its named groups fill table.name.format. The default"
+          + " reads `<prefix>.<db>.<table>` with any further suffix (such as `.clean`).";
+
+  public static final String TABLE_NAME_FORMAT_CONFIG = "table.name.format";
+  public static final String TABLE_NAME_FORMAT_DEFAULT = "{db}.{table}_current";
+  public static final String TABLE_NAME_FORMAT_DOC =
+      "Iceberg table of a topic, `namespace.table`: `{group}` is a named group of"
+          + " table.topic.regex, `{topic}` the whole topic.";
+
+  public static final String TABLE_AUTO_CREATE_CONFIG = "table.auto.create";
+  public static final String TABLE_AUTO_CREATE_DOC =
+      "Create a missing table (and its namespace) from the first record's schema, identifier"
+          + " fields = primary key. When false a missing table fails the task.";
+
+  public static final String TABLE_EVOLVE_SCHEMA_CONFIG = "table.evolve.schema";
+  public static final String TABLE_EVOLVE_SCHEMA_DOC =
+      "Add new columns and widen types (int to long, float to double, decimal precision) when"
+          + " records bring them. When false such a record fails the task.";
+
+  public static final String TABLE_FORMAT_VERSION_CONFIG = "table.format.version";
+  public static final String TABLE_FORMAT_VERSION_DOC =
+      "Iceberg format version of created tables: 2, or 3 (deletion vectors instead of position"
+          + " delete files).";
+
+  public static final String TABLE_PARTITION_BY_CONFIG = "table.partition.by";
+  public static final String TABLE_PARTITION_BY_DOC =
+      "Partition spec of created tables, terms on primary-key columns only (equality deletes are"
+          + " partition-scoped): `col`, `bucket(col, N)`, `truncate(col, W)`. Empty: unpartitioned.";
+
+  public static final String CATALOG_NAME_CONFIG = CATALOG_PREFIX + "name";
+  public static final String CATALOG_NAME_DOC = "Name of the Iceberg catalog.";
+
+  public static final String CATALOG_TYPE_CONFIG = CATALOG_PREFIX + "type";
+  public static final String CATALOG_TYPE_DOC =
+      "Iceberg catalog type (`jdbc`, `rest`, `hadoop`, ...); set this or catalog-impl. Every"
+          + " other `iceberg.catalog.<key>` (uri, warehouse, jdbc.schema-version, io-impl, ...) is"
+          + " passed to `CatalogUtil.buildIcebergCatalog`, and every `iceberg.hadoop.<key>` into"
+          + " its Hadoop configuration (e.g. `iceberg.hadoop.fs.file.impl` ="
+          + " `org.apache.hadoop.fs.RawLocalFileSystem` for a local warehouse without .crc"
+          + " files).";
+
+  public static final String CATALOG_IMPL_CONFIG = CATALOG_PREFIX + "catalog-impl";
+  public static final String CATALOG_IMPL_DOC =
+      "Class name of a custom Iceberg catalog; set this or iceberg.catalog.type.";
+
+  public static final String COMMIT_INTERVAL_MS_CONFIG = "commit.interval.ms";
+  public static final String COMMIT_INTERVAL_MS_DOC =
+      "How often buffered records are written and committed: all records of one interval form"
+          + " one batch, one RowDelta (one snapshot) per table. The worker's"
+          + " offset.flush.interval.ms should not exceed it.";
+
+  /** Set by the connector for each task: the task's index. */
+  public static final String TASK_ID_CONFIG = "sluice.task.id";
+
+  /**
+   * Test hook: the task fails right after its N-th Iceberg commit, before Connect can commit the
+   * offsets of that batch. 0 (the default) never fails.
+   */
+  public static final String TEST_FAIL_AFTER_COMMITS_CONFIG = "sluice.test.fail.after.commits";
+
+  /** Framework keys Connect passes to every connector. */
+  private static final Set<String> FRAMEWORK_KEYS =
+      Set.of(
+          "name",
+          "connector.class",
+          "connector.plugin.version",
+          "tasks.max",
+          "tasks.max.enforce",
+          "topics",
+          "topics.regex",
+          "key.converter",
+          "value.converter",
+          "header.converter",
+          "transforms",
+          "predicates",
+          "config.action.reload");
+
+  private static final List<String> FRAMEWORK_PREFIXES =
+      List.of(
+          "key.converter.",
+          "value.converter.",
+          "header.converter.",
+          "transforms.",
+          "predicates.",
+          "errors.",
+          "consumer.override.",
+          "producer.override.",
+          "admin.override.");
+
+  private static final Pattern PLACEHOLDER = Pattern.compile("\\{([A-Za-z][A-Za-z0-9]*)}");
+
+  private static final ConfigDef CONFIG_DEF = buildConfigDef();
+
+  /**
+   * Parses {@code props} after {@link #validate(Map)}.
+   *
+   * @throws ConfigException listing every offending key and why
+   */
+  public UpsertSinkConfig(Map<String, String> props) {
+    super(CONFIG_DEF, props, false);
+    List<String> errors =
+        validate(props).configValues().stream()
+            .filter(v -> !v.errorMessages().isEmpty())
+            .map(v -> v.name() + ": " + String.join("; ", v.errorMessages()))
+            .toList();
+    if (!errors.isEmpty()) {
+      throw new ConfigException("Invalid upsert sink configuration: " + String.join(" | ", errors));
+    }
+  }
+
+  /** Every declared key with doc, default, validator, importance and group. */
+  public static ConfigDef configDef() {
+    return new ConfigDef(CONFIG_DEF);
+  }
+
+  /**
+   * Validates {@code props} as the connector's {@code validate()} does: declared keys, cross-key
+   * checks (attached to the offending key) and unknown keys.
+   */
+  public static Config validate(Map<String, String> props) {
+    Map<String, ConfigValue> values = new LinkedHashMap<>();
+    for (ConfigValue value : CONFIG_DEF.validate(props)) {
+      values.put(value.name(), value);
+    }
+    if (values.values().stream().allMatch(v -> v.errorMessages().isEmpty())) {
+      crossKeyChecks(props, values);
+    }
+    for (Map.Entry<String, String> entry : props.entrySet()) {
+      String problem = unknownKeyProblem(entry.getKey());
+      if (problem != null) {
+        ConfigValue value = new ConfigValue(entry.getKey());
+        value.value(entry.getValue());
+        value.addErrorMessage(problem);
+        values.put(entry.getKey(), value);
+      }
+    }
+    return new Config(new ArrayList<>(values.values()));
+  }
+
+  public String connectorName() {
+    return originalsStrings().getOrDefault("name", "upsert-sink");
+  }
+
+  public InputFormat inputFormat() {
+    return InputFormat.of(getString(INPUT_FORMAT_CONFIG));
+  }
+
+  public String flatOpField() {
+    return getString(FLAT_OP_FIELD_CONFIG);
+  }
+
+  /** Configured primary-key columns, empty when the record key gives them. */
+  public List<String> primaryKeyFields() {
+    return getList(PRIMARY_KEY_FIELDS_CONFIG);
+  }
+
+  public Pattern tableTopicRegex() {
+    return Pattern.compile(getString(TABLE_TOPIC_REGEX_CONFIG));
+  }
+
+  public String tableNameFormat() {
+    return getString(TABLE_NAME_FORMAT_CONFIG);
+  }
+
+  public boolean tableAutoCreate() {
+    return getBoolean(TABLE_AUTO_CREATE_CONFIG);
+  }
+
+  public boolean tableEvolveSchema() {
+    return getBoolean(TABLE_EVOLVE_SCHEMA_CONFIG);
+  }
+
+  public int tableFormatVersion() {
+    return getInt(TABLE_FORMAT_VERSION_CONFIG);
+  }
+
+  public List<PartitionTerm> tablePartitionBy() {
+    return PartitionTerm.parseAll(getString(TABLE_PARTITION_BY_CONFIG));
+  }
+
+  public long commitIntervalMs() {
+    return getLong(COMMIT_INTERVAL_MS_CONFIG);
+  }
+
+  public int taskId() {
+    return getInt(TASK_ID_CONFIG);
+  }
+
+  public int testFailAfterCommits() {
+    return getInt(TEST_FAIL_AFTER_COMMITS_CONFIG);
+  }
+
+  public String catalogName() {
+    return getString(CATALOG_NAME_CONFIG);
+  }
+
+  /** Every {@code iceberg.catalog.*} key with the prefix stripped (name, type, uri, ...). */
+  public Map<String, String> catalogProperties() {
+    return stripped(CATALOG_PREFIX);
+  }
+
+  /** Every {@code iceberg.hadoop.*} key with the prefix stripped. */
+  public Map<String, String> hadoopProperties() {
+    return stripped(HADOOP_PREFIX);
+  }
+
+  private Map<String, String> stripped(String prefix) {
+    Map<String, String> out = new HashMap<>();
+    originalsStrings()
+        .forEach(
+            (k, v) -> {
+              if (k.startsWith(prefix)) {
+                out.put(k.substring(prefix.length()), v);
+              }
+            });
+    return out;
+  }
+
+  private static void crossKeyChecks(Map<String, String> props, Map<String, ConfigValue> values) {
+    boolean hasType = props.get(CATALOG_TYPE_CONFIG) != null;
+    boolean hasImpl = props.get(CATALOG_IMPL_CONFIG) != null;
+    if (hasType == hasImpl) {
+      String message =
+          hasType
+              ? "set only one of iceberg.catalog.type and iceberg.catalog.catalog-impl"
+              : "the Iceberg catalog is not configured: set iceberg.catalog.type (or"
+                  + " iceberg.catalog.catalog-impl) and its iceberg.catalog.* properties";
+      values.get(CATALOG_TYPE_CONFIG).addErrorMessage(message);
+      values.get(CATALOG_IMPL_CONFIG).addErrorMessage(message);
+    }
+
+    Object format = values.get(INPUT_FORMAT_CONFIG).value();
+    if (props.containsKey(FLAT_OP_FIELD_CONFIG) && !InputFormat.FLAT.configValue().equals(format)) {
+      values
+          .get(FLAT_OP_FIELD_CONFIG)
+          .addErrorMessage(
+              "flat.op.field only applies to input.format=flat (input.format is "
+                  + format
+                  + "); remove it");
+    }
+
+    String regex = (String) values.get(TABLE_TOPIC_REGEX_CONFIG).value();
+    String nameFormat = (String) values.get(TABLE_NAME_FORMAT_CONFIG).value();
+    Set<String> groups = namedGroups(regex);
+    Matcher m = PLACEHOLDER.matcher(nameFormat);
+    while (m.find()) {
+      String name = m.group(1);
+      if (!name.equals("topic") && !groups.contains(name)) {
+        values
+            .get(TABLE_NAME_FORMAT_CONFIG)
+            .addErrorMessage(
+                "placeholder {"
+                    + name
+                    + "} is neither {topic} nor a named group of table.topic.regex "
+                    + groups);
+      }
+    }
+
+    @SuppressWarnings("unchecked")
+    List<String> keyFields = (List<String>) values.get(PRIMARY_KEY_FIELDS_CONFIG).value();
+    List<PartitionTerm> terms =
+        PartitionTerm.parseAll((String) values.get(TABLE_PARTITION_BY_CONFIG).value());
+    if (!keyFields.isEmpty()) {
+      String outside =
+          terms.stream()
+              .map(PartitionTerm::column)
+              .filter(c -> !keyFields.contains(c))
+              .collect(Collectors.joining(", "));
+      if (!outside.isEmpty()) {
+        values
+            .get(TABLE_PARTITION_BY_CONFIG)
+            .addErrorMessage(
+                "partition columns must be primary-key columns (equality deletes are"
+                    + " partition-scoped); not in primary.key.fields: "
+                    + outside);
+      }
+    }
+  }
+
+  /** Why {@code key} is refused, or null when it is known. */
+  static String unknownKeyProblem(String key) {
+    if (CONFIG_DEF.configKeys().containsKey(key)
+        || FRAMEWORK_KEYS.contains(key)
+        || key.startsWith(CATALOG_PREFIX)
+        || key.startsWith(HADOOP_PREFIX)
+        || FRAMEWORK_PREFIXES.stream().anyMatch(key::startsWith)) {
+      return null;
+    }
+    if (key.endsWith("upsert-mode-enabled") || key.endsWith("cdc-field")) {
+      return "'"
+          + key
+          + "' is not supported: this sink always upserts by primary key (Debezium op or"
+          + " flat.op.field); remove the key rather than rely on it";
+    }
+    if (key.endsWith("id-columns")) {
+      return "'" + key + "' is not supported: set " + PRIMARY_KEY_FIELDS_CONFIG + " instead";
+    }
+    return "unknown configuration key '"
+        + key
+        + "' for the upsert sink: it would be ignored, so it is refused (keys: the README's"
+        + " upsert sink table, Connect's framework keys, iceberg.catalog.*, iceberg.hadoop.*)";
+  }
+
+  private static Set<String> namedGroups(String regex) {
+    Matcher m = Pattern.compile("\\(\\?<([a-zA-Z][a-zA-Z0-9]*)>").matcher(regex);
+    Set<String> names = new java.util.HashSet<>();
+    while (m.find()) {
+      names.add(m.group(1));
+    }
+    return names;
+  }
+
+  private static ConfigDef buildConfigDef() {
+    ConfigDef def = new ConfigDef();
+    int order = 0;
+    def.define(
+        INPUT_FORMAT_CONFIG,
+        Type.STRING,
+        InputFormat.DEBEZIUM.configValue(),
+        ConfigDef.ValidString.in(
+            InputFormat.DEBEZIUM.configValue(), InputFormat.FLAT.configValue()),
+        Importance.HIGH,
+        INPUT_FORMAT_DOC,
+        GROUP_INPUT,
+        ++order,
+        Width.SHORT,
+        "Input format");
+    def.define(
+        FLAT_OP_FIELD_CONFIG,
+        Type.STRING,
+        FLAT_OP_FIELD_DEFAULT,
+        new ConfigDef.NonEmptyString(),
+        Importance.MEDIUM,
+        FLAT_OP_FIELD_DOC,
+        GROUP_INPUT,
+        ++order,
+        Width.SHORT,
+        "Flat operation field");
+    def.define(
+        PRIMARY_KEY_FIELDS_CONFIG,
+        Type.LIST,
+        List.of(),
+        new ColumnNames(),
+        Importance.MEDIUM,
+        PRIMARY_KEY_FIELDS_DOC,
+        GROUP_INPUT,
+        ++order,
+        Width.MEDIUM,
+        "Primary-key fields");
+
+    order = 0;
+    def.define(
+        TABLE_TOPIC_REGEX_CONFIG,
+        Type.STRING,
+        TABLE_TOPIC_REGEX_DEFAULT,
+        new Regex(),
+        Importance.MEDIUM,
+        TABLE_TOPIC_REGEX_DOC,
+        GROUP_TABLES,
+        ++order,
+        Width.LONG,
+        "Topic regex");
+    def.define(
+        TABLE_NAME_FORMAT_CONFIG,
+        Type.STRING,
+        TABLE_NAME_FORMAT_DEFAULT,
+        new ConfigDef.NonEmptyString(),
+        Importance.HIGH,
+        TABLE_NAME_FORMAT_DOC,
+        GROUP_TABLES,
+        ++order,
+        Width.MEDIUM,
+        "Table name format");
+    def.define(
+        TABLE_AUTO_CREATE_CONFIG,
+        Type.BOOLEAN,
+        true,
+        Importance.MEDIUM,
+        TABLE_AUTO_CREATE_DOC,
+        GROUP_TABLES,
+        ++order,
+        Width.SHORT,
+        "Create tables");
+    def.define(
+        TABLE_EVOLVE_SCHEMA_CONFIG,
+        Type.BOOLEAN,
+        true,
+        Importance.MEDIUM,
+        TABLE_EVOLVE_SCHEMA_DOC,
+        GROUP_TABLES,
+        ++order,
+        Width.SHORT,
+        "Evolve schemas");
+    def.define(
+        TABLE_FORMAT_VERSION_CONFIG,
+        Type.INT,
+        2,
+        Range.between(2, 3),
+        Importance.LOW,
+        TABLE_FORMAT_VERSION_DOC,
+        GROUP_TABLES,
+        ++order,
+        Width.SHORT,
+        "Format version");
+    def.define(
+        TABLE_PARTITION_BY_CONFIG,
+        Type.STRING,
+        "",
+        new PartitionTerms(),
+        Importance.LOW,
+        TABLE_PARTITION_BY_DOC,
+        GROUP_TABLES,
+        ++order,
+        Width.MEDIUM,
+        "Partition by");
+
+    order = 0;
+    def.define(
+        CATALOG_NAME_CONFIG,
+        Type.STRING,
+        "sluice",
+        new ConfigDef.NonEmptyString(),
+        Importance.MEDIUM,
+        CATALOG_NAME_DOC,
+        GROUP_CATALOG,
+        ++order,
+        Width.SHORT,
+        "Catalog name");
+    def.define(
+        CATALOG_TYPE_CONFIG,
+        Type.STRING,
+        null,
+        Importance.HIGH,
+        CATALOG_TYPE_DOC,
+        GROUP_CATALOG,
+        ++order,
+        Width.SHORT,
+        "Catalog type");
+    def.define(
+        CATALOG_IMPL_CONFIG,
+        Type.STRING,
+        null,
+        Importance.LOW,
+        CATALOG_IMPL_DOC,
+        GROUP_CATALOG,
+        ++order,
+        Width.LONG,
+        "Catalog class");
+
+    def.define(
+        COMMIT_INTERVAL_MS_CONFIG,
+        Type.LONG,
+        3_000L,
+        Range.between(100L, 3_600_000L),
+        Importance.MEDIUM,
+        COMMIT_INTERVAL_MS_DOC,
+        GROUP_COMMIT,
+        1,
+        Width.SHORT,
+        "Commit interval (ms)");
+
+    def.defineInternal(
+        TASK_ID_CONFIG,
+        Type.INT,
+        0,
+        Range.atLeast(0),
+        Importance.LOW,
+        "Index of the task, set by the connector.");
+    def.defineInternal(
+        TEST_FAIL_AFTER_COMMITS_CONFIG,
+        Type.INT,
+        0,
+        Range.atLeast(0),
+        Importance.LOW,
+        "Test hook: fail the task right after its N-th Iceberg commit (0: never).");
+    return def;
+  }
+
+  /** A Java regex with at least one named group. */
+  private static final class Regex implements ConfigDef.Validator {
+    @Override
+    public void ensureValid(String name, Object value) {
+      String regex = (String) value;
+      if (regex == null || regex.isBlank()) {
+        throw new ConfigException(name, value, "must be a non-empty Java regex");
+      }
+      try {
+        Pattern.compile(regex);
+      } catch (PatternSyntaxException e) {
+        throw new ConfigException(name, value, "not a Java regex: " + e.getDescription());
+      }
+    }
+
+    @Override
+    public String toString() {
+      return "Java regex";
+    }
+  }
+
+  /** Column names: non-empty, no duplicates. */
+  private static final class ColumnNames implements ConfigDef.Validator {
+    @Override
+    public void ensureValid(String name, Object value) {
+      @SuppressWarnings("unchecked")
+      List<String> columns = (List<String>) value;
+      if (columns.stream().anyMatch(String::isBlank)) {
+        throw new ConfigException(name, value, "column names must not be empty");
+      }
+      if (Set.copyOf(columns).size() != columns.size()) {
+        throw new ConfigException(name, value, "a column is listed twice");
+      }
+    }
+
+    @Override
+    public String toString() {
+      return "column names";
+    }
+  }
+
+  /** {@link PartitionTerm} syntax for each entry. */
+  private static final class PartitionTerms implements ConfigDef.Validator {
+    @Override
+    public void ensureValid(String name, Object value) {
+      try {
+        PartitionTerm.parseAll((String) value);
+      } catch (IllegalArgumentException e) {
+        throw new ConfigException(name, value, e.getMessage());
+      }
+    }
+
+    @Override
+    public String toString() {
+      return "comma-separated col, bucket(col, N), truncate(col, W)";
+    }
+  }
+}

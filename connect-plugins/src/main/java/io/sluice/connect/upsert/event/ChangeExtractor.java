@@ -1,0 +1,216 @@
+package io.sluice.connect.upsert.event;
+
+import io.sluice.connect.upsert.config.InputFormat;
+import java.util.IdentityHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Optional;
+import org.apache.kafka.connect.data.Field;
+import org.apache.kafka.connect.data.Schema;
+import org.apache.kafka.connect.data.SchemaBuilder;
+import org.apache.kafka.connect.data.Struct;
+import org.apache.kafka.connect.errors.DataException;
+import org.apache.kafka.connect.sink.SinkRecord;
+
+/**
+ * Reads a {@link ChangeEvent} out of a sink record: a Debezium envelope (c, r, u upsert {@code
+ * after}; d deletes the key) or a flat row with an operation field. Tombstones (null values) give
+ * nothing. The key comes from {@code primary.key.fields} of the row ({@code before} for a delete)
+ * when configured, else from the record key, which must then be a struct.
+ */
+public final class ChangeExtractor {
+  private static final int MAX_CACHED_KEY_SCHEMAS = 256;
+
+  private final InputFormat format;
+  private final String opField;
+  private final List<String> keyFields;
+  private final Map<Schema, Schema> keySchemas = new IdentityHashMap<>();
+
+  /**
+   * @param opField the operation field of flat rows
+   * @param keyFields primary-key fields read from the row; empty to use the record key
+   */
+  public ChangeExtractor(InputFormat format, String opField, List<String> keyFields) {
+    this.format = format;
+    this.opField = opField;
+    this.keyFields = List.copyOf(keyFields);
+  }
+
+  /** The field of flat rows that is not a column (null for Debezium input). */
+  public String excludedField() {
+    return format == InputFormat.FLAT ? opField : null;
+  }
+
+  /**
+   * The change a record carries; empty for a tombstone.
+   *
+   * @throws DataException naming topic, partition and offset when the record is not a change
+   */
+  public Optional<ChangeEvent> extract(SinkRecord record) {
+    if (!record.topic().equals(record.originalTopic())) {
+      throw fail(
+          record,
+          "a transform renamed its topic "
+              + record.originalTopic()
+              + " to "
+              + record.topic()
+              + "; tables are found by source topic, so topic-renaming transforms are not"
+              + " supported (use table.name.format)");
+    }
+    if (record.value() == null) {
+      return Optional.empty();
+    }
+    if (!(record.value() instanceof Struct value)) {
+      throw fail(
+          record, "value is a " + record.value().getClass().getSimpleName() + ", not a struct");
+    }
+    return Optional.of(
+        format == InputFormat.DEBEZIUM ? debezium(record, value) : flat(record, value));
+  }
+
+  private ChangeEvent debezium(SinkRecord record, Struct envelope) {
+    if (envelope.schema().field("op") == null) {
+      throw fail(record, "value has no 'op' field: not a Debezium envelope");
+    }
+    String op = envelope.getString("op");
+    switch (op == null ? "" : op) {
+      case "c", "r", "u" -> {
+        Struct after = struct(record, envelope, "after");
+        if (after == null) {
+          throw fail(record, "op '" + op + "' without an 'after' row");
+        }
+        return event(record, Operation.UPSERT, key(record, after), after);
+      }
+      case "d" -> {
+        Struct before = struct(record, envelope, "before");
+        return event(record, Operation.DELETE, deleteKey(record, before), null);
+      }
+      default ->
+          throw fail(
+              record,
+              "Debezium op '" + op + "' is not supported (c, r, u, d; truncate is not applied)");
+    }
+  }
+
+  private ChangeEvent flat(SinkRecord record, Struct row) {
+    Field field = row.schema().field(opField);
+    Object op = field == null ? null : row.get(field);
+    String normalized = op == null ? "u" : op.toString().trim().toLowerCase(Locale.ROOT);
+    return switch (normalized) {
+      case "c", "r", "u", "insert", "update", "upsert" ->
+          event(record, Operation.UPSERT, key(record, row), row);
+      case "d", "delete" -> event(record, Operation.DELETE, deleteKey(record, row), null);
+      default -> throw fail(record, "operation '" + op + "' in field " + opField + " is unknown");
+    };
+  }
+
+  private Struct key(SinkRecord record, Struct row) {
+    if (!keyFields.isEmpty()) {
+      return project(record, row, "row");
+    }
+    return recordKey(record);
+  }
+
+  private Struct deleteKey(SinkRecord record, Struct before) {
+    if (keyFields.isEmpty()) {
+      return recordKey(record);
+    }
+    if (before != null) {
+      return project(record, before, "before image");
+    }
+    if (record.key() instanceof Struct key) {
+      return project(record, key, "record key");
+    }
+    throw fail(record, "a delete with neither a 'before' image nor a struct key");
+  }
+
+  private Struct recordKey(SinkRecord record) {
+    if (record.key() instanceof Struct key) {
+      return key;
+    }
+    throw fail(
+        record,
+        record.key() == null
+            ? "record has no key and primary.key.fields is empty: set primary.key.fields"
+            : "record key is not a struct and primary.key.fields is empty: set primary.key.fields");
+  }
+
+  private Struct project(SinkRecord record, Struct source, String what) {
+    Schema keySchema = keySchema(record, source.schema(), what);
+    Struct key = new Struct(keySchema);
+    for (Field field : keySchema.fields()) {
+      Object value = source.get(field.name());
+      if (value == null) {
+        throw fail(record, "primary-key field " + field.name() + " is null in the " + what);
+      }
+      key.put(field, value);
+    }
+    return key;
+  }
+
+  private Schema keySchema(SinkRecord record, Schema source, String what) {
+    synchronized (keySchemas) {
+      Schema cached = keySchemas.get(source);
+      if (cached != null) {
+        return cached;
+      }
+      SchemaBuilder builder = SchemaBuilder.struct();
+      for (String name : keyFields) {
+        Field field = source.field(name);
+        if (field == null) {
+          throw fail(record, "primary-key field " + name + " is missing from the " + what);
+        }
+        builder.field(name, required(field.schema()));
+      }
+      if (keySchemas.size() >= MAX_CACHED_KEY_SCHEMAS) {
+        keySchemas.clear();
+      }
+      Schema schema = builder.build();
+      keySchemas.put(source, schema);
+      return schema;
+    }
+  }
+
+  /** The same type without optionality: key values are never null. */
+  private static Schema required(Schema schema) {
+    if (!schema.isOptional() || !schema.type().isPrimitive()) {
+      return schema;
+    }
+    SchemaBuilder builder =
+        new SchemaBuilder(schema.type()).name(schema.name()).version(schema.version());
+    if (schema.parameters() != null) {
+      builder.parameters(schema.parameters());
+    }
+    return builder.build();
+  }
+
+  private static Struct struct(SinkRecord record, Struct envelope, String name) {
+    Field field = envelope.schema().field(name);
+    if (field == null) {
+      return null;
+    }
+    Object value = envelope.get(field);
+    if (value != null && !(value instanceof Struct)) {
+      throw fail(record, "'" + name + "' is not a struct");
+    }
+    return (Struct) value;
+  }
+
+  private static ChangeEvent event(SinkRecord record, Operation op, Struct key, Struct row) {
+    return new ChangeEvent(
+        record.topic(), record.kafkaPartition(), record.kafkaOffset(), op, key, row);
+  }
+
+  private static DataException fail(SinkRecord record, String problem) {
+    return new DataException(
+        "record at topic "
+            + record.topic()
+            + " partition "
+            + record.kafkaPartition()
+            + " offset "
+            + record.kafkaOffset()
+            + " is not a change: "
+            + problem);
+  }
+}
