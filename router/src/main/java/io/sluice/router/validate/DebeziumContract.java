@@ -1,6 +1,6 @@
 package io.sluice.router.validate;
 
-import io.sluice.router.validate.avro.Captures;
+import io.sluice.schema.avro.Captures;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
 

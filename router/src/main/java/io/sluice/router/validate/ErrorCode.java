@@ -1,6 +1,6 @@
 package io.sluice.router.validate;
 
-import io.sluice.router.validate.avro.AvroDecodeException;
+import io.sluice.schema.avro.AvroDecodeException;
 import io.sluice.schema.registry.SchemaNotFoundException;
 import io.sluice.schema.wire.WireFormatException;
 

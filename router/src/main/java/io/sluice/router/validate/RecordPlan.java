@@ -1,8 +1,8 @@
 package io.sluice.router.validate;
 
-import io.sluice.router.validate.avro.Capture;
-import io.sluice.router.validate.avro.ScanCompiler;
-import io.sluice.router.validate.avro.ScanNode;
+import io.sluice.schema.avro.Capture;
+import io.sluice.schema.avro.ScanCompiler;
+import io.sluice.schema.avro.ScanNode;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;

@@ -1,8 +1,8 @@
 package io.sluice.router.validate;
 
-import io.sluice.router.validate.avro.AvroDecodeException;
-import io.sluice.router.validate.avro.AvroScanner;
-import io.sluice.router.validate.avro.Captures;
+import io.sluice.schema.avro.AvroDecodeException;
+import io.sluice.schema.avro.AvroScanner;
+import io.sluice.schema.avro.Captures;
 import io.sluice.schema.registry.RegistryUnavailableException;
 import io.sluice.schema.registry.SchemaRegistryClient;
 import io.sluice.schema.wire.WireFormat;

@@ -8,7 +8,9 @@ public class AvroBodyException extends RuntimeException {
     TRUNCATED,
     /** The record ends before the bytes do. */
     TRAILING_BYTES,
-    /** A length, count, union branch or enum symbol that cannot be right. */
+    /**
+     * Bytes that cannot be a datum of the schema: a bad length, index or varint, or a bound hit.
+     */
     MALFORMED
   }
 
@@ -16,6 +18,11 @@ public class AvroBodyException extends RuntimeException {
 
   public AvroBodyException(Kind kind, String message) {
     super(message);
+    this.kind = kind;
+  }
+
+  public AvroBodyException(Kind kind, String message, Throwable cause) {
+    super(message, cause);
     this.kind = kind;
   }
 

@@ -84,7 +84,7 @@ class AvroBodyValidatorTest {
 
     assertThatThrownBy(() -> AvroBodyValidator.of(schema).validate(poison, 0, poison.length))
         .isInstanceOf(AvroBodyException.class)
-        .hasMessage("at byte 0: string of 900000000 bytes with 0 bytes left")
+        .hasMessage("at byte 0 (field s): string length 900000000 exceeds the 0 remaining bytes")
         .extracting(e -> ((AvroBodyException) e).kind())
         .isEqualTo(Kind.TRUNCATED);
   }
@@ -97,10 +97,14 @@ class AvroBodyValidatorTest {
 
     assertThatThrownBy(() -> AvroBodyValidator.of(longs).validate(poison, 0, poison.length))
         .isInstanceOf(AvroBodyException.class)
-        .hasMessage("at byte 0: 900000000 items of at least 1 bytes with 1 bytes left");
+        .hasMessage(
+            "at byte 5 (field a): array block of 900000000 items exceeds what 1 remaining bytes"
+                + " can hold");
     assertThatThrownBy(() -> AvroBodyValidator.of(nulls).validate(poison, 0, poison.length))
         .isInstanceOf(AvroBodyException.class)
-        .hasMessage("at byte 0: more than 65536 items that take no bytes")
+        .hasMessage(
+            "at byte 5 (field a): array block of 900000000 items exceeds what 1 remaining bytes"
+                + " can hold")
         .extracting(e -> ((AvroBodyException) e).kind())
         .isEqualTo(Kind.MALFORMED);
     byte[] fewNulls = longs(3, 0);
@@ -115,11 +119,11 @@ class AvroBodyValidatorTest {
     Schema bytes = record("{\"name\":\"b\",\"type\":\"bytes\"}");
 
     assertThatThrownBy(() -> AvroBodyValidator.of(union).validate(longs(2), 0, 1))
-        .hasMessage("at byte 0: union branch 2 of 2");
+        .hasMessage("at byte 0 (field u): union branch 2 out of range (2 branches)");
     assertThatThrownBy(() -> AvroBodyValidator.of(enumSchema).validate(longs(-1), 0, 1))
-        .hasMessage("at byte 0: enum Op symbol -1 of 1");
+        .hasMessage("at byte 0 (field e): enum index -1 out of range for enum Op (1 symbols)");
     assertThatThrownBy(() -> AvroBodyValidator.of(bytes).validate(longs(-3), 0, 1))
-        .hasMessage("at byte 0: bytes length -3")
+        .hasMessage("at byte 0 (field b): bytes length -3 is negative")
         .extracting(e -> ((AvroBodyException) e).kind())
         .isEqualTo(Kind.MALFORMED);
   }
@@ -130,7 +134,7 @@ class AvroBodyValidatorTest {
     byte[] overlong = {(byte) 0x80, (byte) 0x80, (byte) 0x80, (byte) 0x80, (byte) 0x80, 1};
 
     assertThatThrownBy(() -> AvroBodyValidator.of(schema).validate(overlong, 0, overlong.length))
-        .hasMessage("at byte 0: int longer than 5 bytes");
+        .hasMessage("at byte 0 (field i): int varint longer than 5 bytes");
   }
 
   @Test
@@ -151,7 +155,7 @@ class AvroBodyValidatorTest {
     }
     assertThatThrownBy(() -> validator.validate(deep, 0, deep.length))
         .isInstanceOf(AvroBodyException.class)
-        .hasMessageContaining("nesting deeper than 256 levels");
+        .hasMessageContaining("nesting deeper than 128 levels");
   }
 
   private static GenericRecord everything() {

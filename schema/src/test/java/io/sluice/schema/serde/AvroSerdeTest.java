@@ -127,7 +127,8 @@ class AvroSerdeTest {
         .isInstanceOf(SerializationException.class)
         .hasMessage(
             "topic broker.cdc_lab.orders: 11 bytes do not decode with schema id 1 (11 bytes in all):"
-                + " at byte 1: string of 900000000 bytes with 0 bytes left");
+                + " at byte 1 (field customer): string length 900000000 exceeds the 0 remaining"
+                + " bytes");
   }
 
   @Test

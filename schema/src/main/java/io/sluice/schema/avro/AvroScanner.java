@@ -1,4 +1,4 @@
-package io.sluice.router.validate.avro;
+package io.sluice.schema.avro;
 
 /**
  * Checks that bytes are one complete value of a compiled schema, following the Avro binary
@@ -24,12 +24,12 @@ public final class AvroScanner {
   private int pos;
   private long itemBudget;
 
-  private AvroScanner(byte[] buf, int offset, Captures captures) {
+  private AvroScanner(byte[] buf, int offset, int limit, Captures captures) {
     this.buf = buf;
-    this.limit = buf.length;
+    this.limit = limit;
     this.pos = offset;
     this.captures = captures;
-    this.itemBudget = BUDGET_BASE + BUDGET_PER_BYTE * (buf.length - offset);
+    this.itemBudget = BUDGET_BASE + BUDGET_PER_BYTE * (limit - offset);
   }
 
   /**
@@ -39,7 +39,18 @@ public final class AvroScanner {
    * @throws AvroDecodeException when the bytes are not a value of the schema
    */
   public static int scan(ScanNode root, byte[] buf, int offset, Captures captures) {
-    AvroScanner scanner = new AvroScanner(buf, offset, captures);
+    return scan(root, buf, offset, buf.length, captures);
+  }
+
+  /**
+   * Scans one value of {@code root} in {@code buf[offset, limit)}; the bytes from {@code limit} on
+   * are not read. Pass {@link Captures#NONE} for a plan compiled without captures.
+   *
+   * @return the position after the value; less than {@code limit} means trailing bytes
+   * @throws AvroDecodeException when the bytes are not a value of the schema
+   */
+  public static int scan(ScanNode root, byte[] buf, int offset, int limit, Captures captures) {
+    AvroScanner scanner = new AvroScanner(buf, offset, limit, captures);
     scanner.value(root, -1, 0);
     return scanner.pos;
   }
@@ -220,7 +231,7 @@ public final class AvroScanner {
     int value = 0;
     for (int shift = 0; shift < 32; shift += 7) {
       if (pos >= limit) {
-        throw new AvroDecodeException("truncated int", start);
+        throw new AvroDecodeException("truncated int", start, true);
       }
       int b = buf[pos++] & 0xff;
       value |= (b & 0x7f) << shift;
@@ -236,7 +247,7 @@ public final class AvroScanner {
     long value = 0;
     for (int shift = 0; shift < 64; shift += 7) {
       if (pos >= limit) {
-        throw new AvroDecodeException("truncated long", start);
+        throw new AvroDecodeException("truncated long", start, true);
       }
       int b = buf[pos++] & 0xff;
       value |= (long) (b & 0x7f) << shift;
@@ -257,15 +268,19 @@ public final class AvroScanner {
     }
     if (length > limit - pos) {
       throw new AvroDecodeException(
-          what + " length " + length + " exceeds the " + (limit - pos) + " remaining bytes", start);
+          what + " length " + length + " exceeds the " + (limit - pos) + " remaining bytes",
+          start,
+          true);
     }
     return (int) length;
   }
 
   private void require(int bytes, ScanNode node) {
     if (limit - pos < bytes) {
-      throw fail(
-          node.typeName + " needs " + bytes + " bytes, " + (limit - pos) + " remain (truncated)");
+      throw new AvroDecodeException(
+          node.typeName + " needs " + bytes + " bytes, " + (limit - pos) + " remain (truncated)",
+          pos,
+          true);
     }
   }
 

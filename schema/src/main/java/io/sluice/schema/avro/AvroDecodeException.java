@@ -1,4 +1,4 @@
-package io.sluice.router.validate.avro;
+package io.sluice.schema.avro;
 
 /**
  * Bytes that do not decode with their writer schema. The message names what was expected, the byte
@@ -8,12 +8,18 @@ package io.sluice.router.validate.avro;
 public final class AvroDecodeException extends RuntimeException {
   private final String reason;
   private final int position;
+  private final boolean truncated;
   private String path = "";
 
   AvroDecodeException(String reason, int position) {
+    this(reason, position, false);
+  }
+
+  AvroDecodeException(String reason, int position, boolean truncated) {
     super(reason, null, false, false);
     this.reason = reason;
     this.position = position;
+    this.truncated = truncated;
   }
 
   /** What was wrong, e.g. "string length 90 exceeds the 12 remaining bytes". */
@@ -24,6 +30,14 @@ public final class AvroDecodeException extends RuntimeException {
   /** Offset in the scanned array where the failing item started or ended. */
   public int position() {
     return position;
+  }
+
+  /**
+   * True when the bytes ran out inside the value (it is cut off); false when they cannot be a value
+   * of the schema however many bytes followed.
+   */
+  public boolean truncated() {
+    return truncated;
   }
 
   /** Dotted field path of the failing item ("after.name"), empty at the top level. */

@@ -1,4 +1,4 @@
-package io.sluice.router.validate.avro;
+package io.sluice.schema.avro;
 
 import java.util.Map;
 

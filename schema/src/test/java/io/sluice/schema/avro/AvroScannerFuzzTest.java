@@ -1,10 +1,12 @@
-package io.sluice.router.validate.avro;
+package io.sluice.schema.avro;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.fail;
 
-import io.sluice.router.testing.Orders;
+import java.io.ByteArrayOutputStream;
 import java.io.IOException;
+import java.io.InputStream;
+import java.io.UncheckedIOException;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HexFormat;
@@ -12,10 +14,14 @@ import java.util.List;
 import java.util.Map;
 import java.util.Random;
 import org.apache.avro.Schema;
+import org.apache.avro.generic.GenericData;
 import org.apache.avro.generic.GenericDatumReader;
+import org.apache.avro.generic.GenericDatumWriter;
 import org.apache.avro.generic.GenericRecord;
 import org.apache.avro.io.BinaryDecoder;
+import org.apache.avro.io.BinaryEncoder;
 import org.apache.avro.io.DecoderFactory;
+import org.apache.avro.io.EncoderFactory;
 import org.apache.avro.util.RandomData;
 import org.junit.jupiter.api.Test;
 
@@ -23,9 +29,14 @@ import org.junit.jupiter.api.Test;
  * The scanner must accept exactly the bytes that Avro's own reader decodes completely (no
  * exception, no leftover bytes): valid records, every truncation, random byte mutations,
  * insertions, deletions and random noise, for the orders envelope and a schema with the other Avro
- * types.
+ * types. {@link AvroBodyValidator}, the same scan over a slice of a larger array, must agree too.
  */
 class AvroScannerFuzzTest {
+  /** The lab's orders table as Debezium (MariaDB connector) publishes it. */
+  private static final Schema ENVELOPE = load("/orders-envelope.avsc");
+
+  private static final Schema ROW = ENVELOPE.getField("after").schema().getTypes().get(1);
+
   /** Every other Avro type, except booleans (see {@link AvroScanner}) and zero-byte items. */
   private static final Schema KITCHEN_SINK =
       new Schema.Parser()
@@ -48,19 +59,24 @@ class AvroScannerFuzzTest {
               """);
 
   private final Random random = new Random(20261129L);
+
+  /** Apart from {@link #random}, so the fuzzed inputs stay those of the seed above. */
+  private final Random frameNoise = new Random(5L);
+
   private int compared;
   private Schema schema;
   private ScanNode plain;
   private ScanNode capturing;
+  private AvroBodyValidator validator;
 
   @Test
   void scannerAgreesWithAvroOnTheOrdersEnvelope() {
     List<byte[]> valid = new ArrayList<>();
     for (int i = 0; i < 300; i++) {
-      valid.add(Orders.body(randomEnvelope(i)));
+      valid.add(body(randomEnvelope(i)));
     }
     fuzz(
-        Orders.ENVELOPE,
+        ENVELOPE,
         Map.of(
             "op", Capture.slot(0),
             "before", new Capture(1, Map.of("id", Capture.slot(3))),
@@ -72,7 +88,7 @@ class AvroScannerFuzzTest {
   void scannerAgreesWithAvroOnArraysMapsEnumsAndFixed() {
     List<byte[]> valid = new ArrayList<>();
     for (Object record : new RandomData(KITCHEN_SINK, 300, 42L)) {
-      valid.add(Orders.body((GenericRecord) record));
+      valid.add(body((GenericRecord) record));
     }
     fuzz(KITCHEN_SINK, Map.of("i", Capture.slot(0), "choice", Capture.slot(1)), valid);
   }
@@ -82,6 +98,7 @@ class AvroScannerFuzzTest {
     this.schema = schema;
     this.plain = new ScanCompiler().compile(schema);
     this.capturing = new ScanCompiler().compile(schema, captures);
+    this.validator = AvroBodyValidator.of(schema);
     for (byte[] body : valid) {
       assertThat(scannerAccepts(body)).as("valid record accepted").isTrue();
       compare(body);
@@ -121,7 +138,23 @@ class AvroScannerFuzzTest {
     boolean withoutCaptures = accepts(plain, body, 0);
     boolean withCaptures = accepts(capturing, body, 5);
     assertThat(withCaptures).as("captures do not change the verdict").isEqualTo(withoutCaptures);
+    assertThat(validatorAccepts(body))
+        .as("the validator's verdict on the same bytes inside a larger array")
+        .isEqualTo(withoutCaptures);
     return withoutCaptures;
+  }
+
+  /** {@code body} between 5 header-like bytes and 3 bytes of noise the validator must not read. */
+  private boolean validatorAccepts(byte[] body) {
+    byte[] framed = new byte[5 + body.length + 3];
+    frameNoise.nextBytes(framed);
+    System.arraycopy(body, 0, framed, 5, body.length);
+    try {
+      validator.validate(framed, 5, body.length);
+      return true;
+    } catch (AvroBodyException e) {
+      return false;
+    }
   }
 
   private static boolean accepts(ScanNode root, byte[] body, int slots) {
@@ -188,7 +221,7 @@ class AvroScannerFuzzTest {
     String op = ops[random.nextInt(ops.length)];
     GenericRecord before = op.equals("c") || op.equals("r") ? null : randomRow(i);
     GenericRecord after = op.equals("d") ? null : randomRow(i);
-    GenericRecord envelope = Orders.envelope(op, before, after);
+    GenericRecord envelope = envelope(op, before, after);
     if (random.nextBoolean()) {
       envelope.put("ts_ms", null);
     }
@@ -196,7 +229,7 @@ class AvroScannerFuzzTest {
   }
 
   private GenericRecord randomRow(int i) {
-    GenericRecord row = Orders.row(random.nextInt(Integer.MAX_VALUE) - random.nextInt(1000));
+    GenericRecord row = row(random.nextInt(Integer.MAX_VALUE) - random.nextInt(1000));
     row.put("status", randomString());
     row.put("amount_cents", random.nextLong());
     row.put("note", random.nextBoolean() ? null : randomString());
@@ -210,5 +243,65 @@ class AvroScannerFuzzTest {
       s.append(random.nextInt(10) == 0 ? '\u00e9' : (char) ('a' + random.nextInt(26)));
     }
     return s.toString();
+  }
+
+  /** An order row with every field set. */
+  private static GenericRecord row(int id) {
+    GenericRecord row = new GenericData.Record(ROW);
+    row.put("id", id);
+    row.put("customer_id", 1000 + id);
+    row.put("status", "NEW");
+    row.put("amount_cents", 1999L * id);
+    row.put("currency", "EUR");
+    row.put("note", id % 2 == 0 ? null : "gift wrap " + id);
+    row.put("price", id % 3 == 0 ? null : 19.99 * id);
+    row.put("created_at", 1_760_000_000_000L + id);
+    row.put("updated_at", id % 2 == 0 ? 1_760_000_100_000L + id : null);
+    return row;
+  }
+
+  /** An envelope: op with the given images (either may be null). */
+  private static GenericRecord envelope(String op, GenericRecord before, GenericRecord after) {
+    GenericRecord source = new GenericData.Record(ENVELOPE.getField("source").schema());
+    source.put("version", "3.5.0.Final");
+    source.put("connector", "mariadb");
+    source.put("name", "broker");
+    source.put("ts_ms", 1_760_000_000_000L);
+    source.put("snapshot", "false");
+    source.put("db", "cdc_lab");
+    source.put("table", "orders");
+    source.put("server_id", 1L);
+    source.put("gtid", "0-1-42");
+    source.put("file", "mysql-bin.000001");
+    source.put("pos", 1234L);
+    source.put("row", 0);
+    GenericRecord envelope = new GenericData.Record(ENVELOPE);
+    envelope.put("before", before);
+    envelope.put("after", after);
+    envelope.put("source", source);
+    envelope.put("op", op);
+    envelope.put("ts_ms", 1_760_000_000_500L);
+    return envelope;
+  }
+
+  /** The Avro binary of {@code record}, written by Avro's own writer. */
+  private static byte[] body(GenericRecord record) {
+    ByteArrayOutputStream out = new ByteArrayOutputStream();
+    BinaryEncoder encoder = EncoderFactory.get().binaryEncoder(out, null);
+    try {
+      new GenericDatumWriter<GenericRecord>(record.getSchema()).write(record, encoder);
+      encoder.flush();
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+    return out.toByteArray();
+  }
+
+  private static Schema load(String resource) {
+    try (InputStream in = AvroScannerFuzzTest.class.getResourceAsStream(resource)) {
+      return new Schema.Parser().parse(in);
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
   }
 }

@@ -1,4 +1,4 @@
-package io.sluice.router.validate.avro;
+package io.sluice.schema.avro;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;

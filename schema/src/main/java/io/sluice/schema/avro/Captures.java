@@ -1,4 +1,4 @@
-package io.sluice.router.validate.avro;
+package io.sluice.schema.avro;
 
 import java.util.Arrays;
 
@@ -17,6 +17,9 @@ public final class Captures {
   public static final byte BYTES = 6;
   public static final byte ENUM = 7;
   public static final byte COMPLEX = 8;
+
+  /** No slots: for plans compiled without captures, which never write one. */
+  public static final Captures NONE = new Captures(new byte[0], 0);
 
   private final byte[] buf;
   private final byte[] kinds;

@@ -1,4 +1,4 @@
-package io.sluice.router.validate.avro;
+package io.sluice.schema.avro;
 
 /**
  * One position of a compiled schema: what the scanner reads there. Built by {@link ScanCompiler};
