@@ -1,0 +1,171 @@
+package io.sluice.connect.upsert.config;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.stream.Collectors;
+import org.apache.kafka.common.config.ConfigDef;
+import org.apache.kafka.common.config.ConfigException;
+import org.apache.kafka.common.config.ConfigValue;
+import org.junit.jupiter.api.Test;
+
+class UpsertSinkConfigTest {
+  private static Map<String, String> minimal() {
+    Map<String, String> props = new HashMap<>();
+    props.put("name", "orders-upsert");
+    props.put("connector.class", "io.sluice.connect.upsert.UpsertSinkConnector");
+    props.put("topics", "broker.cdc_lab.orders.clean");
+    props.put("value.converter", "io.sluice.connect.converter.RegistryAvroConverter");
+    props.put("value.converter.schema.registry.url", "http://127.0.0.1:1");
+    props.put("transforms", "");
+    props.put("errors.tolerance", "none");
+    props.put("consumer.override.max.poll.records", "100");
+    props.put("iceberg.catalog.type", "jdbc");
+    props.put("iceberg.catalog.uri", "jdbc:sqlite:/tmp/x.db");
+    props.put("iceberg.catalog.jdbc.schema-version", "V1");
+    props.put("iceberg.hadoop.fs.file.impl", "org.apache.hadoop.fs.RawLocalFileSystem");
+    return props;
+  }
+
+  @Test
+  void minimalConfigIsValidAndHasTheDefaults() {
+    assertThat(errors(minimal())).isEmpty();
+    UpsertSinkConfig config = new UpsertSinkConfig(minimal());
+    assertThat(config.connectorName()).isEqualTo("orders-upsert");
+    assertThat(config.inputFormat()).isEqualTo(InputFormat.DEBEZIUM);
+    assertThat(config.commitIntervalMs()).isEqualTo(3_000L);
+    assertThat(config.tableFormatVersion()).isEqualTo(2);
+    assertThat(config.tablePartitionBy()).isEmpty();
+    assertThat(config.catalogName()).isEqualTo("sluice");
+    assertThat(config.catalogProperties())
+        .containsEntry("type", "jdbc")
+        .containsEntry("uri", "jdbc:sqlite:/tmp/x.db")
+        .containsEntry("jdbc.schema-version", "V1");
+    assertThat(config.hadoopProperties())
+        .isEqualTo(Map.of("fs.file.impl", "org.apache.hadoop.fs.RawLocalFileSystem"));
+  }
+
+  @Test
+  void upsertModeFlagOfOtherSinksIsRefusedNotIgnored() {
+    Map<String, String> props = minimal();
+    props.put("upsert-mode-enabled", "true");
+    props.put("iceberg.tables.upsert-mode-enabled", "true");
+    assertThat(errors(props).get("upsert-mode-enabled"))
+        .singleElement()
+        .asString()
+        .contains(
+            "'upsert-mode-enabled' is not supported: this sink always upserts by primary key");
+    assertThat(errors(props)).containsKey("iceberg.tables.upsert-mode-enabled");
+    assertThatThrownBy(() -> new UpsertSinkConfig(props))
+        .isInstanceOf(ConfigException.class)
+        .hasMessageContaining("upsert-mode-enabled: 'upsert-mode-enabled' is not supported");
+  }
+
+  @Test
+  void unknownKeyIsRefusedNamingIt() {
+    Map<String, String> props = minimal();
+    props.put("commit.intervall.ms", "10");
+    assertThat(errors(props).get("commit.intervall.ms"))
+        .singleElement()
+        .asString()
+        .startsWith("unknown configuration key 'commit.intervall.ms' for the upsert sink");
+    props.remove("commit.intervall.ms");
+    props.put("iceberg.tables.default-id-columns", "id");
+    assertThat(errors(props).get("iceberg.tables.default-id-columns"))
+        .singleElement()
+        .asString()
+        .contains("set primary.key.fields instead");
+  }
+
+  @Test
+  void catalogMustBeConfiguredOnce() {
+    Map<String, String> props = minimal();
+    props.remove("iceberg.catalog.type");
+    Map<String, List<String>> errors = errors(props);
+    assertThat(errors.get("iceberg.catalog.type"))
+        .singleElement()
+        .asString()
+        .contains("the Iceberg catalog is not configured");
+    assertThat(errors).containsKey("iceberg.catalog.catalog-impl");
+    props.put("iceberg.catalog.type", "jdbc");
+    props.put("iceberg.catalog.catalog-impl", "x.Y");
+    assertThat(errors(props).get("iceberg.catalog.catalog-impl"))
+        .singleElement()
+        .asString()
+        .contains("set only one of");
+  }
+
+  @Test
+  void flatOpFieldWithDebeziumInputIsAttachedToTheOffendingKey() {
+    Map<String, String> props = minimal();
+    props.put("flat.op.field", "op");
+    assertThat(errors(props).get("flat.op.field"))
+        .singleElement()
+        .asString()
+        .contains("only applies to input.format=flat");
+    props.put("input.format", "flat");
+    assertThat(errors(props)).isEmpty();
+  }
+
+  @Test
+  void partitionColumnsMustBeKeyColumns() {
+    Map<String, String> props = minimal();
+    props.put("primary.key.fields", "id");
+    props.put("table.partition.by", "bucket(id, 16), customer");
+    assertThat(errors(props).get("table.partition.by"))
+        .singleElement()
+        .asString()
+        .contains("not in primary.key.fields: customer");
+    props.put("table.partition.by", "bucket(id, 16), truncate(id, 10)");
+    assertThat(errors(props)).isEmpty();
+    assertThat(new UpsertSinkConfig(props).tablePartitionBy())
+        .containsExactly(
+            new PartitionTerm(PartitionTerm.Transform.BUCKET, "id", 16),
+            new PartitionTerm(PartitionTerm.Transform.TRUNCATE, "id", 10));
+  }
+
+  @Test
+  void badValuesAreReportedPerKey() {
+    Map<String, String> props = minimal();
+    props.put("table.partition.by", "year(created)");
+    props.put("table.format.version", "1");
+    props.put("input.format", "json");
+    props.put("table.topic.regex", "(unclosed");
+    Map<String, List<String>> errors = errors(props);
+    assertThat(errors.get("table.partition.by").get(0)).contains("partition term 'year(created)'");
+    assertThat(errors.get("table.format.version").get(0)).contains("Value must be at least 2");
+    assertThat(errors.get("input.format").get(0)).contains("String must be one of: debezium, flat");
+    assertThat(errors.get("table.topic.regex").get(0)).contains("not a Java regex");
+  }
+
+  @Test
+  void tableNamePlaceholdersMustBeRegexGroups() {
+    Map<String, String> props = minimal();
+    props.put("table.name.format", "{schema}.{table}");
+    assertThat(errors(props).get("table.name.format"))
+        .singleElement()
+        .asString()
+        .contains("placeholder {schema} is neither {topic} nor a named group");
+  }
+
+  @Test
+  void everyDeclaredKeyHasDocDefaultGroupAndImportance() {
+    for (ConfigDef.ConfigKey key : UpsertSinkConfig.configDef().configKeys().values()) {
+      assertThat(key.documentation).as(key.name).isNotBlank();
+      assertThat(key.importance).as(key.name).isNotNull();
+      if (!key.internalConfig) {
+        assertThat(key.group).as(key.name).isNotBlank();
+        assertThat(key.hasDefault()).as(key.name).isTrue();
+      }
+    }
+  }
+
+  private static Map<String, List<String>> errors(Map<String, String> props) {
+    return UpsertSinkConfig.validate(props).configValues().stream()
+        .filter(v -> !v.errorMessages().isEmpty())
+        .collect(Collectors.toMap(ConfigValue::name, ConfigValue::errorMessages));
+  }
+}
