@@ -12,6 +12,7 @@ import java.io.IOException;
 import java.util.Collection;
 import java.util.HashMap;
 import java.util.Map;
+import java.util.function.LongSupplier;
 import org.apache.iceberg.catalog.Catalog;
 import org.apache.kafka.clients.consumer.OffsetAndMetadata;
 import org.apache.kafka.common.TopicPartition;
@@ -31,6 +32,7 @@ import org.slf4j.LoggerFactory;
 public class UpsertSinkTask extends SinkTask {
   private static final Logger log = LoggerFactory.getLogger(UpsertSinkTask.class);
 
+  private final LongSupplier nanoClock;
   private final PendingChanges pending = new PendingChanges();
   private final Map<TopicPartition, Long> held = new HashMap<>();
   private UpsertSinkConfig config;
@@ -39,6 +41,15 @@ public class UpsertSinkTask extends SinkTask {
   private TableResolver tables;
   private long lastCommitNanos;
   private int commits;
+
+  public UpsertSinkTask() {
+    this(System::nanoTime);
+  }
+
+  /** With a clock for the commit interval (tests). */
+  UpsertSinkTask(LongSupplier nanoClock) {
+    this.nanoClock = nanoClock;
+  }
 
   @Override
   public void start(Map<String, String> props) {
@@ -62,7 +73,7 @@ public class UpsertSinkTask extends SinkTask {
             config.connectorName(),
             config.taskId(),
             extractor.excludedField());
-    lastCommitNanos = System.nanoTime();
+    lastCommitNanos = nanoClock.getAsLong();
     log.info(
         "Upsert sink task {} of {} started (commit every {} ms)",
         config.taskId(),
@@ -132,11 +143,11 @@ public class UpsertSinkTask extends SinkTask {
   }
 
   private void commitIfDue() {
-    long elapsedMs = (System.nanoTime() - lastCommitNanos) / 1_000_000;
+    long elapsedMs = (nanoClock.getAsLong() - lastCommitNanos) / 1_000_000;
     if (pending.isEmpty() || elapsedMs < config.commitIntervalMs()) {
       return;
     }
-    lastCommitNanos = System.nanoTime();
+    lastCommitNanos = nanoClock.getAsLong();
     try {
       committer.commit(pending, held);
     } catch (OffsetFenceException e) {

@@ -9,12 +9,16 @@ import org.apache.iceberg.Table;
 import org.apache.iceberg.exceptions.ValidationException;
 import org.apache.iceberg.io.WriteResult;
 import org.apache.kafka.common.TopicPartition;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * Commits one written batch as one {@link RowDelta} (one snapshot) whose summary records the
  * offsets the batch covers, fenced so that nobody else committed those partitions meanwhile.
  */
 final class TableCommitter {
+  private static final Logger log = LoggerFactory.getLogger(TableCommitter.class);
+
   private final String connector;
 
   TableCommitter(String connector) {
@@ -48,6 +52,8 @@ final class TableCommitter {
     try {
       delta.commit();
     } catch (ValidationException e) {
+      // The commit certainly did not happen: its files are garbage.
+      deleteFiles(table, result);
       if (fence.failed()) {
         throw new OffsetFenceException(
             "commit to " + table.name() + " fenced: " + fence.errorMessage(), e);
@@ -55,5 +61,14 @@ final class TableCommitter {
       throw e;
     }
     return table.currentSnapshot();
+  }
+
+  private static void deleteFiles(Table table, WriteResult result) {
+    try {
+      Arrays.stream(result.dataFiles()).forEach(f -> table.io().deleteFile(f.location()));
+      Arrays.stream(result.deleteFiles()).forEach(f -> table.io().deleteFile(f.location()));
+    } catch (RuntimeException e) {
+      log.warn("Could not delete the files of a refused commit to {}", table.name(), e);
+    }
   }
 }

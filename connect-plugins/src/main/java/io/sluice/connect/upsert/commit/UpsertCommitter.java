@@ -25,6 +25,7 @@ import org.apache.iceberg.catalog.Catalog;
 import org.apache.iceberg.catalog.TableIdentifier;
 import org.apache.iceberg.io.WriteResult;
 import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.connect.errors.DataException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -145,23 +146,34 @@ public final class UpsertCommitter implements Closeable {
 
   /** The table ready for the batch's rows, or empty when it does not exist and cannot be made. */
   private Optional<Table> prepareTable(TableIdentifier id, List<ChangeEvent> batch) {
-    Map<org.apache.kafka.connect.data.Schema, Boolean> rowSchemas = new IdentityHashMap<>();
-    List<Schema> recordSchemas = new ArrayList<>();
+    Map<org.apache.kafka.connect.data.Schema, ChangeEvent> firstByRowSchema =
+        new IdentityHashMap<>();
     for (ChangeEvent event : batch) {
-      if (event.operation() == Operation.UPSERT
-          && rowSchemas.put(event.row().schema(), Boolean.TRUE) == null) {
-        recordSchemas.add(
-            IcebergSchemas.tableSchema(event.row().schema(), event.key().schema(), excludedField));
+      if (event.operation() == Operation.UPSERT) {
+        firstByRowSchema.putIfAbsent(event.row().schema(), event);
       }
     }
     Optional<Table> existing = tables.find(id);
     existing.ifPresent(Table::refresh);
-    if (recordSchemas.isEmpty()) {
+    if (firstByRowSchema.isEmpty()) {
       return existing;
     }
     Table table = null;
-    for (Schema schema : recordSchemas) {
-      table = tables.prepare(id, schema);
+    for (ChangeEvent event : firstByRowSchema.values()) {
+      try {
+        Schema schema =
+            IcebergSchemas.tableSchema(event.row().schema(), event.key().schema(), excludedField);
+        table = tables.prepare(id, schema);
+      } catch (DataException e) {
+        throw new DataException(
+            "table "
+                + id
+                + " cannot take the record at "
+                + event.coordinates()
+                + ": "
+                + e.getMessage(),
+            e);
+      }
     }
     return Optional.of(table);
   }

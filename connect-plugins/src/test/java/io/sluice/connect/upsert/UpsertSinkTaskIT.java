@@ -1,0 +1,368 @@
+package io.sluice.connect.upsert;
+
+import static io.sluice.connect.testing.Envelopes.change;
+import static io.sluice.connect.testing.Envelopes.key;
+import static io.sluice.connect.testing.Envelopes.row;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.sluice.connect.testing.Envelopes;
+import io.sluice.connect.testing.Lake;
+import io.sluice.connect.testing.StubTaskContext;
+import java.math.BigDecimal;
+import java.nio.file.Path;
+import java.time.LocalDateTime;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.atomic.AtomicLong;
+import org.apache.iceberg.Snapshot;
+import org.apache.iceberg.Table;
+import org.apache.iceberg.TableUtil;
+import org.apache.iceberg.catalog.TableIdentifier;
+import org.apache.iceberg.data.Record;
+import org.apache.kafka.clients.consumer.OffsetAndMetadata;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.connect.data.Decimal;
+import org.apache.kafka.connect.data.Schema;
+import org.apache.kafka.connect.data.SchemaBuilder;
+import org.apache.kafka.connect.data.Struct;
+import org.apache.kafka.connect.errors.DataException;
+import org.apache.kafka.connect.sink.SinkRecord;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The sink task driven directly (no broker), writing into a real JdbcCatalog on SQLite and read
+ * back with Iceberg's generic reader, deletes applied.
+ */
+class UpsertSinkTaskIT {
+  private static final String TOPIC = "broker.cdc_lab.orders.clean";
+  private static final TableIdentifier TABLE = TableIdentifier.of("cdc_lab", "orders_current");
+  private static final TopicPartition P0 = new TopicPartition(TOPIC, 0);
+  private static final TopicPartition P1 = new TopicPartition(TOPIC, 1);
+  private static final long INTERVAL_MS = 1_000;
+
+  @TempDir Path dir;
+  private Lake lake;
+  private final List<Harness> harnesses = new ArrayList<>();
+
+  @BeforeEach
+  void openLake() {
+    lake = new Lake(dir);
+  }
+
+  @AfterEach
+  void closeAll() throws Exception {
+    harnesses.forEach(Harness::stop);
+    lake.close();
+  }
+
+  @Test
+  void createReadUpdateDeleteSequenceGivesTheSourceState() {
+    Harness task = start(Map.of());
+    task.put(upsert(0, 0, "c", 1, "ann"), upsert(0, 1, "c", 2, "bob"), upsert(1, 0, "r", 3, "cid"));
+    task.commit();
+    task.put(
+        upsert(0, 2, "u", 2, "bob2"),
+        delete(1, 1, 3),
+        tombstone(1, 2, 3),
+        upsert(0, 3, "r", 4, "dee"),
+        upsert(0, 4, "c", 5, "eve"),
+        delete(0, 5, 5));
+    task.commit();
+
+    assertThat(state()).containsExactly("1=ann", "2=bob2", "4=dee");
+    List<Snapshot> snapshots = snapshots();
+    assertThat(snapshots).hasSize(2);
+    assertThat(lake.offsets(TABLE, "orders-upsert")).isEqualTo(Map.of(P0, 6L, P1, 3L));
+    assertThat(task.preCommit()).isEqualTo(Map.of(P0, 6L, P1, 3L));
+  }
+
+  @Test
+  void tombstonesChangeNothing() {
+    Harness task = start(Map.of());
+    task.put(upsert(0, 0, "c", 1, "ann"));
+    task.commit();
+    task.put(tombstone(0, 1, 1), tombstone(0, 2, 9));
+    task.commit();
+    assertThat(state()).containsExactly("1=ann");
+    assertThat(lake.offsets(TABLE, "orders-upsert")).containsEntry(P0, 3L);
+  }
+
+  @Test
+  void redeliveredAndReplayedRecordsNeverLeaveTwoRowsOrAStaleRow() {
+    Harness task = start(Map.of());
+    SinkRecord[] batch = {upsert(0, 0, "c", 1, "v1"), upsert(0, 1, "c", 2, "w1")};
+    task.put(batch);
+    task.commit();
+    task.put(upsert(0, 2, "u", 1, "v2"));
+    task.commit();
+    // Connect redelivers old offsets (a rewind): Iceberg already holds them, they are skipped.
+    task.put(batch);
+    task.commit();
+    assertThat(state()).containsExactly("1=v2", "2=w1");
+    assertThat(snapshots()).hasSize(2);
+    // The same changes produced again at new offsets: one row per key, the newest event wins.
+    task.put(upsert(0, 3, "c", 1, "v1"), upsert(0, 4, "c", 2, "w1"));
+    task.commit();
+    task.put(upsert(0, 5, "c", 1, "v1"), upsert(0, 6, "c", 2, "w1"));
+    task.commit();
+    assertThat(state()).containsExactly("1=v1", "2=w1");
+  }
+
+  @Test
+  void preCommitHandsConnectOnlyOffsetsIcebergHolds() {
+    Harness task = start(Map.of());
+    task.put(upsert(0, 0, "c", 1, "a"), upsert(1, 0, "c", 2, "b"));
+    assertThat(task.preCommit()).isEmpty();
+    task.commit();
+    task.put(upsert(0, 1, "u", 1, "a2"));
+    assertThat(task.preCommit()).isEqualTo(Map.of(P0, 1L, P1, 1L));
+  }
+
+  @Test
+  void restartedTaskSeeksToTheOffsetsIcebergHolds() {
+    Harness first = start(Map.of());
+    first.put(upsert(0, 0, "c", 1, "a"), upsert(0, 1, "c", 2, "b"), upsert(1, 0, "c", 3, "c"));
+    first.commit();
+    first.put(upsert(0, 2, "u", 1, "lost-in-crash"));
+    // Crash: no preCommit, no close; the uncommitted record is re-read after the restart.
+    Harness second = start(Map.of());
+    assertThat(second.context.seeks).isEqualTo(Map.of(P0, 2L, P1, 1L));
+    second.put(upsert(0, 2, "u", 1, "lost-in-crash"));
+    second.commit();
+    assertThat(state()).containsExactly("1=lost-in-crash", "2=b", "3=c");
+  }
+
+  @Test
+  void testHookFailsRightAfterTheIcebergCommit() {
+    Harness task = start(Map.of("sluice.test.fail.after.commits", "1"));
+    task.put(upsert(0, 0, "c", 1, "a"));
+    assertThatThrownBy(task::commit).hasMessageContaining("failing right after Iceberg commit 1");
+    assertThat(state()).containsExactly("1=a");
+    assertThat(start(Map.of()).context.seeks).isEqualTo(Map.of(P0, 1L));
+  }
+
+  @Test
+  void addedColumnAndWidenedTypeReachTheTable() {
+    Harness task = start(Map.of());
+    task.put(upsert(0, 0, "c", 1, "a"));
+    task.commit();
+    Schema wider =
+        SchemaBuilder.struct()
+            .name("broker.cdc_lab.orders.Value")
+            .optional()
+            .field("id", Schema.INT32_SCHEMA)
+            .field("customer", Schema.OPTIONAL_STRING_SCHEMA)
+            .field("status", Schema.OPTIONAL_STRING_SCHEMA)
+            .build();
+    Struct after = new Struct(wider).put("id", 2).put("customer", "b").put("status", "NEW");
+    task.put(record(0, 1, key(2), change(Envelopes.envelope(wider), "c", null, after)));
+    task.commit();
+    List<Record> rows = lake.rows(TABLE, "id");
+    assertThat(rows).hasSize(2);
+    assertThat(rows.get(0).getField("status")).isNull();
+    assertThat(rows.get(1).getField("status")).isEqualTo("NEW");
+  }
+
+  @Test
+  void datetimeMillisReadBackAsTimestampAndDecimalsAsDecimals() {
+    Schema typed =
+        SchemaBuilder.struct()
+            .name("broker.cdc_lab.orders.Value")
+            .optional()
+            .field("id", Schema.INT32_SCHEMA)
+            .field(
+                "created_at",
+                SchemaBuilder.int64().name("io.debezium.time.Timestamp").optional().build())
+            .field(
+                "amount",
+                Decimal.builder(2).parameter("connect.decimal.precision", "10").optional().build())
+            .build();
+    Struct after =
+        new Struct(typed)
+            .put("id", 1)
+            .put("created_at", 1_700_000_123_456L)
+            .put("amount", new BigDecimal("19.90"));
+    Harness task = start(Map.of());
+    task.put(record(0, 0, key(1), change(Envelopes.envelope(typed), "c", null, after)));
+    task.commit();
+    Record row = lake.rows(TABLE, "id").get(0);
+    assertThat(row.getField("created_at"))
+        .isEqualTo(LocalDateTime.of(2023, 11, 14, 22, 15, 23, 456_000_000));
+    assertThat(row.getField("amount")).isEqualTo(new BigDecimal("19.90"));
+    assertThat(lake.table(TABLE).schema().findField("amount").type().toString())
+        .isEqualTo("decimal(10, 2)");
+  }
+
+  @Test
+  void formatV3TablesUpsertCorrectly() {
+    Harness task = start(Map.of("table.format.version", "3"));
+    task.put(upsert(0, 0, "c", 1, "a"), upsert(0, 1, "c", 2, "b"));
+    task.commit();
+    task.put(upsert(0, 2, "u", 1, "a2"), delete(0, 3, 2));
+    task.commit();
+    assertThat(TableUtil.formatVersion(lake.table(TABLE))).isEqualTo(3);
+    assertThat(state()).containsExactly("1=a2");
+  }
+
+  @Test
+  void bucketPartitionedTableUpsertsAcrossBatches() {
+    Harness task = start(Map.of("table.partition.by", "bucket(id, 4)"));
+    List<SinkRecord> creates = new ArrayList<>();
+    for (int id = 1; id <= 8; id++) {
+      creates.add(upsert(0, id - 1, "c", id, "v" + id));
+    }
+    task.put(creates.toArray(SinkRecord[]::new));
+    task.commit();
+    task.put(upsert(0, 8, "u", 3, "x3"), delete(0, 9, 4), upsert(0, 10, "u", 7, "x7"));
+    task.commit();
+    assertThat(lake.table(TABLE).spec().fields()).hasSize(1);
+    assertThat(state()).containsExactly("1=v1", "2=v2", "3=x3", "5=v5", "6=v6", "7=x7", "8=v8");
+  }
+
+  @Test
+  void aZombieWriterIsFencedAndRewindsToIceberg() {
+    Harness live = start(Map.of());
+    Harness zombie = start(Map.of());
+    live.put(upsert(0, 0, "c", 1, "live"));
+    live.commit();
+    zombie.put(upsert(0, 0, "c", 1, "zombie"), upsert(0, 1, "c", 2, "zombie"));
+    zombie.commit();
+    assertThat(state()).containsExactly("1=live");
+    assertThat(zombie.context.seeks).containsEntry(P0, 1L);
+    assertThat(zombie.preCommit()).isEqualTo(Map.of(P0, 1L));
+  }
+
+  @Test
+  void aRecordTheTableCannotTakeFailsTheTaskNamingIt() {
+    Harness task = start(Map.of());
+    task.put(upsert(0, 0, "c", 1, "a"));
+    task.commit();
+    Schema clash =
+        SchemaBuilder.struct()
+            .optional()
+            .field("id", Schema.INT32_SCHEMA)
+            .field("customer", Schema.OPTIONAL_BOOLEAN_SCHEMA)
+            .build();
+    Struct after = new Struct(clash).put("id", 2).put("customer", true);
+    task.put(record(1, 4, key(2), change(Envelopes.envelope(clash), "c", null, after)));
+    assertThatThrownBy(task::commit)
+        .isInstanceOf(DataException.class)
+        .hasMessageContaining("partition 1 offset 4")
+        .hasMessageContaining("column customer is string in the table but boolean in the record");
+    assertThat(lake.offsets(TABLE, "orders-upsert")).isEqualTo(Map.of(P0, 1L));
+  }
+
+  @Test
+  void flatRowsWithAnOperationField() {
+    Harness task =
+        start(Map.of("input.format", "flat", "flat.op.field", "__op", "primary.key.fields", "id"));
+    Schema flat =
+        SchemaBuilder.struct()
+            .field("id", Schema.INT32_SCHEMA)
+            .field("customer", Schema.OPTIONAL_STRING_SCHEMA)
+            .field("__op", Schema.OPTIONAL_STRING_SCHEMA)
+            .build();
+    task.put(
+        record(0, 0, null, new Struct(flat).put("id", 1).put("customer", "a").put("__op", "c")),
+        record(0, 1, null, new Struct(flat).put("id", 2).put("customer", "b")),
+        record(0, 2, null, new Struct(flat).put("id", 1).put("__op", "d")));
+    task.commit();
+    assertThat(state()).containsExactly("2=b");
+    assertThat(lake.table(TABLE).schema().findField("__op")).isNull();
+  }
+
+  private List<String> state() {
+    return lake.rows(TABLE, "id").stream()
+        .map(r -> r.getField("id") + "=" + r.getField("customer"))
+        .toList();
+  }
+
+  private List<Snapshot> snapshots() {
+    Table table = lake.table(TABLE);
+    List<Snapshot> snapshots = new ArrayList<>();
+    table.snapshots().forEach(snapshots::add);
+    return snapshots;
+  }
+
+  private Harness start(Map<String, String> extra) {
+    Map<String, String> props = new HashMap<>(lake.connectorProperties());
+    props.put("name", "orders-upsert");
+    props.put("topics", TOPIC);
+    props.put("commit.interval.ms", String.valueOf(INTERVAL_MS));
+    props.putAll(extra);
+    Harness harness = new Harness(props, List.of(P0, P1));
+    harnesses.add(harness);
+    return harness;
+  }
+
+  private static SinkRecord upsert(int partition, long offset, String op, int id, String customer) {
+    return record(partition, offset, key(id), change(op, null, row(id, customer)));
+  }
+
+  private static SinkRecord delete(int partition, long offset, int id) {
+    return record(partition, offset, key(id), change("d", row(id, "gone"), null));
+  }
+
+  private static SinkRecord tombstone(int partition, long offset, int id) {
+    return record(partition, offset, key(id), null);
+  }
+
+  private static SinkRecord record(int partition, long offset, Struct key, Struct value) {
+    return new SinkRecord(
+        TOPIC,
+        partition,
+        key == null ? null : key.schema(),
+        key,
+        value == null ? null : value.schema(),
+        value,
+        offset);
+  }
+
+  /** One task with its own clock, started and opened on the given partitions. */
+  private static final class Harness {
+    final AtomicLong clock = new AtomicLong();
+    final StubTaskContext context;
+    final UpsertSinkTask task = new UpsertSinkTask(clock::get);
+    private boolean stopped;
+
+    Harness(Map<String, String> props, List<TopicPartition> partitions) {
+      context = new StubTaskContext(props);
+      context.assignment.addAll(partitions);
+      task.initialize(context);
+      task.start(props);
+      task.open(partitions);
+    }
+
+    void put(SinkRecord... records) {
+      task.put(Arrays.asList(records));
+    }
+
+    /** Lets the commit interval pass and polls once, as Connect's loop would. */
+    void commit() {
+      clock.addAndGet(INTERVAL_MS * 1_000_000);
+      task.put(List.of());
+    }
+
+    Map<TopicPartition, Long> preCommit() {
+      Map<TopicPartition, OffsetAndMetadata> current = new HashMap<>();
+      context.assignment.forEach(tp -> current.put(tp, new OffsetAndMetadata(999)));
+      Map<TopicPartition, Long> offsets = new HashMap<>();
+      task.preCommit(current).forEach((tp, om) -> offsets.put(tp, om.offset()));
+      return offsets;
+    }
+
+    void stop() {
+      if (!stopped) {
+        stopped = true;
+        task.stop();
+      }
+    }
+  }
+}
