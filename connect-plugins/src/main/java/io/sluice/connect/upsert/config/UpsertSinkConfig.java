@@ -122,11 +122,12 @@ public final class UpsertSinkConfig extends AbstractConfig {
    */
   public static final String TEST_FAIL_AFTER_COMMITS_CONFIG = "sluice.test.fail.after.commits";
 
-  /** Framework keys Connect passes to every connector. */
+  /** Framework keys Connect passes to every connector ({@code task.class}: to every task). */
   private static final Set<String> FRAMEWORK_KEYS =
       Set.of(
           "name",
           "connector.class",
+          "task.class",
           "connector.plugin.version",
           "tasks.max",
           "tasks.max.enforce",
@@ -281,8 +282,8 @@ public final class UpsertSinkConfig extends AbstractConfig {
   }
 
   private static void crossKeyChecks(Map<String, String> props, Map<String, ConfigValue> values) {
-    boolean hasType = props.get(CATALOG_TYPE_CONFIG) != null;
-    boolean hasImpl = props.get(CATALOG_IMPL_CONFIG) != null;
+    boolean hasType = !isBlank(props.get(CATALOG_TYPE_CONFIG));
+    boolean hasImpl = !isBlank(props.get(CATALOG_IMPL_CONFIG));
     if (hasType == hasImpl) {
       String message =
           hasType
@@ -363,6 +364,10 @@ public final class UpsertSinkConfig extends AbstractConfig {
         + key
         + "' for the upsert sink: it would be ignored, so it is refused (keys: the README's"
         + " upsert sink table, Connect's framework keys, iceberg.catalog.*, iceberg.hadoop.*)";
+  }
+
+  private static boolean isBlank(String value) {
+    return value == null || value.isBlank();
   }
 
   private static Set<String> namedGroups(String regex) {

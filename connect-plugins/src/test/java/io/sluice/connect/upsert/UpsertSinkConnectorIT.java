@@ -1,0 +1,324 @@
+package io.sluice.connect.upsert;
+
+import static io.sluice.connect.testing.Envelopes.change;
+import static io.sluice.connect.testing.Envelopes.key;
+import static io.sluice.connect.testing.Envelopes.row;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.awaitility.Awaitility.await;
+
+import io.sluice.connect.testing.ChangeProducer;
+import io.sluice.connect.testing.Envelopes;
+import io.sluice.connect.testing.Lake;
+import io.sluice.embedded.ConnectRestClient;
+import io.sluice.embedded.ConnectRestClient.ConnectRestException;
+import io.sluice.embedded.EmbeddedConnect;
+import io.sluice.embedded.EmbeddedKafka;
+import io.sluice.schema.server.DevSchemaRegistry;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.LocalDateTime;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import org.apache.iceberg.Snapshot;
+import org.apache.iceberg.Table;
+import org.apache.iceberg.catalog.TableIdentifier;
+import org.apache.iceberg.data.Record;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.AdminClientConfig;
+import org.apache.kafka.clients.admin.NewTopic;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.connect.data.Schema;
+import org.apache.kafka.connect.data.SchemaBuilder;
+import org.apache.kafka.connect.data.Struct;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The upsert sink (and the Apache sink for the changelog) in a real distributed Connect worker on
+ * an embedded broker, with the dev schema registry and a JdbcCatalog on SQLite; tables read back
+ * with Iceberg's generic reader, deletes applied.
+ */
+class UpsertSinkConnectorIT {
+  private static final Duration WAIT = Duration.ofSeconds(60);
+  private static final String CONVERTER = "io.sluice.connect.converter.RegistryAvroConverter";
+
+  @TempDir static Path dir;
+  private static EmbeddedKafka kafka;
+  private static DevSchemaRegistry registry;
+  private static EmbeddedConnect connect;
+  private static ConnectRestClient rest;
+  private static Lake lake;
+  private static ChangeProducer producer;
+
+  @BeforeAll
+  static void startStack() throws Exception {
+    kafka = EmbeddedKafka.start(dir.resolve("kafka"));
+    registry = DevSchemaRegistry.start(kafka.bootstrapServers(), "127.0.0.1", 0);
+    connect = EmbeddedConnect.start(kafka.bootstrapServers(), "sluice-connect-it", 0);
+    rest = connect.client();
+    Files.createDirectories(dir.resolve("lake"));
+    lake = new Lake(dir.resolve("lake"));
+    producer = new ChangeProducer(kafka.bootstrapServers(), registry.url());
+  }
+
+  @AfterAll
+  static void stopStack() throws Exception {
+    if (producer != null) {
+      producer.close();
+    }
+    if (connect != null) {
+      connect.close();
+    }
+    if (lake != null) {
+      lake.close();
+    }
+    if (registry != null) {
+      registry.close();
+    }
+    if (kafka != null) {
+      kafka.close();
+    }
+  }
+
+  @Test
+  void changesReachTheCurrentTableAndEveryEventTheChangelog() throws Exception {
+    String topic = "broker.cdc_lab.orders.clean";
+    createTopic(topic, 2);
+    createTopic("control-iceberg-it", 1);
+    Schema wider =
+        SchemaBuilder.struct()
+            .name("broker.cdc_lab.orders.Value")
+            .optional()
+            .field("id", Schema.INT32_SCHEMA)
+            .field("customer", Schema.OPTIONAL_STRING_SCHEMA)
+            .field(
+                "created_at",
+                SchemaBuilder.int64().name("io.debezium.time.Timestamp").optional().build())
+            .build();
+    rest.putConnector("orders-upsert", upsertConfig(topic, Map.of()));
+    rest.putConnector("orders-changelog", changelogConfig(topic, "control-iceberg-it"));
+    rest.awaitRunning("orders-upsert", WAIT);
+    rest.awaitRunning("orders-changelog", WAIT);
+
+    producer.send(topic, key(1), change("r", null, row(1, "ann")));
+    producer.send(topic, key(2), change("r", null, row(2, "bob")));
+    producer.send(topic, key(3), change("c", null, row(3, "cid")));
+    producer.send(topic, key(1), change("u", row(1, "ann"), row(1, "ann2")));
+    producer.send(topic, key(2), change("d", row(2, "bob"), null));
+    producer.send(topic, key(2), null);
+    Struct withTime =
+        new Struct(wider).put("id", 4).put("customer", "dee").put("created_at", 1_700_000_123_456L);
+    producer.send(topic, key(4), change(Envelopes.envelope(wider), "c", null, withTime));
+
+    TableIdentifier current = TableIdentifier.of("cdc_lab", "orders_current");
+    await("current table equals the source")
+        .atMost(WAIT)
+        .ignoreExceptions()
+        .until(() -> state(current), s -> s.equals(List.of("1=ann2", "3=cid", "4=dee")));
+    Record dee = lake.rows(current, "id").get(2);
+    assertThat(dee.getField("created_at"))
+        .isEqualTo(LocalDateTime.of(2023, 11, 14, 22, 15, 23, 456_000_000));
+    assertThat(lake.rows(current, "id").get(0).getField("created_at")).isNull();
+
+    TableIdentifier changelog = TableIdentifier.of("cdc_lab", "orders_changelog");
+    await("changelog holds the six change events")
+        .atMost(WAIT)
+        .ignoreExceptions()
+        .until(() -> lake.rows(changelog, "id").size(), n -> n == 6);
+    List<Record> events = lake.rows(changelog, "id");
+    Set<String> coordinates = new HashSet<>();
+    for (Record event : events) {
+      Record kafkaMetadata = (Record) event.getField("_kafka_metadata");
+      Record cdc = (Record) event.getField("_cdc");
+      coordinates.add(kafkaMetadata.getField("partition") + "@" + kafkaMetadata.getField("offset"));
+      assertThat(cdc.getField("op")).isIn("I", "U", "D");
+    }
+    assertThat(coordinates).hasSize(6);
+    assertThat(events)
+        .extracting(e -> ((Record) e.getField("_cdc")).getField("op"))
+        .containsOnlyOnce("D");
+  }
+
+  @Test
+  void replayedBatchesAndResetOffsetsNeverLeaveTwoRowsForAKey() throws Exception {
+    String topic = "broker.it_replay.orders.clean";
+    TableIdentifier table = TableIdentifier.of("it_replay", "orders_current");
+    createTopic(topic, 2);
+    rest.putConnector("replay-upsert", upsertConfig(topic, Map.of()));
+    rest.awaitRunning("replay-upsert", WAIT);
+    for (int round = 0; round < 2; round++) {
+      producer.send(topic, key(1), change("c", null, row(1, "v1")));
+      producer.send(topic, key(2), change("c", null, row(2, "w1")));
+    }
+    producer.send(topic, key(1), change("u", row(1, "v1"), row(1, "v2")));
+    producer.send(topic, key(1), change("c", null, row(1, "v1-again")));
+    await("Iceberg holds the offsets of all six records")
+        .atMost(WAIT)
+        .ignoreExceptions()
+        .until(() -> heldRecordCount(table, "replay-upsert"), n -> n == 6);
+    assertThat(state(table)).containsExactly("1=v1-again", "2=w1");
+
+    // Connect forgets its offsets: the task must seek to Iceberg's and not rewrite old batches.
+    int snapshotsBefore = snapshots(table).size();
+    rest.stopConnector("replay-upsert");
+    await("connector stopped")
+        .atMost(WAIT)
+        .until(() -> rest.status("replay-upsert").state().equals("STOPPED"));
+    rest.resetOffsets("replay-upsert");
+    rest.resumeConnector("replay-upsert");
+    rest.awaitRunning("replay-upsert", WAIT);
+    producer.send(topic, key(3), change("c", null, row(3, "x")));
+    await("new row after the reset")
+        .atMost(WAIT)
+        .ignoreExceptions()
+        .until(() -> state(table), s -> s.equals(List.of("1=v1-again", "2=w1", "3=x")));
+    List<Snapshot> after = snapshots(table).subList(snapshotsBefore, snapshots(table).size());
+    assertThat(after)
+        .extracting(s -> s.summary().get("added-records"))
+        .as("snapshots after the reset write only the new record")
+        .containsExactly("1");
+  }
+
+  @Test
+  void taskKilledAfterTheIcebergCommitRestartsWithoutDuplicatesOrGaps() throws Exception {
+    String topic = "broker.it_crash.orders.clean";
+    TableIdentifier table = TableIdentifier.of("it_crash", "orders_current");
+    createTopic(topic, 2);
+    for (int id = 1; id <= 20; id++) {
+      producer.send(topic, key(id), change("c", null, row(id, "first")));
+    }
+    rest.putConnector(
+        "crash-upsert", upsertConfig(topic, Map.of("sluice.test.fail.after.commits", "1")));
+    await("task fails right after its first Iceberg commit")
+        .atMost(WAIT)
+        .until(
+            () -> rest.status("crash-upsert").tasks(),
+            t -> !t.isEmpty() && t.get(0).state().equals("FAILED"));
+    assertThat(rest.status("crash-upsert").tasks().get(0).trace())
+        .contains("failing right after Iceberg commit 1");
+    Map<TopicPartition, Long> atCrash = lake.offsets(table, "crash-upsert");
+    assertThat(atCrash).isNotEmpty();
+
+    // New task configs (hook removed) make the worker restart the failed task.
+    rest.putConnector("crash-upsert", upsertConfig(topic, Map.of()));
+    await("task restarted").atMost(WAIT).until(() -> rest.status("crash-upsert").running());
+    for (int id = 21; id <= 30; id++) {
+      producer.send(topic, key(id), change("c", null, row(id, "second")));
+    }
+    await("all thirty rows")
+        .atMost(WAIT)
+        .ignoreExceptions()
+        .until(() -> lake.rows(table, "id").size(), n -> n == 30);
+    List<Record> rows = lake.rows(table, "id");
+    assertThat(rows).extracting(r -> r.getField("id")).doesNotHaveDuplicates();
+    // Every record was written exactly once: nothing before the crash commit was written again.
+    assertThat(committedRecords(table, "crash-upsert")).isEqualTo(30);
+  }
+
+  @Test
+  void theWorkerRefusesUnknownAndUnsupportedKeys() {
+    Map<String, String> config =
+        upsertConfig("broker.it_refuse.orders.clean", Map.of("upsert-mode-enabled", "true"));
+    assertThatThrownBy(() -> rest.putConnector("refused-upsert", config))
+        .isInstanceOf(ConnectRestException.class)
+        .hasMessageContaining("400")
+        .hasMessageContaining("'upsert-mode-enabled' is not supported");
+    Map<String, List<String>> errors =
+        rest.validate(
+            UpsertSinkConnector.class.getName(),
+            upsertConfig("t", Map.of("iceberg.catalog.type", "")));
+    assertThat(errors).containsKey("iceberg.catalog.type");
+    assertThat(rest.connectors()).doesNotContain("refused-upsert");
+  }
+
+  /** How many records the offsets Iceberg holds cover (every partition starts at 0). */
+  private static long heldRecordCount(TableIdentifier table, String connector) {
+    return lake.offsets(table, connector).values().stream().mapToLong(Long::longValue).sum();
+  }
+
+  /** Sum of added-records over the table's snapshots: how many rows were ever written. */
+  private static long committedRecords(TableIdentifier table, String connector) {
+    long total = 0;
+    for (Snapshot snapshot : snapshots(table)) {
+      if (snapshot.summary().containsKey("sluice.offsets." + connector)) {
+        total += Long.parseLong(snapshot.summary().getOrDefault("added-records", "0"));
+      }
+    }
+    return total;
+  }
+
+  private static List<Snapshot> snapshots(TableIdentifier id) {
+    Table table = lake.table(id);
+    List<Snapshot> snapshots = new ArrayList<>();
+    table.snapshots().forEach(snapshots::add);
+    return snapshots;
+  }
+
+  private static List<String> state(TableIdentifier table) {
+    return lake.rows(table, "id").stream()
+        .map(r -> r.getField("id") + "=" + r.getField("customer"))
+        .toList();
+  }
+
+  private static Map<String, String> upsertConfig(String topic, Map<String, String> extra) {
+    Map<String, String> config = new HashMap<>(lake.connectorProperties());
+    config.put("connector.class", UpsertSinkConnector.class.getName());
+    config.put("tasks.max", "1");
+    config.put("topics", topic);
+    config.put("key.converter", CONVERTER);
+    config.put("key.converter.schema.registry.url", registry.url());
+    config.put("value.converter", CONVERTER);
+    config.put("value.converter.schema.registry.url", registry.url());
+    config.put("commit.interval.ms", "500");
+    config.putAll(extra);
+    return config;
+  }
+
+  private static Map<String, String> changelogConfig(String topic, String controlTopic) {
+    Map<String, String> config = new HashMap<>(lake.apacheSinkProperties());
+    config.put("connector.class", "org.apache.iceberg.connect.IcebergSinkConnector");
+    config.put("tasks.max", "1");
+    config.put("topics", topic);
+    config.put("key.converter", CONVERTER);
+    config.put("key.converter.schema.registry.url", registry.url());
+    config.put("value.converter", CONVERTER);
+    config.put("value.converter.schema.registry.url", registry.url());
+    config.put("transforms", "tombstones,debezium,kafka");
+    config.put("transforms.tombstones.type", "org.apache.kafka.connect.transforms.Filter");
+    config.put("transforms.tombstones.predicate", "isTombstone");
+    config.put("predicates", "isTombstone");
+    config.put(
+        "predicates.isTombstone.type",
+        "org.apache.kafka.connect.transforms.predicates.RecordIsTombstone");
+    config.put(
+        "transforms.debezium.type", "org.apache.iceberg.connect.transforms.DebeziumTransform");
+    config.put("transforms.debezium.cdc.target.pattern", "{db}.{table}_changelog");
+    config.put(
+        "transforms.kafka.type", "org.apache.iceberg.connect.transforms.KafkaMetadataTransform");
+    config.put("transforms.kafka.nested", "true");
+    config.put("iceberg.tables.dynamic-enabled", "true");
+    config.put("iceberg.tables.route-field", "_cdc.target");
+    config.put("iceberg.tables.auto-create-enabled", "true");
+    config.put("iceberg.tables.evolve-schema-enabled", "true");
+    config.put("iceberg.control.topic", controlTopic);
+    config.put("iceberg.control.commit.interval-ms", "1000");
+    config.put("iceberg.kafka.bootstrap.servers", kafka.bootstrapServers());
+    return config;
+  }
+
+  private static void createTopic(String topic, int partitions) throws Exception {
+    try (Admin admin =
+        Admin.create(
+            Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, kafka.bootstrapServers()))) {
+      admin.createTopics(List.of(new NewTopic(topic, partitions, (short) 1))).all().get();
+    }
+  }
+}
