@@ -28,6 +28,12 @@ import org.apache.kafka.common.config.ConfigValue;
  * upsert-mode-enabled}) would silently change nothing.
  */
 public final class UpsertSinkConfig extends AbstractConfig {
+  /** Marker before the README's generated table of these keys. */
+  public static final String README_START_MARKER = "<!-- upsert-sink-config:start -->";
+
+  /** Marker after the README's generated table of these keys. */
+  public static final String README_END_MARKER = "<!-- upsert-sink-config:end -->";
+
   /** Keys under this prefix (stripped) are the Iceberg catalog's properties. */
   public static final String CATALOG_PREFIX = "iceberg.catalog.";
 
