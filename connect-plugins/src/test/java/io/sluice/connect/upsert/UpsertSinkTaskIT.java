@@ -6,6 +6,7 @@ import static io.sluice.connect.testing.Envelopes.row;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.sluice.connect.offsets.SnapshotOffsets;
 import io.sluice.connect.testing.Envelopes;
 import io.sluice.connect.testing.Lake;
 import io.sluice.connect.testing.StubTaskContext;
@@ -123,6 +124,18 @@ class UpsertSinkTaskIT {
     task.commit();
     task.put(upsert(0, 1, "u", 1, "a2"));
     assertThat(task.preCommit()).isEqualTo(Map.of(P0, 1L, P1, 1L));
+  }
+
+  @Test
+  void newestSnapshotNamesEveryPartitionTheTaskHolds() {
+    Harness task = start(Map.of());
+    task.put(upsert(0, 0, "c", 1, "a"), upsert(1, 0, "c", 2, "b"));
+    task.commit();
+    task.put(upsert(0, 1, "u", 1, "a2"));
+    task.commit();
+    Snapshot newest = lake.table(TABLE).currentSnapshot();
+    assertThat(SnapshotOffsets.fromSummary(newest.summary(), "orders-upsert"))
+        .contains(Map.of(P0, 2L, P1, 1L));
   }
 
   @Test

@@ -25,6 +25,7 @@ import org.apache.iceberg.catalog.Catalog;
 import org.apache.iceberg.catalog.TableIdentifier;
 import org.apache.iceberg.io.WriteResult;
 import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.connect.errors.ConnectException;
 import org.apache.kafka.connect.errors.DataException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -110,16 +111,25 @@ public final class UpsertCommitter implements Closeable {
       PendingChanges pending,
       Map<TopicPartition, Long> held) {
     List<ChangeEvent> events = new ArrayList<>();
+    // Every partition of this table the task holds is recorded again, so the newest snapshot of
+    // the task names all its partitions: lookups stop there and idle partitions survive snapshot
+    // expiry. The fence checks each of them.
     Map<TopicPartition, Long> offsets = new LinkedHashMap<>();
-    Map<TopicPartition, Long> expected = new HashMap<>();
+    held.forEach(
+        (tp, offset) -> {
+          if (id.equals(names.table(tp.topic()))) {
+            offsets.put(tp, offset);
+          }
+        });
     for (TopicPartition tp : tps) {
       PendingChanges.Partition partition = pending.partitions().get(tp);
       events.addAll(partition.events());
       offsets.put(tp, partition.nextOffset());
-      if (held.containsKey(tp)) {
-        expected.put(tp, held.get(tp));
-      }
     }
+    Map<TopicPartition, Long> expected = new HashMap<>();
+    offsets.keySet().stream()
+        .filter(held::containsKey)
+        .forEach(tp -> expected.put(tp, held.get(tp)));
     List<ChangeEvent> batch = BatchPreparer.prepare(events);
     Optional<Table> prepared = prepareTable(id, batch);
     if (prepared.isEmpty()) {
@@ -130,8 +140,24 @@ public final class UpsertCommitter implements Closeable {
     }
     Table table = prepared.get();
     long started = System.nanoTime();
-    WriteResult result = writer.write(table, batch, excludedField);
-    Snapshot snapshot = committer.commit(table, result, offsets, expected);
+    Snapshot snapshot;
+    try {
+      WriteResult result = writer.write(table, batch, excludedField);
+      snapshot = committer.commit(table, result, offsets, expected);
+    } catch (OffsetFenceException | DataException e) {
+      throw e;
+    } catch (RuntimeException e) {
+      throw new ConnectException(
+          "cannot commit "
+              + events.size()
+              + " records to "
+              + id
+              + " (partitions up to next offsets "
+              + offsets
+              + "): "
+              + e.getMessage(),
+          e);
+    }
     held.putAll(offsets);
     pending.drop(tps);
     log.info(
