@@ -35,20 +35,18 @@ public final class Lake implements AutoCloseable {
     catalog = CatalogUtil.buildIcebergCatalog("lake", catalogProperties, hadoop);
   }
 
+  /** The catalog as the ready file's {@code iceberg_catalog} object. */
+  public Map<String, String> catalogObject() {
+    Map<String, String> props = new HashMap<>(catalogProperties);
+    props.put("name", "lake");
+    return props;
+  }
+
   /** The connector keys that point a sink at this catalog. */
   public Map<String, String> connectorProperties() {
     Map<String, String> props = new HashMap<>();
     catalogProperties.forEach((k, v) -> props.put("iceberg.catalog." + k, v));
     props.put("iceberg.catalog.name", "lake");
-    props.put("iceberg.hadoop.fs.file.impl", "org.apache.hadoop.fs.RawLocalFileSystem");
-    return props;
-  }
-
-  /** The same catalog for the Apache sink ({@code iceberg.catalog} is its name key). */
-  public Map<String, String> apacheSinkProperties() {
-    Map<String, String> props = new HashMap<>();
-    catalogProperties.forEach((k, v) -> props.put("iceberg.catalog." + k, v));
-    props.put("iceberg.catalog", "lake");
     props.put("iceberg.hadoop.fs.file.impl", "org.apache.hadoop.fs.RawLocalFileSystem");
     return props;
   }

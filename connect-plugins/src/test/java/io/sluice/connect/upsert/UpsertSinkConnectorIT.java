@@ -7,6 +7,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
+import io.sluice.connect.ConnectorConfigs;
 import io.sluice.connect.testing.ChangeProducer;
 import io.sluice.connect.testing.Envelopes;
 import io.sluice.connect.testing.Lake;
@@ -48,7 +49,6 @@ import org.junit.jupiter.api.io.TempDir;
  */
 class UpsertSinkConnectorIT {
   private static final Duration WAIT = Duration.ofSeconds(60);
-  private static final String CONVERTER = "io.sluice.connect.converter.RegistryAvroConverter";
 
   @TempDir static Path dir;
   private static EmbeddedKafka kafka;
@@ -269,49 +269,16 @@ class UpsertSinkConnectorIT {
   }
 
   private static Map<String, String> upsertConfig(String topic, Map<String, String> extra) {
-    Map<String, String> config = new HashMap<>(lake.connectorProperties());
-    config.put("connector.class", UpsertSinkConnector.class.getName());
-    config.put("tasks.max", "1");
-    config.put("topics", topic);
-    config.put("key.converter", CONVERTER);
-    config.put("key.converter.schema.registry.url", registry.url());
-    config.put("value.converter", CONVERTER);
-    config.put("value.converter.schema.registry.url", registry.url());
-    config.put("commit.interval.ms", "500");
+    Map<String, String> config =
+        new HashMap<>(
+            ConnectorConfigs.upsertSink(topic, registry.url(), lake.catalogObject(), 500));
     config.putAll(extra);
     return config;
   }
 
   private static Map<String, String> changelogConfig(String topic, String controlTopic) {
-    Map<String, String> config = new HashMap<>(lake.apacheSinkProperties());
-    config.put("connector.class", "org.apache.iceberg.connect.IcebergSinkConnector");
-    config.put("tasks.max", "1");
-    config.put("topics", topic);
-    config.put("key.converter", CONVERTER);
-    config.put("key.converter.schema.registry.url", registry.url());
-    config.put("value.converter", CONVERTER);
-    config.put("value.converter.schema.registry.url", registry.url());
-    config.put("transforms", "tombstones,debezium,kafka");
-    config.put("transforms.tombstones.type", "org.apache.kafka.connect.transforms.Filter");
-    config.put("transforms.tombstones.predicate", "isTombstone");
-    config.put("predicates", "isTombstone");
-    config.put(
-        "predicates.isTombstone.type",
-        "org.apache.kafka.connect.transforms.predicates.RecordIsTombstone");
-    config.put(
-        "transforms.debezium.type", "org.apache.iceberg.connect.transforms.DebeziumTransform");
-    config.put("transforms.debezium.cdc.target.pattern", "{db}.{table}_changelog");
-    config.put(
-        "transforms.kafka.type", "org.apache.iceberg.connect.transforms.KafkaMetadataTransform");
-    config.put("transforms.kafka.nested", "true");
-    config.put("iceberg.tables.dynamic-enabled", "true");
-    config.put("iceberg.tables.route-field", "_cdc.target");
-    config.put("iceberg.tables.auto-create-enabled", "true");
-    config.put("iceberg.tables.evolve-schema-enabled", "true");
-    config.put("iceberg.control.topic", controlTopic);
-    config.put("iceberg.control.commit.interval-ms", "1000");
-    config.put("iceberg.kafka.bootstrap.servers", kafka.bootstrapServers());
-    return config;
+    return ConnectorConfigs.changelogSink(
+        topic, registry.url(), lake.catalogObject(), kafka.bootstrapServers(), controlTopic, 1000);
   }
 
   private static void createTopic(String topic, int partitions) throws Exception {

@@ -1,0 +1,99 @@
+package io.sluice.connect;
+
+import io.sluice.connect.converter.RegistryAvroConverter;
+import io.sluice.connect.upsert.UpsertSinkConnector;
+import java.util.LinkedHashMap;
+import java.util.Map;
+
+/**
+ * Connector configurations of the lakehouse sinks for one topic, as the stack and the tests create
+ * them through the Connect REST API. The catalog is given as the ready file's {@code
+ * iceberg_catalog} object: properties as {@code CatalogUtil.buildIcebergCatalog} takes them,
+ * including {@code name}.
+ */
+public final class ConnectorConfigs {
+  /** Connector class of the Apache Iceberg sink (append-only; the changelog table). */
+  public static final String ICEBERG_SINK_CONNECTOR =
+      "org.apache.iceberg.connect.IcebergSinkConnector";
+
+  private static final String RAW_LOCAL_FS = "org.apache.hadoop.fs.RawLocalFileSystem";
+
+  private ConnectorConfigs() {}
+
+  /**
+   * The Sluice upsert sink writing {@code <db>.<table>_current} from {@code topic}.
+   *
+   * @param commitIntervalMs the sink's commit interval
+   */
+  public static Map<String, String> upsertSink(
+      String topic, String registryUrl, Map<String, String> icebergCatalog, long commitIntervalMs) {
+    Map<String, String> config = new LinkedHashMap<>();
+    config.put("connector.class", UpsertSinkConnector.class.getName());
+    config.put("tasks.max", "1");
+    config.put("topics", topic);
+    converters(config, registryUrl);
+    config.put("commit.interval.ms", String.valueOf(commitIntervalMs));
+    icebergCatalog.forEach((k, v) -> config.put("iceberg.catalog." + k, v));
+    localWarehouse(config, icebergCatalog);
+    return config;
+  }
+
+  /**
+   * The Apache Iceberg sink appending every event of {@code topic} to {@code
+   * <db>.<table>_changelog} (db and table from the envelope's {@code source}), with the Debezium
+   * operation and the Kafka topic/partition/offset of the event ({@code _cdc}, {@code
+   * _kafka_metadata}); tombstones are dropped. The control topic must exist.
+   */
+  public static Map<String, String> changelogSink(
+      String topic,
+      String registryUrl,
+      Map<String, String> icebergCatalog,
+      String bootstrapServers,
+      String controlTopic,
+      long commitIntervalMs) {
+    Map<String, String> config = new LinkedHashMap<>();
+    config.put("connector.class", ICEBERG_SINK_CONNECTOR);
+    config.put("tasks.max", "1");
+    config.put("topics", topic);
+    converters(config, registryUrl);
+    config.put("transforms", "tombstones,debezium,kafka");
+    config.put("transforms.tombstones.type", "org.apache.kafka.connect.transforms.Filter");
+    config.put("transforms.tombstones.predicate", "isTombstone");
+    config.put("predicates", "isTombstone");
+    config.put(
+        "predicates.isTombstone.type",
+        "org.apache.kafka.connect.transforms.predicates.RecordIsTombstone");
+    config.put(
+        "transforms.debezium.type", "org.apache.iceberg.connect.transforms.DebeziumTransform");
+    config.put("transforms.debezium.cdc.target.pattern", "{db}.{table}_changelog");
+    config.put(
+        "transforms.kafka.type", "org.apache.iceberg.connect.transforms.KafkaMetadataTransform");
+    config.put("transforms.kafka.nested", "true");
+    config.put("iceberg.tables.dynamic-enabled", "true");
+    config.put("iceberg.tables.route-field", "_cdc.target");
+    config.put("iceberg.tables.auto-create-enabled", "true");
+    config.put("iceberg.tables.evolve-schema-enabled", "true");
+    config.put("iceberg.control.topic", controlTopic);
+    config.put("iceberg.control.commit.interval-ms", String.valueOf(commitIntervalMs));
+    config.put("iceberg.kafka.bootstrap.servers", bootstrapServers);
+    icebergCatalog.forEach(
+        (k, v) -> config.put(k.equals("name") ? "iceberg.catalog" : "iceberg.catalog." + k, v));
+    localWarehouse(config, icebergCatalog);
+    return config;
+  }
+
+  private static void converters(Map<String, String> config, String registryUrl) {
+    config.put("key.converter", RegistryAvroConverter.class.getName());
+    config.put("key.converter.schema.registry.url", registryUrl);
+    config.put("value.converter", RegistryAvroConverter.class.getName());
+    config.put("value.converter.schema.registry.url", registryUrl);
+  }
+
+  /** A local warehouse without Hadoop's .crc side files. */
+  private static void localWarehouse(Map<String, String> config, Map<String, String> catalog) {
+    String warehouse = catalog.getOrDefault("warehouse", "");
+    if (warehouse.startsWith("file:") || warehouse.startsWith("/")) {
+      config.put("iceberg.hadoop.fs.file.impl", RAW_LOCAL_FS);
+    }
+  }
+}
