@@ -14,6 +14,7 @@ import io.sluice.capture.publish.ChangePublisher;
 import io.sluice.schema.connect.ConnectAvroCodec;
 import io.sluice.schema.registry.HttpSchemaRegistryClient;
 import java.io.IOException;
+import java.lang.management.ManagementFactory;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.Map;
@@ -21,6 +22,9 @@ import java.util.Optional;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
+import javax.management.JMException;
+import javax.management.MBeanServer;
+import javax.management.ObjectName;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.clients.producer.KafkaProducer;
@@ -158,6 +162,31 @@ public final class CaptureService implements AutoCloseable {
 
   public Map<String, ?> lastPublishedPartition() {
     return lastPartition;
+  }
+
+  /**
+   * True once the connector has finished its snapshot and reads the binlog: from then on every
+   * change arrives as a c/u/d event (changes committed earlier appear as snapshot reads). Read from
+   * Debezium's own streaming metrics MBean.
+   */
+  public boolean isStreaming() {
+    MBeanServer server = ManagementFactory.getPlatformMBeanServer();
+    try {
+      ObjectName pattern =
+          new ObjectName(
+              "debezium.*:type=connector-metrics,context=streaming,server="
+                  + config.getString(CaptureConfig.TOPIC_PREFIX_CONFIG)
+                  + ",*");
+      for (ObjectName name : server.queryNames(pattern, null)) {
+        if (Boolean.TRUE.equals(server.getAttribute(name, "Connected"))) {
+          return true;
+        }
+      }
+      return false;
+    } catch (JMException e) {
+      log.debug("cannot read Debezium streaming metrics", e);
+      return false;
+    }
   }
 
   public String scrapeMetrics() {

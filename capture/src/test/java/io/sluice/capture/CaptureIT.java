@@ -134,6 +134,8 @@ class CaptureIT {
     try (CaptureService capture = capture("capture-pause")) {
       startStreaming(capture);
 
+      await("snapshot done, binlog streaming").atMost(WAIT).until(capture::isStreaming);
+      assertThat(get(capture, "status")).contains("\"streaming\":true");
       assertThat(put(capture, "pause")).isEqualTo(202);
       assertThat(get(capture, "status")).contains("\"state\":\"PAUSED\"");
       sql(insert(2, "NEW"), insert(3, "NEW"), "UPDATE " + orders() + " SET status='X'");

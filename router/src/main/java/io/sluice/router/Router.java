@@ -13,6 +13,10 @@ import io.sluice.schema.registry.HttpSchemaRegistryClient;
 import io.sluice.schema.registry.SchemaRegistryClient;
 import java.time.Duration;
 import java.util.Properties;
+import java.util.Set;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.streams.KafkaStreams;
 import org.apache.kafka.streams.StreamsBuilder;
@@ -62,17 +66,20 @@ public final class Router implements AutoCloseable {
             new StreamsConfig(streamsProps).getAdminConfigs(config.applicationId() + "-topics"));
     meters = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
     RouterMetrics metrics = new RouterMetrics(meters);
+    AdminOutputTopics outputs =
+        new AdminOutputTopics(
+            admin,
+            config.cleanTopicSuffix(),
+            config.dlqTopicSuffix(),
+            config.replicationFactor(),
+            ADMIN_TIMEOUT);
+    ensureOutputsOfExistingInputs(outputs);
     Topology topology =
         RouterTopology.build(
             new StreamsBuilder(),
             config,
             new RecordValidator(registry, ValidationRules.from(config)),
-            new AdminOutputTopics(
-                admin,
-                config.cleanTopicSuffix(),
-                config.dlqTopicSuffix(),
-                config.replicationFactor(),
-                ADMIN_TIMEOUT),
+            outputs,
             metrics);
     streams = new KafkaStreams(topology, streamsProps);
     streams.setUncaughtExceptionHandler(
@@ -95,6 +102,26 @@ public final class Router implements AutoCloseable {
         config.inputTopicPattern(),
         config.processingGuarantee(),
         metricsUrl());
+  }
+
+  // Creating outputs before the first transaction keeps topic creation (and the producer's wait
+  // for the new topic's metadata) out of the processing path; new inputs are still handled on
+  // their first record.
+  private void ensureOutputsOfExistingInputs(AdminOutputTopics outputs) {
+    TopicRoles roles = TopicRoles.from(config);
+    Set<String> topics;
+    try {
+      topics = admin.listTopics().names().get(ADMIN_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS);
+    } catch (ExecutionException | TimeoutException e) {
+      log.warn(
+          "Could not list topics at start ({}); outputs are created on first records",
+          e.toString());
+      return;
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      return;
+    }
+    topics.stream().filter(roles::isInput).sorted().forEach(outputs::ensure);
   }
 
   /** {@code http://host:port/metrics}. */
@@ -121,7 +148,13 @@ public final class Router implements AutoCloseable {
     }
     closed = true;
     if (streams != null) {
-      boolean stopped = streams.close(Duration.ofMillis(config.closeTimeoutMs()));
+      // Leaving the group lets a restarted router take its partitions at once instead of waiting
+      // for the old member's session to time out.
+      boolean stopped =
+          streams.close(
+              new KafkaStreams.CloseOptions()
+                  .timeout(Duration.ofMillis(config.closeTimeoutMs()))
+                  .leaveGroup(true));
       if (!stopped) {
         log.warn("Kafka Streams did not stop within {} ms", config.closeTimeoutMs());
       }

@@ -234,6 +234,12 @@ class RouterIT {
           .pollInterval(Duration.ofSeconds(1))
           .untilAsserted(
               () -> assertThat(committedOffsets("it-hard", topic)).isEqualTo(endOffsets(topic)));
+      // The killed process may leave a transaction open on the outputs; read_committed readers
+      // see past it once it is aborted (fenced, or after transaction.timeout.ms).
+      await("outputs readable past the killed process's open transaction")
+          .atMost(Duration.ofSeconds(60))
+          .pollInterval(Duration.ofSeconds(1))
+          .until(() -> readCommitted(topic + ".clean").size() >= expectedValid);
 
       List<ConsumerRecord<byte[], byte[]>> clean = readCommitted(topic + ".clean");
       List<ConsumerRecord<byte[], byte[]>> dlq = readCommitted(topic + ".dlq");

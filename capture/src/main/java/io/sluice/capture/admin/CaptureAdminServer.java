@@ -101,6 +101,8 @@ public final class CaptureAdminServer implements AutoCloseable {
     capture.failure().ifPresent(t -> task.put("trace", t));
     Map<String, Object> body = new LinkedHashMap<>();
     body.put("name", capture.name());
+    // Not in Kafka Connect's shape; readers ignore it. True once the snapshot is done.
+    body.put("streaming", capture.isStreaming());
     body.put("connector", connector);
     body.put("tasks", List.of(task));
     body.put("type", "source");

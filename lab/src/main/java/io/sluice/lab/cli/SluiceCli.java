@@ -15,6 +15,7 @@ import picocli.CommandLine.Spec;
     description = "Sluice keeps poison records out of a CDC lakehouse without stopping it.",
     subcommands = {
       UpCommand.class,
+      LoadCommand.class,
       ConfigDocsCommand.class,
       BenchCommand.class,
       CommandLine.HelpCommand.class

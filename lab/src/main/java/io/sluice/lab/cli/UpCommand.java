@@ -57,6 +57,17 @@ final class UpCommand implements Callable<Integer> {
   int metricsPort;
 
   @Option(
+      names = "--mariadb-port",
+      description = "MariaDB port on 127.0.0.1 (default: the stored one, else a free port).")
+  int mariadbPort;
+
+  @Option(
+      names = "--capture-port",
+      description =
+          "Capture admin API port on 127.0.0.1 (default: the stored one, else a free port).")
+  int capturePort;
+
+  @Option(
       names = "--ready-timeout",
       defaultValue = "120",
       description = "Seconds every component together may take to answer (default: 120).")
@@ -67,12 +78,16 @@ final class UpCommand implements Callable<Integer> {
     checkPort("--kafka-port", kafkaPort);
     checkPort("--registry-port", registryPort);
     checkPort("--metrics-port", metricsPort);
+    checkPort("--mariadb-port", mariadbPort);
+    checkPort("--capture-port", capturePort);
     StackOptions options =
         new StackOptions(
             dataDir,
-            new StackPorts.Requested(kafkaPort, registryPort, metricsPort),
+            new StackPorts.Requested(
+                kafkaPort, registryPort, metricsPort, mariadbPort, capturePort),
             readyFile,
-            Duration.ofSeconds(readyTimeoutSeconds));
+            Duration.ofSeconds(readyTimeoutSeconds),
+            false);
     EmbeddedStack stack = new EmbeddedStack(options);
     CountDownLatch stopped = new CountDownLatch(1);
     Thread hook =
@@ -101,6 +116,9 @@ final class UpCommand implements Callable<Integer> {
     out.printf("  Schema registry          %s%n", stack.schemaRegistryUrl());
     out.printf("  Router metrics           %s%n", stack.routerMetricsUrl());
     out.printf("  Router health            %s%n", stack.routerHealthUrl());
+    out.printf(
+        "  MariaDB (JDBC)           %s (user %s)%n", stack.jdbcUrl(), EmbeddedStack.JDBC_USER);
+    out.printf("  Capture admin API        %s%n", stack.captureAdminUrl());
     out.printf("  Main topic               %s%n", EmbeddedStack.MAIN_TOPIC);
     if (options.readyFile() != null) {
       out.printf("  Ready file               %s%n", options.readyFile().toAbsolutePath());

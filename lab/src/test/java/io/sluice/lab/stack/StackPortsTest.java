@@ -28,10 +28,13 @@ class StackPortsTest {
   void requestedPortsWinAndAreKeptForTheNextStart() {
     StackPorts first = StackPorts.resolve(dataDir, StackPorts.Requested.NONE);
 
-    StackPorts second = StackPorts.resolve(dataDir, new StackPorts.Requested(39092, 0, 39400));
+    StackPorts second =
+        StackPorts.resolve(dataDir, new StackPorts.Requested(39092, 0, 39400, 0, 39500));
 
     assertThat(second)
-        .isEqualTo(new StackPorts(39092, first.controller(), first.registry(), 39400));
+        .isEqualTo(
+            new StackPorts(
+                39092, first.controller(), first.registry(), 39400, first.mariadb(), 39500));
     assertThat(StackPorts.resolve(dataDir, StackPorts.Requested.NONE)).isEqualTo(second);
   }
 
