@@ -6,6 +6,7 @@ import static org.awaitility.Awaitility.await;
 import io.sluice.capture.config.CaptureConfig;
 import io.sluice.embedded.EmbeddedKafka;
 import io.sluice.embedded.EmbeddedMariaDb;
+import io.sluice.embedded.TopicReader;
 import io.sluice.schema.connect.ConnectAvroCodec;
 import io.sluice.schema.registry.HttpSchemaRegistryClient;
 import io.sluice.schema.registry.SchemaRegistryClient;
@@ -31,11 +32,7 @@ import java.util.UUID;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Collectors;
 import java.util.stream.Stream;
-import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
-import org.apache.kafka.clients.consumer.KafkaConsumer;
-import org.apache.kafka.common.TopicPartition;
-import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.apache.kafka.common.utils.Utils;
 import org.apache.kafka.connect.data.Struct;
 import org.junit.jupiter.api.AfterAll;
@@ -301,30 +298,7 @@ class CaptureIT {
   }
 
   private List<ConsumerRecord<byte[], byte[]>> readAll(String topic) {
-    Map<String, Object> config =
-        Map.of(
-            ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG,
-            kafka.bootstrapServers(),
-            ConsumerConfig.ISOLATION_LEVEL_CONFIG,
-            "read_committed");
-    List<ConsumerRecord<byte[], byte[]>> all = new ArrayList<>();
-    try (KafkaConsumer<byte[], byte[]> consumer =
-        new KafkaConsumer<>(config, new ByteArrayDeserializer(), new ByteArrayDeserializer())) {
-      List<TopicPartition> partitions =
-          consumer.partitionsFor(topic, Duration.ofSeconds(5)).stream()
-              .map(i -> new TopicPartition(topic, i.partition()))
-              .toList();
-      if (partitions.isEmpty()) {
-        return all;
-      }
-      consumer.assign(partitions);
-      consumer.seekToBeginning(partitions);
-      Map<TopicPartition, Long> end = consumer.endOffsets(partitions);
-      while (partitions.stream().anyMatch(tp -> consumer.position(tp) < end.get(tp))) {
-        consumer.poll(Duration.ofMillis(200)).forEach(all::add);
-      }
-    }
-    return all;
+    return TopicReader.readCommitted(kafka.bootstrapServers(), topic);
   }
 
   private static int put(CaptureService capture, String action) throws Exception {

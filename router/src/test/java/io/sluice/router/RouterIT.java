@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import io.sluice.embedded.EmbeddedKafka;
+import io.sluice.embedded.TopicReader;
 import io.sluice.router.config.RouterConfig;
 import io.sluice.router.dlq.DlqEnvelope;
 import io.sluice.router.dlq.DlqHeaders;
@@ -34,9 +35,7 @@ import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.clients.admin.NewTopic;
 import org.apache.kafka.clients.admin.OffsetSpec;
 import org.apache.kafka.clients.admin.TopicDescription;
-import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
-import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.clients.consumer.OffsetAndMetadata;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
@@ -44,7 +43,6 @@ import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.header.Header;
 import org.apache.kafka.common.header.internals.RecordHeaders;
-import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
 import org.apache.kafka.streams.KafkaStreams;
 import org.junit.jupiter.api.AfterAll;
@@ -354,34 +352,7 @@ class RouterIT {
 
   /** Every committed record of {@code topic}, read with read_committed up to the LSO. */
   private static List<ConsumerRecord<byte[], byte[]>> readCommitted(String topic) {
-    Map<String, Object> config =
-        Map.of(
-            ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG,
-            kafka.bootstrapServers(),
-            ConsumerConfig.ISOLATION_LEVEL_CONFIG,
-            "read_committed",
-            ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG,
-            false);
-    List<ConsumerRecord<byte[], byte[]>> records = new ArrayList<>();
-    try (KafkaConsumer<byte[], byte[]> consumer =
-        new KafkaConsumer<>(config, new ByteArrayDeserializer(), new ByteArrayDeserializer())) {
-      List<TopicPartition> partitions =
-          consumer.partitionsFor(topic, Duration.ofSeconds(5)).stream()
-              .map(p -> new TopicPartition(topic, p.partition()))
-              .toList();
-      if (partitions.isEmpty()) {
-        return records;
-      }
-      consumer.assign(partitions);
-      consumer.seekToBeginning(partitions);
-      Map<TopicPartition, Long> end = consumer.endOffsets(partitions);
-      long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
-      while (partitions.stream().anyMatch(p -> consumer.position(p) < end.get(p))
-          && System.nanoTime() < deadline) {
-        consumer.poll(Duration.ofMillis(200)).forEach(records::add);
-      }
-    }
-    return records;
+    return TopicReader.readCommitted(kafka.bootstrapServers(), topic);
   }
 
   private static Map<TopicPartition, Long> committedOffsets(String group, String topic)

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
+import io.sluice.embedded.TopicReader;
 import io.sluice.lab.db.OrdersWorkload;
 import io.sluice.lab.workload.OrdersAvro;
 import io.sluice.schema.connect.ConnectAvroCodec;
@@ -21,7 +22,6 @@ import java.sql.DriverManager;
 import java.sql.ResultSet;
 import java.sql.Statement;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
@@ -39,7 +39,6 @@ import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.TopicPartition;
-import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.apache.kafka.common.serialization.StringDeserializer;
 import org.apache.kafka.common.serialization.StringSerializer;
 import org.apache.kafka.connect.data.Struct;
@@ -183,33 +182,8 @@ class EmbeddedStackIT {
     }
   }
 
-  /** Committed records of {@code topic}, ordered by partition then offset. */
   private static List<ConsumerRecord<byte[], byte[]>> committed(EmbeddedStack stack, String topic) {
-    Map<String, Object> config =
-        Map.of(
-            ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG,
-            stack.bootstrapServers(),
-            ConsumerConfig.ISOLATION_LEVEL_CONFIG,
-            "read_committed");
-    List<ConsumerRecord<byte[], byte[]>> all = new ArrayList<>();
-    try (KafkaConsumer<byte[], byte[]> consumer =
-        new KafkaConsumer<>(config, new ByteArrayDeserializer(), new ByteArrayDeserializer())) {
-      List<TopicPartition> partitions =
-          consumer.partitionsFor(topic, Duration.ofSeconds(5)).stream()
-              .map(p -> new TopicPartition(topic, p.partition()))
-              .sorted(Comparator.comparingInt(TopicPartition::partition))
-              .toList();
-      consumer.assign(partitions);
-      consumer.seekToBeginning(partitions);
-      Map<TopicPartition, Long> end = consumer.endOffsets(partitions);
-      while (partitions.stream().anyMatch(tp -> consumer.position(tp) < end.get(tp))) {
-        consumer.poll(Duration.ofMillis(200)).forEach(all::add);
-      }
-    }
-    all.sort(
-        Comparator.<ConsumerRecord<byte[], byte[]>>comparingInt(ConsumerRecord::partition)
-            .thenComparingLong(ConsumerRecord::offset));
-    return all;
+    return TopicReader.readCommitted(stack.bootstrapServers(), topic);
   }
 
   @Test
