@@ -14,7 +14,6 @@ import org.apache.kafka.common.TopicPartition;
  */
 public final class PendingChanges {
   private final Map<TopicPartition, Partition> partitions = new LinkedHashMap<>();
-  private int records;
 
   /** One partition's pending events and the offset after the last record received. */
   public static final class Partition {
@@ -41,16 +40,10 @@ public final class PendingChanges {
       partition.events.add(event);
     }
     partition.nextOffset = Math.max(partition.nextOffset, offset + 1);
-    records++;
   }
 
   public boolean isEmpty() {
     return partitions.isEmpty();
-  }
-
-  /** Records received since the last commit, tombstones included. */
-  public int records() {
-    return records;
   }
 
   public Map<TopicPartition, Partition> partitions() {
@@ -60,13 +53,9 @@ public final class PendingChanges {
   /** Forgets {@code tps} (revoked, or committed). */
   public void drop(Collection<TopicPartition> tps) {
     tps.forEach(partitions::remove);
-    if (partitions.isEmpty()) {
-      records = 0;
-    }
   }
 
   public void clear() {
     partitions.clear();
-    records = 0;
   }
 }

@@ -1,15 +1,9 @@
 package io.sluice.connect.upsert.config;
 
-import java.util.ArrayList;
 import java.util.HashMap;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
-import java.util.regex.Matcher;
 import java.util.regex.Pattern;
-import java.util.regex.PatternSyntaxException;
-import java.util.stream.Collectors;
 import org.apache.kafka.common.config.AbstractConfig;
 import org.apache.kafka.common.config.Config;
 import org.apache.kafka.common.config.ConfigDef;
@@ -18,7 +12,6 @@ import org.apache.kafka.common.config.ConfigDef.Range;
 import org.apache.kafka.common.config.ConfigDef.Type;
 import org.apache.kafka.common.config.ConfigDef.Width;
 import org.apache.kafka.common.config.ConfigException;
-import org.apache.kafka.common.config.ConfigValue;
 
 /**
  * Configuration of the upsert sink, declared once. {@link #validate(Map)} is what the connector's
@@ -128,38 +121,6 @@ public final class UpsertSinkConfig extends AbstractConfig {
    */
   public static final String TEST_FAIL_AFTER_COMMITS_CONFIG = "sluice.test.fail.after.commits";
 
-  /** Framework keys Connect passes to every connector ({@code task.class}: to every task). */
-  private static final Set<String> FRAMEWORK_KEYS =
-      Set.of(
-          "name",
-          "connector.class",
-          "task.class",
-          "connector.plugin.version",
-          "tasks.max",
-          "tasks.max.enforce",
-          "topics",
-          "topics.regex",
-          "key.converter",
-          "value.converter",
-          "header.converter",
-          "transforms",
-          "predicates",
-          "config.action.reload");
-
-  private static final List<String> FRAMEWORK_PREFIXES =
-      List.of(
-          "key.converter.",
-          "value.converter.",
-          "header.converter.",
-          "transforms.",
-          "predicates.",
-          "errors.",
-          "consumer.override.",
-          "producer.override.",
-          "admin.override.");
-
-  private static final Pattern PLACEHOLDER = Pattern.compile("\\{([A-Za-z][A-Za-z0-9]*)}");
-
   private static final ConfigDef CONFIG_DEF = buildConfigDef();
 
   /**
@@ -189,23 +150,7 @@ public final class UpsertSinkConfig extends AbstractConfig {
    * checks (attached to the offending key) and unknown keys.
    */
   public static Config validate(Map<String, String> props) {
-    Map<String, ConfigValue> values = new LinkedHashMap<>();
-    for (ConfigValue value : CONFIG_DEF.validate(props)) {
-      values.put(value.name(), value);
-    }
-    if (values.values().stream().allMatch(v -> v.errorMessages().isEmpty())) {
-      crossKeyChecks(props, values);
-    }
-    for (Map.Entry<String, String> entry : props.entrySet()) {
-      String problem = unknownKeyProblem(entry.getKey());
-      if (problem != null) {
-        ConfigValue value = new ConfigValue(entry.getKey());
-        value.value(entry.getValue());
-        value.addErrorMessage(problem);
-        values.put(entry.getKey(), value);
-      }
-    }
-    return new Config(new ArrayList<>(values.values()));
+    return UpsertSinkConfigChecks.validate(CONFIG_DEF, props);
   }
 
   public String connectorName() {
@@ -287,104 +232,6 @@ public final class UpsertSinkConfig extends AbstractConfig {
     return out;
   }
 
-  private static void crossKeyChecks(Map<String, String> props, Map<String, ConfigValue> values) {
-    boolean hasType = !isBlank(props.get(CATALOG_TYPE_CONFIG));
-    boolean hasImpl = !isBlank(props.get(CATALOG_IMPL_CONFIG));
-    if (hasType == hasImpl) {
-      String message =
-          hasType
-              ? "set only one of iceberg.catalog.type and iceberg.catalog.catalog-impl"
-              : "the Iceberg catalog is not configured: set iceberg.catalog.type (or"
-                  + " iceberg.catalog.catalog-impl) and its iceberg.catalog.* properties";
-      values.get(CATALOG_TYPE_CONFIG).addErrorMessage(message);
-      values.get(CATALOG_IMPL_CONFIG).addErrorMessage(message);
-    }
-
-    Object format = values.get(INPUT_FORMAT_CONFIG).value();
-    if (props.containsKey(FLAT_OP_FIELD_CONFIG) && !InputFormat.FLAT.configValue().equals(format)) {
-      values
-          .get(FLAT_OP_FIELD_CONFIG)
-          .addErrorMessage(
-              "flat.op.field only applies to input.format=flat (input.format is "
-                  + format
-                  + "); remove it");
-    }
-
-    String regex = (String) values.get(TABLE_TOPIC_REGEX_CONFIG).value();
-    String nameFormat = (String) values.get(TABLE_NAME_FORMAT_CONFIG).value();
-    Set<String> groups = namedGroups(regex);
-    Matcher m = PLACEHOLDER.matcher(nameFormat);
-    while (m.find()) {
-      String name = m.group(1);
-      if (!name.equals("topic") && !groups.contains(name)) {
-        values
-            .get(TABLE_NAME_FORMAT_CONFIG)
-            .addErrorMessage(
-                "placeholder {"
-                    + name
-                    + "} is neither {topic} nor a named group of table.topic.regex "
-                    + groups);
-      }
-    }
-
-    @SuppressWarnings("unchecked")
-    List<String> keyFields = (List<String>) values.get(PRIMARY_KEY_FIELDS_CONFIG).value();
-    List<PartitionTerm> terms =
-        PartitionTerm.parseAll((String) values.get(TABLE_PARTITION_BY_CONFIG).value());
-    if (!keyFields.isEmpty()) {
-      String outside =
-          terms.stream()
-              .map(PartitionTerm::column)
-              .filter(c -> !keyFields.contains(c))
-              .collect(Collectors.joining(", "));
-      if (!outside.isEmpty()) {
-        values
-            .get(TABLE_PARTITION_BY_CONFIG)
-            .addErrorMessage(
-                "partition columns must be primary-key columns (equality deletes are"
-                    + " partition-scoped); not in primary.key.fields: "
-                    + outside);
-      }
-    }
-  }
-
-  /** Why {@code key} is refused, or null when it is known. */
-  static String unknownKeyProblem(String key) {
-    if (CONFIG_DEF.configKeys().containsKey(key)
-        || FRAMEWORK_KEYS.contains(key)
-        || key.startsWith(CATALOG_PREFIX)
-        || key.startsWith(HADOOP_PREFIX)
-        || FRAMEWORK_PREFIXES.stream().anyMatch(key::startsWith)) {
-      return null;
-    }
-    if (key.endsWith("upsert-mode-enabled") || key.endsWith("cdc-field")) {
-      return "'"
-          + key
-          + "' is not supported: this sink always upserts by primary key (Debezium op or"
-          + " flat.op.field); remove the key rather than rely on it";
-    }
-    if (key.endsWith("id-columns")) {
-      return "'" + key + "' is not supported: set " + PRIMARY_KEY_FIELDS_CONFIG + " instead";
-    }
-    return "unknown configuration key '"
-        + key
-        + "' for the upsert sink: it would be ignored, so it is refused (keys: the README's"
-        + " upsert sink table, Connect's framework keys, iceberg.catalog.*, iceberg.hadoop.*)";
-  }
-
-  private static boolean isBlank(String value) {
-    return value == null || value.isBlank();
-  }
-
-  private static Set<String> namedGroups(String regex) {
-    Matcher m = Pattern.compile("\\(\\?<([a-zA-Z][a-zA-Z0-9]*)>").matcher(regex);
-    Set<String> names = new java.util.HashSet<>();
-    while (m.find()) {
-      names.add(m.group(1));
-    }
-    return names;
-  }
-
   private static ConfigDef buildConfigDef() {
     ConfigDef def = new ConfigDef();
     int order = 0;
@@ -415,7 +262,7 @@ public final class UpsertSinkConfig extends AbstractConfig {
         PRIMARY_KEY_FIELDS_CONFIG,
         Type.LIST,
         List.of(),
-        new ColumnNames(),
+        new Validators.ColumnNames(),
         Importance.MEDIUM,
         PRIMARY_KEY_FIELDS_DOC,
         GROUP_INPUT,
@@ -428,7 +275,7 @@ public final class UpsertSinkConfig extends AbstractConfig {
         TABLE_TOPIC_REGEX_CONFIG,
         Type.STRING,
         TABLE_TOPIC_REGEX_DEFAULT,
-        new Regex(),
+        new Validators.Regex(),
         Importance.MEDIUM,
         TABLE_TOPIC_REGEX_DOC,
         GROUP_TABLES,
@@ -481,7 +328,7 @@ public final class UpsertSinkConfig extends AbstractConfig {
         TABLE_PARTITION_BY_CONFIG,
         Type.STRING,
         "",
-        new PartitionTerms(),
+        new Validators.PartitionTerms(),
         Importance.LOW,
         TABLE_PARTITION_BY_DOC,
         GROUP_TABLES,
@@ -549,63 +396,5 @@ public final class UpsertSinkConfig extends AbstractConfig {
         Importance.LOW,
         "Test hook: fail the task right after its N-th Iceberg commit (0: never).");
     return def;
-  }
-
-  /** A Java regex with at least one named group. */
-  private static final class Regex implements ConfigDef.Validator {
-    @Override
-    public void ensureValid(String name, Object value) {
-      String regex = (String) value;
-      if (regex == null || regex.isBlank()) {
-        throw new ConfigException(name, value, "must be a non-empty Java regex");
-      }
-      try {
-        Pattern.compile(regex);
-      } catch (PatternSyntaxException e) {
-        throw new ConfigException(name, value, "not a Java regex: " + e.getDescription());
-      }
-    }
-
-    @Override
-    public String toString() {
-      return "Java regex";
-    }
-  }
-
-  /** Column names: non-empty, no duplicates. */
-  private static final class ColumnNames implements ConfigDef.Validator {
-    @Override
-    public void ensureValid(String name, Object value) {
-      @SuppressWarnings("unchecked")
-      List<String> columns = (List<String>) value;
-      if (columns.stream().anyMatch(String::isBlank)) {
-        throw new ConfigException(name, value, "column names must not be empty");
-      }
-      if (Set.copyOf(columns).size() != columns.size()) {
-        throw new ConfigException(name, value, "a column is listed twice");
-      }
-    }
-
-    @Override
-    public String toString() {
-      return "column names";
-    }
-  }
-
-  /** {@link PartitionTerm} syntax for each entry. */
-  private static final class PartitionTerms implements ConfigDef.Validator {
-    @Override
-    public void ensureValid(String name, Object value) {
-      try {
-        PartitionTerm.parseAll((String) value);
-      } catch (IllegalArgumentException e) {
-        throw new ConfigException(name, value, e.getMessage());
-      }
-    }
-
-    @Override
-    public String toString() {
-      return "comma-separated col, bucket(col, N), truncate(col, W)";
-    }
   }
 }

@@ -1,0 +1,183 @@
+package io.sluice.connect.upsert.config;
+
+import static io.sluice.connect.upsert.config.UpsertSinkConfig.CATALOG_IMPL_CONFIG;
+import static io.sluice.connect.upsert.config.UpsertSinkConfig.CATALOG_PREFIX;
+import static io.sluice.connect.upsert.config.UpsertSinkConfig.CATALOG_TYPE_CONFIG;
+import static io.sluice.connect.upsert.config.UpsertSinkConfig.FLAT_OP_FIELD_CONFIG;
+import static io.sluice.connect.upsert.config.UpsertSinkConfig.HADOOP_PREFIX;
+import static io.sluice.connect.upsert.config.UpsertSinkConfig.INPUT_FORMAT_CONFIG;
+import static io.sluice.connect.upsert.config.UpsertSinkConfig.PRIMARY_KEY_FIELDS_CONFIG;
+import static io.sluice.connect.upsert.config.UpsertSinkConfig.TABLE_NAME_FORMAT_CONFIG;
+import static io.sluice.connect.upsert.config.UpsertSinkConfig.TABLE_PARTITION_BY_CONFIG;
+import static io.sluice.connect.upsert.config.UpsertSinkConfig.TABLE_TOPIC_REGEX_CONFIG;
+
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import java.util.stream.Collectors;
+import org.apache.kafka.common.config.Config;
+import org.apache.kafka.common.config.ConfigDef;
+import org.apache.kafka.common.config.ConfigValue;
+
+/**
+ * What {@link UpsertSinkConfig#validate} adds to the per-key checks: cross-key checks attached to
+ * the offending key, and an error for every key nobody would read.
+ */
+final class UpsertSinkConfigChecks {
+  private static final Pattern PLACEHOLDER = Pattern.compile("\\{([A-Za-z][A-Za-z0-9]*)}");
+
+  private static final List<String> FRAMEWORK_PREFIXES =
+      List.of(
+          "key.converter.",
+          "value.converter.",
+          "header.converter.",
+          "transforms.",
+          "predicates.",
+          "errors.",
+          "consumer.override.",
+          "producer.override.",
+          "admin.override.");
+
+  /** Framework keys Connect passes to every connector ({@code task.class}: to every task). */
+  private static final Set<String> FRAMEWORK_KEYS =
+      Set.of(
+          "name",
+          "connector.class",
+          "task.class",
+          "connector.plugin.version",
+          "tasks.max",
+          "tasks.max.enforce",
+          "topics",
+          "topics.regex",
+          "key.converter",
+          "value.converter",
+          "header.converter",
+          "transforms",
+          "predicates",
+          "config.action.reload");
+
+  private static void crossKeyChecks(Map<String, String> props, Map<String, ConfigValue> values) {
+    boolean hasType = !isBlank(props.get(CATALOG_TYPE_CONFIG));
+    boolean hasImpl = !isBlank(props.get(CATALOG_IMPL_CONFIG));
+    if (hasType == hasImpl) {
+      String message =
+          hasType
+              ? "set only one of iceberg.catalog.type and iceberg.catalog.catalog-impl"
+              : "the Iceberg catalog is not configured: set iceberg.catalog.type (or"
+                  + " iceberg.catalog.catalog-impl) and its iceberg.catalog.* properties";
+      values.get(CATALOG_TYPE_CONFIG).addErrorMessage(message);
+      values.get(CATALOG_IMPL_CONFIG).addErrorMessage(message);
+    }
+
+    Object format = values.get(INPUT_FORMAT_CONFIG).value();
+    if (props.containsKey(FLAT_OP_FIELD_CONFIG) && !InputFormat.FLAT.configValue().equals(format)) {
+      values
+          .get(FLAT_OP_FIELD_CONFIG)
+          .addErrorMessage(
+              "flat.op.field only applies to input.format=flat (input.format is "
+                  + format
+                  + "); remove it");
+    }
+
+    String regex = (String) values.get(TABLE_TOPIC_REGEX_CONFIG).value();
+    String nameFormat = (String) values.get(TABLE_NAME_FORMAT_CONFIG).value();
+    Set<String> groups = namedGroups(regex);
+    Matcher m = PLACEHOLDER.matcher(nameFormat);
+    while (m.find()) {
+      String name = m.group(1);
+      if (!name.equals("topic") && !groups.contains(name)) {
+        values
+            .get(TABLE_NAME_FORMAT_CONFIG)
+            .addErrorMessage(
+                "placeholder {"
+                    + name
+                    + "} is neither {topic} nor a named group of table.topic.regex "
+                    + groups);
+      }
+    }
+
+    @SuppressWarnings("unchecked")
+    List<String> keyFields = (List<String>) values.get(PRIMARY_KEY_FIELDS_CONFIG).value();
+    List<PartitionTerm> terms =
+        PartitionTerm.parseAll((String) values.get(TABLE_PARTITION_BY_CONFIG).value());
+    if (!keyFields.isEmpty()) {
+      String outside =
+          terms.stream()
+              .map(PartitionTerm::column)
+              .filter(c -> !keyFields.contains(c))
+              .collect(Collectors.joining(", "));
+      if (!outside.isEmpty()) {
+        values
+            .get(TABLE_PARTITION_BY_CONFIG)
+            .addErrorMessage(
+                "partition columns must be primary-key columns (equality deletes are"
+                    + " partition-scoped); not in primary.key.fields: "
+                    + outside);
+      }
+    }
+  }
+
+  /** Why {@code key} is refused, or null when it is known. */
+  static String unknownKeyProblem(ConfigDef def, String key) {
+    if (def.configKeys().containsKey(key)
+        || FRAMEWORK_KEYS.contains(key)
+        || key.startsWith(CATALOG_PREFIX)
+        || key.startsWith(HADOOP_PREFIX)
+        || FRAMEWORK_PREFIXES.stream().anyMatch(key::startsWith)) {
+      return null;
+    }
+    if (key.endsWith("upsert-mode-enabled") || key.endsWith("cdc-field")) {
+      return "'"
+          + key
+          + "' is not supported: this sink always upserts by primary key (Debezium op or"
+          + " flat.op.field); remove the key rather than rely on it";
+    }
+    if (key.endsWith("id-columns")) {
+      return "'" + key + "' is not supported: set " + PRIMARY_KEY_FIELDS_CONFIG + " instead";
+    }
+    return "unknown configuration key '"
+        + key
+        + "' for the upsert sink: it would be ignored, so it is refused (keys: the README's"
+        + " upsert sink table, Connect's framework keys, iceberg.catalog.*, iceberg.hadoop.*)";
+  }
+
+  private static boolean isBlank(String value) {
+    return value == null || value.isBlank();
+  }
+
+  private static Set<String> namedGroups(String regex) {
+    Matcher m = Pattern.compile("\\(\\?<([a-zA-Z][a-zA-Z0-9]*)>").matcher(regex);
+    Set<String> names = new HashSet<>();
+    while (m.find()) {
+      names.add(m.group(1));
+    }
+    return names;
+  }
+
+  private UpsertSinkConfigChecks() {}
+
+  static Config validate(ConfigDef def, Map<String, String> props) {
+    Map<String, ConfigValue> values = new LinkedHashMap<>();
+    for (ConfigValue value : def.validate(props)) {
+      values.put(value.name(), value);
+    }
+    if (values.values().stream().allMatch(v -> v.errorMessages().isEmpty())) {
+      crossKeyChecks(props, values);
+    }
+    for (Map.Entry<String, String> entry : props.entrySet()) {
+      String problem = unknownKeyProblem(def, entry.getKey());
+      if (problem != null) {
+        ConfigValue value = new ConfigValue(entry.getKey());
+        value.value(entry.getValue());
+        value.addErrorMessage(problem);
+        values.put(entry.getKey(), value);
+      }
+    }
+    return new Config(new ArrayList<>(values.values()));
+  }
+}
