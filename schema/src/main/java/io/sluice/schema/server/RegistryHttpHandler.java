@@ -52,7 +52,9 @@ final class RegistryHttpHandler implements HttpHandler {
         respond(exchange, 500, error(500, "Internal Server Error"));
         return;
       }
-      if (answer == null) {
+      if (answer == null && method.equals("DELETE")) {
+        respond(exchange, 405, error(405, "DELETE is not supported by the dev schema registry"));
+      } else if (answer == null) {
         respond(exchange, 404, error(404, "HTTP 404 Not Found"));
       } else {
         respond(exchange, 200, answer);
@@ -92,6 +94,9 @@ final class RegistryHttpHandler implements HttpHandler {
       if (n == 4 && path.get(2).equals("versions") && get) {
         return registered(store.version(subject, path.get(3)));
       }
+    }
+    if (first.equals("schemas") && n == 2 && path.get(1).equals("types") && get) {
+      return strings(List.of("AVRO"));
     }
     if (first.equals("schemas") && n >= 3 && path.get(1).equals("ids") && get) {
       int id = parseId(path.get(2));

@@ -27,6 +27,13 @@ class RegistryHttpHandlerTest {
       assertThat(unknown.body())
           .isEqualTo("{\"error_code\":404,\"message\":\"HTTP 404 Not Found\"}");
 
+      HttpResponse<String> delete = send(http, registry.url() + "/subjects/s", "DELETE", null);
+      assertThat(delete.statusCode()).isEqualTo(405);
+      assertThat(delete.body()).contains("DELETE is not supported by the dev schema registry");
+
+      HttpResponse<String> types = send(http, registry.url() + "/schemas/types", "GET", null);
+      assertThat(types.body()).isEqualTo("[\"AVRO\"]");
+
       HttpResponse<String> notJson =
           send(http, registry.url() + "/subjects/s/versions", "POST", "x");
       assertThat(notJson.statusCode()).isEqualTo(400);
