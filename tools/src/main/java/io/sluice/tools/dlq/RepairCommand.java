@@ -1,0 +1,101 @@
+package io.sluice.tools.dlq;
+
+import io.sluice.tools.dlq.handle.Planner;
+import io.sluice.tools.dlq.ledger.LedgerEntry;
+import io.sluice.tools.dlq.record.DlqEntry;
+import io.sluice.tools.dlq.record.DlqRecords;
+import io.sluice.tools.dlq.repair.DebeziumEnvelopeBuilder;
+import io.sluice.tools.dlq.repair.IntendedRowPlanner;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.ParameterException;
+
+/** {@code sluice dlq repair}: decode the intended row, re-encode it, produce it by key. */
+@Command(
+    name = "repair",
+    mixinStandardHelpOptions = true,
+    description = {
+      "Repairs DLQ records with a strategy. json-intended-row decodes the payload ({\"intended_after\":"
+          + " {...}, \"intended_operation\": \"c|u|d\"} or a bare JSON row), builds the Debezium"
+          + " event with the latest <topic>-value schema, the key with the latest <topic>-key"
+          + " schema, and produces it keyed, so it lands in the key's partition.",
+      "Skips records the ledger has; refuses (unless --force) when a newer event for the same key"
+          + " follows the poison record. Exit code: 0 done, 1 a record failed, 3 refused."
+    })
+final class RepairCommand extends HandleCommand {
+
+  @Option(
+      names = "--strategy",
+      required = true,
+      paramLabel = "NAME",
+      description = "Repair strategy; one of: " + IntendedRowPlanner.STRATEGY + ".")
+  String strategy;
+
+  @Option(
+      names = "--from-file",
+      paramLabel = "FILE",
+      description =
+          "Repair the DLQ envelope v1 JSON in FILE (exported elsewhere) instead of a DLQ record.")
+  Path fromFile;
+
+  @Override
+  LedgerEntry.Action action() {
+    return LedgerEntry.Action.REPAIR;
+  }
+
+  @Override
+  boolean registryRequired() {
+    return true;
+  }
+
+  @Override
+  void validate() {
+    if (!IntendedRowPlanner.STRATEGY.equals(strategy)) {
+      throw new ParameterException(
+          spec.commandLine(),
+          "unknown --strategy '" + strategy + "'; known: " + IntendedRowPlanner.STRATEGY);
+    }
+    if (fromFile == null) {
+      super.validate();
+    } else if (offset != null || all || partition != null) {
+      throw new ParameterException(
+          spec.commandLine(), "--from-file takes no <offset>, --all or --partition");
+    }
+  }
+
+  @Override
+  Planner planner(ToolSession session) {
+    return new IntendedRowPlanner(
+        session.registry(), new DebeziumEnvelopeBuilder(session.clock()), session::partitionCount);
+  }
+
+  @Override
+  List<DlqEntry> dlqEntries(ToolSession session) {
+    return fromFile == null ? super.dlqEntries(session) : List.of();
+  }
+
+  @Override
+  List<DlqEntry> selected(ToolSession session, List<DlqEntry> dlq) {
+    if (fromFile == null) {
+      return super.selected(session, dlq);
+    }
+    try {
+      return List.of(DlqRecords.fromFile(Files.readString(fromFile, StandardCharsets.UTF_8)));
+    } catch (IOException e) {
+      throw new UncheckedIOException("cannot read envelope file " + fromFile.toAbsolutePath(), e);
+    } catch (IllegalArgumentException e) {
+      throw new IllegalArgumentException(
+          "envelope file "
+              + fromFile.toAbsolutePath()
+              + " is not a DLQ envelope v1: "
+              + e.getMessage(),
+          e);
+    }
+  }
+}

@@ -1,0 +1,127 @@
+package io.sluice.tools.dlq.ledger;
+
+import io.sluice.tools.dlq.kafka.Coordinates;
+import io.sluice.tools.dlq.kafka.TopicScanner;
+import io.sluice.tools.dlq.record.DlqEntry;
+import java.nio.charset.StandardCharsets;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.producer.ProducerRecord;
+
+/**
+ * The idempotency ledger of the DLQ tools: topic {@code <dlq>.repairs} (one partition, compacted),
+ * one record per handled DLQ record, keyed {@code <dlq-topic>:<partition>:<offset>} (envelopes from
+ * a file: {@code file:<original-topic>:<partition>:<offset>}). A record counts as handled when its
+ * key is in the ledger or its original coordinates are, so a DLQ record repaired from a file export
+ * is not repaired again from the DLQ. A tombstone removes an entry.
+ */
+public final class Ledger {
+  private final String topic;
+  private final Map<String, LedgerEntry> byKey = new HashMap<>();
+  private final Map<Coordinates, LedgerEntry> byOriginal = new HashMap<>();
+  private final Set<Coordinates> produced = new HashSet<>();
+
+  private Ledger(String topic) {
+    this.topic = topic;
+  }
+
+  /** {@code <dlqTopic>.repairs}. */
+  public static String topicFor(String dlqTopic) {
+    return dlqTopic + ".repairs";
+  }
+
+  /** An empty ledger (the topic does not exist yet). */
+  public static Ledger empty(String topic) {
+    return new Ledger(topic);
+  }
+
+  /**
+   * Reads the whole ledger topic (empty when it does not exist).
+   *
+   * @throws IllegalStateException when a ledger record cannot be read: handling records without
+   *     knowing what was done could produce them twice
+   */
+  public static Ledger read(TopicScanner scanner, String topic) {
+    Ledger ledger = new Ledger(topic);
+    scanner.readAll(topic, ledger::apply);
+    return ledger;
+  }
+
+  public String topic() {
+    return topic;
+  }
+
+  /** The key of {@code entry} in the ledger. */
+  public static String keyOf(DlqEntry entry) {
+    Coordinates at = entry.dlq() != null ? entry.dlq() : entry.original();
+    String prefix = entry.dlq() != null ? "" : "file:";
+    return prefix + at.topic() + ":" + at.partition() + ":" + at.offset();
+  }
+
+  /** What was done for {@code entry} (by its ledger key or its original coordinates). */
+  public Optional<LedgerEntry> find(DlqEntry entry) {
+    LedgerEntry found = byKey.get(keyOf(entry));
+    if (found == null && entry.readable()) {
+      found = byOriginal.get(entry.original());
+    }
+    return Optional.ofNullable(found);
+  }
+
+  /** True when a record the ledger knows of was produced at {@code at}. */
+  public boolean producedAt(Coordinates at) {
+    return produced.contains(at);
+  }
+
+  /** Remembers an entry written in this run. */
+  public void add(String key, LedgerEntry entry) {
+    forget(byKey.put(key, entry));
+    byOriginal.put(entry.original(), entry);
+    produced.add(entry.produced());
+  }
+
+  /** The ledger record for {@code entry} under {@code key}. */
+  public ProducerRecord<byte[], byte[]> record(String key, LedgerEntry entry) {
+    return new ProducerRecord<>(topic, key.getBytes(StandardCharsets.UTF_8), entry.toJsonBytes());
+  }
+
+  private void apply(ConsumerRecord<byte[], byte[]> record) {
+    if (record.key() == null) {
+      throw new IllegalStateException(
+          "ledger record " + at(record) + " has no key; delete it or fix the ledger topic");
+    }
+    String key = new String(record.key(), StandardCharsets.UTF_8);
+    if (record.value() == null) {
+      forget(byKey.remove(key));
+      return;
+    }
+    try {
+      add(key, LedgerEntry.fromJson(record.value()));
+    } catch (RuntimeException e) {
+      throw new IllegalStateException(
+          "ledger record "
+              + at(record)
+              + " (key "
+              + key
+              + ") cannot be read: "
+              + e.getMessage()
+              + "; the tools will not handle DLQ records without knowing what was done."
+              + " Fix it, or write a tombstone for its key",
+          e);
+    }
+  }
+
+  private void forget(LedgerEntry entry) {
+    if (entry != null) {
+      byOriginal.remove(entry.original());
+      produced.remove(entry.produced());
+    }
+  }
+
+  private static String at(ConsumerRecord<byte[], byte[]> record) {
+    return new Coordinates(record.topic(), record.partition(), record.offset()).toString();
+  }
+}
