@@ -1,0 +1,220 @@
+package io.sluice.tools.dlq;
+
+import static io.sluice.tools.dlq.testing.OrdersStack.DLQ;
+import static io.sluice.tools.dlq.testing.OrdersStack.LEDGER;
+import static io.sluice.tools.dlq.testing.OrdersStack.TOPIC;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.sluice.tools.dlq.ledger.LedgerEntry;
+import io.sluice.tools.dlq.testing.OrdersStack;
+import io.sluice.tools.dlq.testing.OrdersStack.Run;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.common.header.Header;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** list, show, replay and the shared options, over MockConsumer/MockProducer. */
+class DlqCommandTest {
+  private final OrdersStack stack = new OrdersStack();
+
+  @Test
+  void listShowsEachRecordWithItsOriginErrorAgeAndLedgerStatus() {
+    long repaired = stack.poison(42, OrdersStack.intended(42, "c"));
+    long open = stack.poison(43, "{\"order_id\": 43}");
+    stack.dlq(
+        "repair",
+        String.valueOf(repaired),
+        "--partition",
+        String.valueOf(stack.partitionOf(42)),
+        "--strategy",
+        "json-intended-row");
+
+    Run run = stack.dlq("list");
+
+    assertThat(run.exitCode()).as(run.err()).isZero();
+    String[] lines = run.out().split("\n");
+    assertThat(lines[0]).startsWith("DLQ").contains("ORIGINAL", "ERROR_CODE", "AGE", "STATUS");
+    assertThat(run.out())
+        .containsPattern(
+            stack.partitionOf(42)
+                + "@"
+                + repaired
+                + " +"
+                + TOPIC
+                + "-"
+                + stack.partitionOf(42)
+                + "@\\d+ +NOT_AVRO_WIRE_FORMAT +1m30s +repaired "
+                + OrdersStack.NOW
+                + " -> ")
+        .containsPattern(
+            stack.partitionOf(43)
+                + "@"
+                + open
+                + " +"
+                + TOPIC
+                + "-"
+                + stack.partitionOf(43)
+                + "@\\d+ +NOT_AVRO_WIRE_FORMAT +1m30s +-\n")
+        .contains("2 record(s) in " + DLQ);
+  }
+
+  @Test
+  void listMarksUnreadableRecords() {
+    stack.kafka.append(DLQ, 0, null, "not an envelope".getBytes(StandardCharsets.UTF_8), null);
+
+    Run run = stack.dlq("list");
+
+    assertThat(run.out()).contains("0@0").contains("UNREADABLE: not a DLQ envelope v1");
+  }
+
+  @Test
+  void showPrintsTheEnvelopeHeadersDecodedKeyAndTextPayload() {
+    long offset = stack.poison(42, OrdersStack.intended(42, "c"));
+
+    Run run = stack.dlq("show", String.valueOf(offset));
+
+    assertThat(run.exitCode()).as(run.err()).isZero();
+    assertThat(run.out())
+        .contains("error_code       NOT_AVRO_WIRE_FORMAT")
+        .contains("format           envelope")
+        .contains("quarantined_at   2026-03-01T11:58:30Z (1m30s ago)")
+        .contains("  __streams.errors.topic = \"" + TOPIC + "\"")
+        .contains("  sluice.error.code = \"NOT_AVRO_WIRE_FORMAT\"")
+        .contains("original headers:\n  trace = \"t-1\"")
+        .contains("key              {\"order_id\": 42} (Avro, schema id " + stack.keySchemaId + ")")
+        .contains("ledger           not replayed or repaired")
+        .contains("payload (UTF-8 text, ")
+        .contains(OrdersStack.intended(42, "c"));
+  }
+
+  @Test
+  void showPrintsABinaryPayloadAsHex() {
+    long offset = stack.poison(42, "\u0000\u0001binary");
+
+    Run run = stack.dlq("show", String.valueOf(offset));
+
+    assertThat(run.out())
+        .contains("payload (binary, 8 bytes, hex):")
+        .contains("00000000  00 01 62 69 6e 61 72 79");
+  }
+
+  @Test
+  void anOffsetInSeveralPartitionsNeedsThePartition() {
+    stack.poison(42, "{}");
+    long other = otherPartitionKey(42);
+    stack.poison(other, "{}");
+
+    Run run = stack.dlq("show", "0");
+    Run picked = stack.dlq("show", "0", "--partition", String.valueOf(stack.partitionOf(other)));
+
+    assertThat(run.exitCode()).isEqualTo(1);
+    assertThat(run.err())
+        .contains("offset 0 is in several partitions of " + DLQ)
+        .contains("pass --partition");
+    assertThat(picked.exitCode()).as(picked.err()).isZero();
+  }
+
+  @Test
+  void aMissingOffsetSaysWhereItLooked() {
+    Run run = stack.dlq("show", "5");
+
+    assertThat(run.exitCode()).isEqualTo(1);
+    assertThat(run.err())
+        .contains(
+            "DLQ topic " + DLQ + " has no record at offset 5; `sluice dlq list` shows the records");
+  }
+
+  @Test
+  void replayProducesTheOriginalBytesAndHeadersToTheOriginalPartition() {
+    long offset = stack.poison(42, "{\"order_id\": 42}");
+    int partition = stack.partitionOf(42);
+    ConsumerRecord<byte[], byte[]> original = stack.kafka.records(TOPIC, partition).get(0);
+
+    Run run = stack.dlq("replay", String.valueOf(offset));
+    Run again = stack.dlq("replay", String.valueOf(offset));
+
+    assertThat(run.exitCode()).as(run.err()).isZero();
+    List<ConsumerRecord<byte[], byte[]>> main = stack.kafka.records(TOPIC, partition);
+    assertThat(main).hasSize(2);
+    assertThat(main.get(1).key()).isEqualTo(original.key());
+    assertThat(main.get(1).value()).isEqualTo(original.value());
+    assertThat(main.get(1).headers().toArray()).extracting(Header::key).containsExactly("trace");
+    assertThat(stack.kafka.producers().get(0).history().get(0).partition()).isEqualTo(partition);
+    LedgerEntry entry = LedgerEntry.fromJson(stack.kafka.records(LEDGER).get(0).value());
+    assertThat(entry.action()).isEqualTo(LedgerEntry.Action.REPLAY);
+    assertThat(entry.strategy()).isNull();
+    assertThat(again.out()).contains("already replayed at");
+    assertThat(stack.kafka.records(TOPIC, partition)).hasSize(2);
+  }
+
+  @Test
+  void replayRefusesWhenANewerEventForTheKeyFollows() {
+    long offset = stack.poison(42, "{}");
+    long newer = stack.validEvent(42);
+
+    Run run = stack.dlq("replay", String.valueOf(offset));
+
+    assertThat(run.exitCode()).isEqualTo(DlqCommand.EXIT_REFUSED);
+    assertThat(run.err())
+        .contains("refusing to replay")
+        .contains("follows it at " + TOPIC + "-" + stack.partitionOf(42) + "@" + newer);
+  }
+
+  @Test
+  void endpointsComeFromTheReadyFileWhenNoFlagsAreGiven(@TempDir Path dir) throws Exception {
+    Path ready = dir.resolve("ready.json");
+    Files.writeString(
+        ready,
+        "{\"bootstrap_servers\": \"127.0.0.1:1\", \"schema_registry_url\": \"http://127.0.0.1:2\"}");
+    stack.poison(42, "{}");
+
+    Run run =
+        OrdersStack.run(
+            stack.context(), "list", "--ready-file", ready.toString(), "--dlq-topic", DLQ);
+
+    assertThat(run.exitCode()).as(run.err()).isZero();
+    assertThat(run.out()).contains("1 record(s)");
+  }
+
+  @Test
+  void withoutFlagsOrReadyFileTheErrorSaysWhatToPass(@TempDir Path dir) {
+    Run run =
+        OrdersStack.run(
+            stack.context(),
+            "repair",
+            "--all",
+            "--strategy",
+            "json-intended-row",
+            "--ready-file",
+            dir.resolve("none.json").toString());
+
+    assertThat(run.exitCode()).isEqualTo(2);
+    assertThat(run.err())
+        .contains("no --bootstrap-server given and there is no ready file at")
+        .contains("pass --bootstrap-server, or start the stack with `scripts/sluice up`");
+  }
+
+  @Test
+  void aMissingDlqTopicIsNamed() {
+    Run run =
+        OrdersStack.run(
+            stack.context(), "list", "--bootstrap-server", "x:1", "--dlq-topic", "nope.dlq");
+
+    assertThat(run.exitCode()).isEqualTo(1);
+    assertThat(run.err())
+        .contains(
+            "DLQ topic nope.dlq does not exist; pass the router's DLQ topic with --dlq-topic");
+  }
+
+  private long otherPartitionKey(long orderId) {
+    for (long candidate = orderId + 1; ; candidate++) {
+      if (stack.partitionOf(candidate) != stack.partitionOf(orderId)) {
+        return candidate;
+      }
+    }
+  }
+}
