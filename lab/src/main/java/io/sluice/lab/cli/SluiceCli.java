@@ -1,5 +1,6 @@
 package io.sluice.lab.cli;
 
+import io.sluice.tools.dlq.DlqCommand;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.IVersionProvider;
@@ -18,6 +19,7 @@ import picocli.CommandLine.Spec;
       LoadCommand.class,
       ConfigDocsCommand.class,
       BenchCommand.class,
+      DlqCommand.class,
       CommandLine.HelpCommand.class
     })
 public final class SluiceCli implements Runnable {
