@@ -17,6 +17,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Callable;
 import org.apache.kafka.clients.producer.Producer;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
@@ -30,6 +32,7 @@ import picocli.CommandLine.Spec;
  * producer, the guard, progress and the exit code. Subclasses say how a record is planned.
  */
 abstract class HandleCommand implements Callable<Integer> {
+  private static final Logger log = LoggerFactory.getLogger(HandleCommand.class);
   private static final Duration PROGRESS_EVERY = Duration.ofSeconds(2);
 
   @Spec CommandSpec spec;
@@ -127,6 +130,12 @@ abstract class HandleCommand implements Callable<Integer> {
   private int run(
       Reprocessor reprocessor, List<DlqEntry> selected, PrintWriter out, PrintWriter err) {
     Map<Outcome, Integer> tally = new EnumMap<>(Outcome.class);
+    log.info(
+        "{} of {} DLQ record(s) started (dry run: {}, force: {})",
+        action().label(),
+        selected.size(),
+        dryRun,
+        force);
     long lastProgress = System.nanoTime();
     for (int i = 0; i < selected.size(); i++) {
       tally.merge(reprocessor.handle(selected.get(i)), 1, Integer::sum);
@@ -154,6 +163,7 @@ abstract class HandleCommand implements Callable<Integer> {
             + " record(s)");
     out.flush();
     err.flush();
+    log.info("{} finished: {}", action().label(), summary(tally));
     if (tally.getOrDefault(Outcome.FAILED, 0) > 0) {
       return DlqCommand.EXIT_FAILED;
     }

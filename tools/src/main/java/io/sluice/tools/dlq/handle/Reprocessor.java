@@ -152,7 +152,7 @@ public final class Reprocessor {
       producer.send(ledger.record(key, done)).get();
       producer.commitTransaction();
       ledger.add(key, done);
-      log.info(
+      log.debug(
           "{} {} -> {} (value sha256 {}, forced {})",
           action.pastTense(),
           entry.describe(),

@@ -1,0 +1,319 @@
+package io.sluice.tools.dlq;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.sluice.embedded.EmbeddedKafka;
+import io.sluice.embedded.TopicReader;
+import io.sluice.router.config.DlqFormat;
+import io.sluice.router.dlq.DlqRecordBuilder;
+import io.sluice.router.validate.ErrorCode;
+import io.sluice.router.validate.Poison;
+import io.sluice.schema.Subjects;
+import io.sluice.schema.registry.HttpSchemaRegistryClient;
+import io.sluice.schema.server.DevSchemaRegistry;
+import io.sluice.schema.wire.WireFormat;
+import io.sluice.tools.dlq.ledger.LedgerEntry;
+import io.sluice.tools.dlq.repair.AvroWire;
+import io.sluice.tools.dlq.repair.DebeziumEnvelopeBuilder;
+import io.sluice.tools.dlq.testing.TestSchemas;
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import org.apache.avro.Schema;
+import org.apache.avro.generic.GenericData;
+import org.apache.avro.generic.GenericRecord;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.AdminClientConfig;
+import org.apache.kafka.clients.admin.NewTopic;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerConfig;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.clients.producer.RecordMetadata;
+import org.apache.kafka.clients.producer.internals.BuiltInPartitioner;
+import org.apache.kafka.common.header.internals.RecordHeaders;
+import org.apache.kafka.common.serialization.ByteArraySerializer;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import picocli.CommandLine;
+
+/**
+ * The dlq commands against a real KRaft broker and the dev registry, on DLQ records written the way
+ * the router writes them ({@link DlqRecordBuilder}).
+ */
+class DlqToolsIT {
+  private static final String TOPIC = TestSchemas.TOPIC;
+  private static final String DLQ = TOPIC + ".dlq";
+  private static final String LEDGER = DLQ + ".repairs";
+  private static final int PARTITIONS = 3;
+
+  @TempDir static Path dir;
+  private static EmbeddedKafka kafka;
+  private static DevSchemaRegistry registry;
+  private static KafkaProducer<byte[], byte[]> producer;
+  private static int keySchemaId;
+  private static int valueSchemaId;
+
+  @BeforeAll
+  static void start() throws Exception {
+    kafka = EmbeddedKafka.start(dir.resolve("kafka"));
+    registry = DevSchemaRegistry.start(kafka.bootstrapServers(), "127.0.0.1", 0);
+    try (Admin admin =
+        Admin.create(
+            Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, kafka.bootstrapServers()))) {
+      admin
+          .createTopics(
+              List.of(
+                  new NewTopic(TOPIC, PARTITIONS, (short) 1),
+                  new NewTopic(DLQ, PARTITIONS, (short) 1)))
+          .all()
+          .get();
+    }
+    HttpSchemaRegistryClient client = HttpSchemaRegistryClient.create(registry.url());
+    keySchemaId = client.register(Subjects.key(TOPIC), TestSchemas.ordersKey());
+    valueSchemaId = client.register(Subjects.value(TOPIC), TestSchemas.ordersEnvelope());
+    producer =
+        new KafkaProducer<>(
+            Map.of(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, kafka.bootstrapServers()),
+            new ByteArraySerializer(),
+            new ByteArraySerializer());
+  }
+
+  @AfterAll
+  static void stop() {
+    if (producer != null) {
+      producer.close();
+    }
+    if (registry != null) {
+      registry.close();
+    }
+    if (kafka != null) {
+      kafka.close();
+    }
+  }
+
+  @Test
+  void listShowRepairReplayAndTheStaleWriteGuardOnARealBroker() throws Exception {
+    RecordMetadata poison = poison(42, intended(42));
+    long dlqOffset = quarantine(poison, 42, intended(42));
+
+    Run list = dlq("list");
+    assertThat(list.exit).as(list.err).isZero();
+    assertThat(list.out)
+        .containsPattern(
+            poison.partition()
+                + "@"
+                + dlqOffset
+                + " +"
+                + TOPIC
+                + "-"
+                + poison.partition()
+                + "@"
+                + poison.offset()
+                + " +NOT_AVRO_WIRE_FORMAT +\\d+s +-");
+
+    Run show = dlq("show", String.valueOf(dlqOffset), "--partition", "" + poison.partition());
+    assertThat(show.exit).as(show.err).isZero();
+    assertThat(show.out)
+        .contains("key              {\"order_id\": 42} (Avro, schema id " + keySchemaId + ")")
+        .contains(intended(42));
+
+    Run dryRun = repair(dlqOffset, poison.partition(), "--dry-run");
+    assertThat(dryRun.exit).as(dryRun.err).isZero();
+    assertThat(dryRun.out)
+        .contains("dry run: would repair")
+        .contains("value schema id " + valueSchemaId);
+    assertThat(TopicReader.readCommitted(kafka.bootstrapServers(), LEDGER)).isEmpty();
+
+    int before = records(TOPIC).size();
+    Run repaired = repair(dlqOffset, poison.partition());
+    assertThat(repaired.exit).as(repaired.err).isZero();
+    List<ConsumerRecord<byte[], byte[]>> main = records(TOPIC);
+    assertThat(main).hasSize(before + 1);
+    ConsumerRecord<byte[], byte[]> event =
+        main.stream()
+            .filter(r -> r.offset() > poison.offset() && r.partition() == poison.partition())
+            .findFirst()
+            .orElseThrow();
+    assertThat(event.partition())
+        .isEqualTo(BuiltInPartitioner.partitionForKey(key(42), PARTITIONS))
+        .isEqualTo(poison.partition());
+    assertThat(event.key()).isEqualTo(key(42));
+    int schemaId = WireFormat.schemaId(event.value());
+    Schema registered = HttpSchemaRegistryClient.create(registry.url()).schemaById(schemaId);
+    GenericRecord decoded = (GenericRecord) AvroWire.decode(event.value(), registered);
+    assertThat(schemaId).isEqualTo(valueSchemaId);
+    assertThat(((GenericRecord) decoded.get("after")).get("order_id")).isEqualTo(42L);
+    assertThat(((GenericRecord) decoded.get("source")).get("connector").toString())
+        .isEqualTo(DebeziumEnvelopeBuilder.CONNECTOR);
+    assertThat(ledger()).hasSize(1);
+
+    Run again = repair(dlqOffset, poison.partition());
+    assertThat(again.exit).as(again.err).isZero();
+    assertThat(again.out).contains("already repaired at");
+    assertThat(records(TOPIC)).hasSize(before + 1);
+    assertThat(ledger()).hasSize(1);
+
+    // Replay: the original bytes back to the original partition.
+    RecordMetadata replayable = poison(7, "{\"order_id\": 7}");
+    long replayOffset = quarantine(replayable, 7, "{\"order_id\": 7}");
+    Run replay =
+        dlq("replay", String.valueOf(replayOffset), "--partition", "" + replayable.partition());
+    assertThat(replay.exit).as(replay.err).isZero();
+    ConsumerRecord<byte[], byte[]> replayed = last(TOPIC, replayable.partition());
+    assertThat(replayed.offset()).isGreaterThan(replayable.offset());
+    assertThat(replayed.value()).isEqualTo("{\"order_id\": 7}".getBytes(StandardCharsets.UTF_8));
+    assertThat(replayed.key()).isEqualTo(key(7));
+    assertThat(ledger()).hasSize(2);
+
+    // Stale-write guard: a newer event for key 9 follows its poison record.
+    RecordMetadata stale = poison(9, intended(9));
+    long staleOffset = quarantine(stale, 9, intended(9));
+    RecordMetadata newer = producer.send(new ProducerRecord<>(TOPIC, key(9), validValue(9))).get();
+    Run refused = repair(staleOffset, stale.partition());
+    assertThat(refused.exit).isEqualTo(DlqCommand.EXIT_REFUSED);
+    assertThat(refused.err)
+        .contains(
+            "a newer event for key {order_id=9} follows it at "
+                + TOPIC
+                + "-"
+                + newer.partition()
+                + "@"
+                + newer.offset())
+        .contains("--force");
+    Run forced = repair(staleOffset, stale.partition(), "--force");
+    assertThat(forced.exit).as(forced.err).isZero();
+    List<LedgerEntry> entries = ledger();
+    assertThat(entries).hasSize(3);
+    assertThat(entries.get(2).forced()).isTrue();
+    assertThat(last(TOPIC, stale.partition()).offset()).isGreaterThan(newer.offset());
+
+    Run finalList = dlq("list");
+    assertThat(finalList.out).contains("repaired ").contains("replayed ").contains("(forced)");
+  }
+
+  private static RecordMetadata poison(long orderId, String json) throws Exception {
+    RecordHeaders headers = new RecordHeaders();
+    headers.add("trace", "t".getBytes(StandardCharsets.UTF_8));
+    return producer
+        .send(
+            new ProducerRecord<>(
+                TOPIC, null, key(orderId), json.getBytes(StandardCharsets.UTF_8), headers))
+        .get();
+  }
+
+  /** Writes the DLQ record the router would write for {@code poison}; returns its offset. */
+  private static long quarantine(RecordMetadata poison, long orderId, String json)
+      throws Exception {
+    DlqRecordBuilder builder =
+        new DlqRecordBuilder(DlqFormat.ENVELOPE, "sluice-router", Clock.systemUTC());
+    RecordHeaders headers = new RecordHeaders();
+    headers.add("trace", "t".getBytes(StandardCharsets.UTF_8));
+    DlqRecordBuilder.Original original =
+        new DlqRecordBuilder.Original(
+            TOPIC,
+            poison.partition(),
+            poison.offset(),
+            poison.timestamp(),
+            key(orderId),
+            json.getBytes(StandardCharsets.UTF_8),
+            headers);
+    Poison why =
+        new Poison(
+            ErrorCode.NOT_AVRO_WIRE_FORMAT,
+            "value is not in the Confluent wire format",
+            null,
+            keySchemaId);
+    return producer
+        .send(
+            new ProducerRecord<>(
+                DLQ,
+                poison.partition(),
+                null,
+                key(orderId),
+                builder.value(original, why),
+                builder.headers(original, why)))
+        .get()
+        .offset();
+  }
+
+  private static byte[] key(long orderId) {
+    GenericRecord key = new GenericData.Record(TestSchemas.ordersKey());
+    key.put("order_id", orderId);
+    return AvroWire.encode(keySchemaId, TestSchemas.ordersKey(), key);
+  }
+
+  private static byte[] validValue(long orderId) {
+    // Build a valid event the same way a capture would: through the repair builder, from a row.
+    var event =
+        new DebeziumEnvelopeBuilder(Clock.systemUTC())
+            .build(
+                TestSchemas.ordersEnvelope(),
+                TOPIC,
+                io.sluice.tools.dlq.repair.IntendedRow.parse(
+                    intended(orderId).getBytes(StandardCharsets.UTF_8)));
+    return AvroWire.encode(valueSchemaId, TestSchemas.ordersEnvelope(), event);
+  }
+
+  private static String intended(long orderId) {
+    return "{\"intended_after\": {\"order_id\": "
+        + orderId
+        + ", \"customer\": \"ada\","
+        + " \"amount_cents\": 1250, \"updated_at\": \"2026-03-01 10:15:30.250\"},"
+        + " \"intended_operation\": \"c\", \"repair_format\": \"it\"}";
+  }
+
+  private static List<ConsumerRecord<byte[], byte[]>> records(String topic) {
+    return TopicReader.readCommitted(kafka.bootstrapServers(), topic);
+  }
+
+  private static ConsumerRecord<byte[], byte[]> last(String topic, int partition) {
+    List<ConsumerRecord<byte[], byte[]>> of =
+        records(topic).stream().filter(r -> r.partition() == partition).toList();
+    return of.get(of.size() - 1);
+  }
+
+  private static List<LedgerEntry> ledger() {
+    return records(LEDGER).stream().map(r -> LedgerEntry.fromJson(r.value())).toList();
+  }
+
+  private static Run repair(long offset, int partition, String... extra) {
+    List<String> args =
+        new ArrayList<>(
+            List.of(
+                "repair",
+                String.valueOf(offset),
+                "--partition",
+                String.valueOf(partition),
+                "--strategy",
+                "json-intended-row"));
+    args.addAll(List.of(extra));
+    return dlq(args.toArray(String[]::new));
+  }
+
+  private record Run(int exit, String out, String err) {}
+
+  private static Run dlq(String... args) {
+    List<String> all = new ArrayList<>(List.of(args));
+    all.addAll(
+        List.of(
+            "--bootstrap-server", kafka.bootstrapServers(),
+            "--schema-registry-url", registry.url(),
+            "--dlq-topic", DLQ,
+            "--ready-file", dir.resolve("no-ready.json").toString()));
+    StringWriter out = new StringWriter();
+    StringWriter err = new StringWriter();
+    CommandLine cli = new CommandLine(new DlqCommand());
+    cli.setOut(new PrintWriter(out, true));
+    cli.setErr(new PrintWriter(err, true));
+    int exit = cli.execute(all.toArray(String[]::new));
+    return new Run(exit, out.toString(), err.toString());
+  }
+}
