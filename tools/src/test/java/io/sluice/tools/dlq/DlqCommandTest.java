@@ -5,6 +5,7 @@ import static io.sluice.tools.dlq.testing.OrdersStack.LEDGER;
 import static io.sluice.tools.dlq.testing.OrdersStack.TOPIC;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.sluice.router.dlq.DlqHeaders;
 import io.sluice.tools.dlq.ledger.LedgerEntry;
 import io.sluice.tools.dlq.testing.OrdersStack;
 import io.sluice.tools.dlq.testing.OrdersStack.Run;
@@ -14,6 +15,7 @@ import java.nio.file.Path;
 import java.util.List;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.common.header.Header;
+import org.apache.kafka.common.header.internals.RecordHeaders;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -162,6 +164,24 @@ class DlqCommandTest {
     assertThat(run.err())
         .contains("refusing to replay")
         .contains("follows it at " + TOPIC + "-" + stack.partitionOf(42) + "@" + newer);
+  }
+
+  @Test
+  void replayOfARecordWithoutKeyIsNotRefusedByOtherRecordsWithoutKey() {
+    stack.kafka.append(TOPIC, 1, null, "poison".getBytes(StandardCharsets.UTF_8), null);
+    stack.kafka.append(TOPIC, 1, null, "later".getBytes(StandardCharsets.UTF_8), null);
+    RecordHeaders headers = new RecordHeaders();
+    headers.add(DlqHeaders.ERRORS_TOPIC, TOPIC.getBytes(StandardCharsets.UTF_8));
+    headers.add(DlqHeaders.ERRORS_PARTITION, "1".getBytes(StandardCharsets.UTF_8));
+    headers.add(DlqHeaders.ERRORS_OFFSET, "0".getBytes(StandardCharsets.UTF_8));
+    long offset =
+        stack.kafka.append(DLQ, 1, null, "poison".getBytes(StandardCharsets.UTF_8), headers);
+
+    Run run = stack.dlq("replay", String.valueOf(offset));
+
+    assertThat(run.exitCode()).as(run.err()).isZero();
+    assertThat(stack.kafka.records(TOPIC, 1)).hasSize(3);
+    assertThat(stack.kafka.records(TOPIC, 1).get(2).value()).isEqualTo("poison".getBytes());
   }
 
   @Test

@@ -33,6 +33,9 @@ public final class StaleWriteGuard {
    */
   public Optional<NewerEvent> newerEvent(
       DlqEntry entry, PlannedRecord plan, Predicate<Coordinates> ignored) {
+    if (plan.key().bytes() == null) {
+      return Optional.empty(); // no key, no order per key to protect
+    }
     Coordinates poison = entry.original();
     TopicPartition target = new TopicPartition(poison.topic(), plan.partition());
     Long from =
@@ -48,7 +51,9 @@ public final class StaleWriteGuard {
         from,
         record -> {
           Coordinates at = new Coordinates(record.topic(), record.partition(), record.offset());
-          if (!ignored.test(at) && keys.identify(record.key()).sameKeyAs(plan.key())) {
+          if (record.key() != null
+              && !ignored.test(at)
+              && keys.identify(record.key()).sameKeyAs(plan.key())) {
             found[0] = new NewerEvent(at, record.timestamp());
             return false;
           }
