@@ -1,0 +1,85 @@
+package io.sluice.tools.reconcile;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.SQLException;
+import java.util.function.Consumer;
+import org.apache.iceberg.Table;
+
+/**
+ * Source rows over JDBC against an Iceberg table through Iceberg's own reader: both reduced to
+ * canonical lines (see {@link CanonicalRows}), sorted by primary key, hashed and diffed in one
+ * pass. Memory stays bounded: the source streams in key order, Iceberg rows go through an external
+ * sort.
+ */
+public final class Reconciler {
+  public static final int DEFAULT_RUN_SIZE = 200_000;
+  public static final int DEFAULT_LIST_LIMIT = 100;
+
+  private final Path tempDir;
+  private final int runSize;
+  private final int listLimit;
+  private final Consumer<String> progress;
+
+  public Reconciler(Path tempDir, int runSize, int listLimit, Consumer<String> progress) {
+    this.tempDir = tempDir;
+    this.runSize = runSize;
+    this.listLimit = listLimit;
+    this.progress = progress;
+  }
+
+  /** With a temporary dir of the JVM, the default run size and listing limit. */
+  public static Reconciler withDefaults(Consumer<String> progress) {
+    return new Reconciler(
+        Path.of(System.getProperty("java.io.tmpdir")),
+        DEFAULT_RUN_SIZE,
+        DEFAULT_LIST_LIMIT,
+        progress);
+  }
+
+  /**
+   * Compares {@code db.table} on {@code source} with {@code actual}.
+   *
+   * @throws IllegalArgumentException when the source table is missing or has no primary key, or the
+   *     Iceberg table lacks a primary-key column
+   */
+  public ReconcileResult reconcile(Connection source, String db, String table, Table actual)
+      throws SQLException {
+    Path dir;
+    try {
+      Files.createDirectories(tempDir);
+      dir = Files.createTempDirectory(tempDir, "sluice-reconcile-");
+    } catch (IOException e) {
+      throw new UncheckedIOException("cannot create a temporary dir under " + tempDir, e);
+    }
+    try (JdbcRows rows = JdbcRows.open(source, db, table);
+        ExternalSorter sorter = new ExternalSorter(dir, runSize)) {
+      for (String key : rows.primaryKey()) {
+        if (actual.schema().findField(key) == null) {
+          throw new IllegalArgumentException(
+              "Iceberg table " + actual.name() + " has no primary-key column " + key);
+        }
+      }
+      long read =
+          IcebergRows.readInto(
+              actual,
+              rows.columns(),
+              rows.primaryKey(),
+              sorter,
+              n -> progress.accept("reconcile: read " + n + " Iceberg rows"));
+      progress.accept(
+          "reconcile: " + read + " Iceberg rows read, comparing with " + db + "." + table);
+      return new SortedDiff(listLimit, n -> progress.accept("reconcile: compared " + n + " rows"))
+          .diff(rows.columns(), rows.primaryKey(), rows, sorter.sorted());
+    } finally {
+      try {
+        Files.deleteIfExists(dir);
+      } catch (IOException e) {
+        // the sorter removed its runs; an empty leftover dir is harmless
+      }
+    }
+  }
+}

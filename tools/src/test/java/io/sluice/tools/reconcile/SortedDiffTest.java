@@ -1,0 +1,59 @@
+package io.sluice.tools.reconcile;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+class SortedDiffTest {
+  private static final List<String> COLUMNS = List.of("id", "v");
+
+  private static KeyedLine row(long id, String v) {
+    return new KeyedLine(SortKey.of(id), CanonicalRows.line(COLUMNS, new Object[] {id, v}));
+  }
+
+  private static ReconcileResult diff(List<KeyedLine> source, List<KeyedLine> actual) {
+    return new SortedDiff(10, n -> {})
+        .diff(COLUMNS, List.of("id"), source.iterator(), actual.iterator());
+  }
+
+  @Test
+  void equalTablesHaveEqualHashesAndNoDiff() {
+    ReconcileResult r = diff(List.of(row(1, "a"), row(2, "b")), List.of(row(1, "a"), row(2, "b")));
+
+    assertThat(r.converged()).isTrue();
+    assertThat(r.sourceSha256()).isEqualTo(r.actualSha256()).hasSize(64);
+    assertThat(r.sourceRows()).isEqualTo(2);
+  }
+
+  @Test
+  void missingChangedExtraAndDuplicateRowsAreAllListed() {
+    ReconcileResult r =
+        diff(
+            List.of(row(1, "a"), row(2, "b"), row(3, "c")),
+            List.of(row(1, "a"), row(2, "B"), row(2, "B"), row(4, "d")));
+
+    assertThat(r.missingFromActual())
+        .containsExactly("{\"id\":\"2\",\"v\":\"b\"}", "{\"id\":\"3\",\"v\":\"c\"}");
+    assertThat(r.unexpectedInActual())
+        .containsExactly(
+            "{\"id\":\"2\",\"v\":\"B\"}",
+            "{\"id\":\"2\",\"v\":\"B\"}",
+            "{\"id\":\"4\",\"v\":\"d\"}");
+    assertThat(r.diffCount()).isEqualTo(5);
+    assertThat(r.converged()).isFalse();
+    assertThat(r.actualRows()).isEqualTo(4);
+  }
+
+  @Test
+  void listsAreCappedButTheCountIsNot() {
+    List<KeyedLine> source = new java.util.ArrayList<>();
+    for (long i = 0; i < 50; i++) {
+      source.add(row(i, "x"));
+    }
+    ReconcileResult r = diff(source, List.of());
+
+    assertThat(r.missingFromActual()).hasSize(10);
+    assertThat(r.diffCount()).isEqualTo(50);
+  }
+}
