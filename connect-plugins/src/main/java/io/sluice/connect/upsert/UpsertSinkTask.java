@@ -4,7 +4,10 @@ import io.sluice.connect.upsert.commit.OffsetFenceException;
 import io.sluice.connect.upsert.commit.PendingChanges;
 import io.sluice.connect.upsert.commit.UpsertCommitter;
 import io.sluice.connect.upsert.config.UpsertSinkConfig;
+import io.sluice.connect.upsert.event.ChangeEvent;
 import io.sluice.connect.upsert.event.ChangeExtractor;
+import io.sluice.connect.upsert.metrics.SinkMetrics;
+import io.sluice.connect.upsert.metrics.SinkMetricsEndpoint;
 import io.sluice.connect.upsert.table.Catalogs;
 import io.sluice.connect.upsert.table.TableNames;
 import io.sluice.connect.upsert.table.TableResolver;
@@ -39,6 +42,8 @@ public class UpsertSinkTask extends SinkTask {
   private ChangeExtractor extractor;
   private UpsertCommitter committer;
   private TableResolver tables;
+  private SinkMetricsEndpoint.Lease metricsLease;
+  private SinkMetrics metrics;
   private long lastCommitNanos;
   private int commits;
 
@@ -65,14 +70,18 @@ public class UpsertSinkTask extends SinkTask {
                 config.tableEvolveSchema(),
                 config.tableFormatVersion(),
                 config.tablePartitionBy()));
+    TableNames names = new TableNames(config.tableTopicRegex(), config.tableNameFormat());
+    metricsLease = SinkMetricsEndpoint.acquire(config.metricsHost(), config.metricsPort());
+    metrics = new SinkMetrics(metricsLease.meters(), config.connectorName(), names);
     committer =
         new UpsertCommitter(
             catalog,
-            new TableNames(config.tableTopicRegex(), config.tableNameFormat()),
+            names,
             tables,
             config.connectorName(),
             config.taskId(),
-            extractor.excludedField());
+            extractor.excludedField(),
+            metrics);
     lastCommitNanos = nanoClock.getAsLong();
     log.info(
         "Upsert sink task {} of {} started (commit every {} ms)",
@@ -104,7 +113,9 @@ public class UpsertSinkTask extends SinkTask {
         // Already in Iceberg (a rewind or a redelivery): writing it again would be a stale write.
         continue;
       }
-      pending.add(tp, record.kafkaOffset(), extractor.extract(record).orElse(null));
+      ChangeEvent event = extractor.extract(record).orElse(null);
+      metrics.received(record.topic(), event);
+      pending.add(tp, record.kafkaOffset(), event);
     }
     commitIfDue();
   }
@@ -134,6 +145,9 @@ public class UpsertSinkTask extends SinkTask {
       } catch (IOException e) {
         log.warn("Could not close the Iceberg catalog", e);
       }
+    }
+    if (metricsLease != null) {
+      metricsLease.close();
     }
   }
 

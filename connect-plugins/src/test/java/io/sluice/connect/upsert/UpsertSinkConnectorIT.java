@@ -11,11 +11,17 @@ import io.sluice.connect.ConnectorConfigs;
 import io.sluice.connect.testing.ChangeProducer;
 import io.sluice.connect.testing.Envelopes;
 import io.sluice.connect.testing.Lake;
+import io.sluice.connect.upsert.metrics.SinkMetricsEndpoint;
 import io.sluice.embedded.ConnectRestClient;
 import io.sluice.embedded.ConnectRestClient.ConnectRestException;
 import io.sluice.embedded.EmbeddedConnect;
 import io.sluice.embedded.EmbeddedKafka;
 import io.sluice.schema.server.DevSchemaRegistry;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.net.http.HttpResponse.BodyHandlers;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -25,7 +31,10 @@ import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import org.apache.iceberg.Snapshot;
 import org.apache.iceberg.Table;
 import org.apache.iceberg.catalog.TableIdentifier;
@@ -224,6 +233,48 @@ class UpsertSinkConnectorIT {
   }
 
   @Test
+  void theSinkServesItsMetricsToPrometheus() throws Exception {
+    String topic = "broker.it_metrics.orders.clean";
+    // One partition: the creates come before the delete, so every batch has a table to write.
+    createTopic(topic, 1);
+    rest.putConnector("metrics-upsert", upsertConfig(topic, Map.of("metrics.port", "0")));
+    rest.awaitRunning("metrics-upsert", WAIT);
+    String url =
+        await("the task started the metrics endpoint")
+            .atMost(WAIT)
+            .until(SinkMetricsEndpoint::url, Optional::isPresent)
+            .orElseThrow();
+    for (int id = 1; id <= 4; id++) {
+      producer.send(topic, key(id), change("c", null, row(id, "m" + id)));
+    }
+    producer.send(topic, key(9), change("d", row(9, "gone"), null));
+    producer.send(topic, key(9), null);
+
+    String tags = "connector=\"metrics-upsert\",table=\"it_metrics.orders_current\"";
+    String scrape =
+        await("rows upserted and deleted on " + url)
+            .atMost(WAIT)
+            .until(
+                () -> scrape(url),
+                text ->
+                    text.contains("sluice_sink_rows_deleted_total{" + tags + "} 1.0")
+                        && text.contains("sluice_sink_records_total{" + op("tombstone") + "} 1.0"));
+    assertThat(scrape)
+        .contains("sluice_sink_rows_upserted_total{" + tags + "} 4.0")
+        .contains("sluice_sink_records_total{" + op("c") + "} 4.0")
+        .contains("sluice_sink_records_total{" + op("d") + "} 1.0")
+        .contains("sluice_sink_commits_total{" + result("failure") + "} 0.0")
+        .contains("sluice_sink_freshness_seconds_count{" + tags + "} 5")
+        .contains("sluice_sink_last_commit_timestamp_seconds{" + tags + "}");
+    Matcher commits =
+        Pattern.compile(
+                Pattern.quote("sluice_sink_commits_total{" + result("success") + "} ") + "(\\S+)")
+            .matcher(scrape);
+    assertThat(commits.find()).as("success commits in %s", scrape).isTrue();
+    assertThat(Double.parseDouble(commits.group(1))).isGreaterThan(0);
+  }
+
+  @Test
   void theWorkerRefusesUnknownAndUnsupportedKeys() {
     Map<String, String> config =
         upsertConfig("broker.it_refuse.orders.clean", Map.of("upsert-mode-enabled", "true"));
@@ -237,6 +288,24 @@ class UpsertSinkConnectorIT {
             upsertConfig("t", Map.of("iceberg.catalog.type", "")));
     assertThat(errors).containsKey("iceberg.catalog.type");
     assertThat(rest.connectors()).doesNotContain("refused-upsert");
+  }
+
+  private static String op(String op) {
+    return "connector=\"metrics-upsert\",op=\"" + op + "\",table=\"it_metrics.orders_current\"";
+  }
+
+  private static String result(String result) {
+    return "connector=\"metrics-upsert\",result=\""
+        + result
+        + "\",table=\"it_metrics.orders_current\"";
+  }
+
+  private static String scrape(String url) throws Exception {
+    HttpResponse<String> response =
+        HttpClient.newHttpClient()
+            .send(HttpRequest.newBuilder(URI.create(url)).build(), BodyHandlers.ofString());
+    assertThat(response.statusCode()).isEqualTo(200);
+    return response.body();
   }
 
   /** How many records the offsets Iceberg holds cover (every partition starts at 0). */

@@ -4,6 +4,8 @@ import io.sluice.connect.offsets.IcebergOffsets;
 import io.sluice.connect.upsert.event.BatchPreparer;
 import io.sluice.connect.upsert.event.ChangeEvent;
 import io.sluice.connect.upsert.event.Operation;
+import io.sluice.connect.upsert.metrics.SinkMetrics;
+import io.sluice.connect.upsert.metrics.TableMeters;
 import io.sluice.connect.upsert.table.TableNames;
 import io.sluice.connect.upsert.table.TableResolver;
 import io.sluice.connect.upsert.types.IcebergSchemas;
@@ -45,10 +47,12 @@ public final class UpsertCommitter implements Closeable {
   private final TableCommitter committer;
   private final String connector;
   private final String excludedField;
+  private final SinkMetrics metrics;
 
   /**
    * @param connector the connector name, key of the offsets in snapshot summaries
    * @param excludedField a row field that is not a column (flat operation field), or null
+   * @param metrics where commits are counted and timed
    */
   public UpsertCommitter(
       Catalog catalog,
@@ -56,7 +60,8 @@ public final class UpsertCommitter implements Closeable {
       TableResolver tables,
       String connector,
       int taskId,
-      String excludedField) {
+      String excludedField,
+      SinkMetrics metrics) {
     this.catalog = catalog;
     this.names = names;
     this.tables = tables;
@@ -64,6 +69,7 @@ public final class UpsertCommitter implements Closeable {
     this.committer = new TableCommitter(connector);
     this.connector = connector;
     this.excludedField = excludedField;
+    this.metrics = metrics;
   }
 
   /** The offsets Iceberg holds for {@code partitions}; partitions it holds none for are absent. */
@@ -139,14 +145,17 @@ public final class UpsertCommitter implements Closeable {
       return;
     }
     Table table = prepared.get();
+    TableMeters meters = metrics.table(id);
     long started = System.nanoTime();
     Snapshot snapshot;
     try {
       WriteResult result = writer.write(table, batch, excludedField);
       snapshot = committer.commit(table, result, offsets, expected);
     } catch (OffsetFenceException | DataException e) {
+      meters.commitFailed();
       throw e;
     } catch (RuntimeException e) {
+      meters.commitFailed();
       throw new ConnectException(
           "cannot commit "
               + events.size()
@@ -158,6 +167,8 @@ public final class UpsertCommitter implements Closeable {
               + e.getMessage(),
           e);
     }
+    long durationNanos = System.nanoTime() - started;
+    meters.committed(batch, events, durationNanos);
     held.putAll(offsets);
     pending.drop(tps);
     log.info(
@@ -166,7 +177,7 @@ public final class UpsertCommitter implements Closeable {
         events.size(),
         id,
         snapshot == null ? "?" : snapshot.snapshotId(),
-        (System.nanoTime() - started) / 1_000_000,
+        durationNanos / 1_000_000,
         offsets);
   }
 

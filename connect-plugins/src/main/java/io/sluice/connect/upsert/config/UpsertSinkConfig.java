@@ -37,6 +37,7 @@ public final class UpsertSinkConfig extends AbstractConfig {
   private static final String GROUP_TABLES = "Tables";
   private static final String GROUP_CATALOG = "Iceberg catalog";
   private static final String GROUP_COMMIT = "Commit";
+  private static final String GROUP_METRICS = "Metrics";
 
   public static final String INPUT_FORMAT_CONFIG = "input.format";
   public static final String INPUT_FORMAT_DOC =
@@ -111,6 +112,17 @@ public final class UpsertSinkConfig extends AbstractConfig {
       "How often buffered records are written and committed: all records of one interval form"
           + " one batch, one RowDelta (one snapshot) per table. The worker's"
           + " offset.flush.interval.ms should not exceed it.";
+
+  public static final String METRICS_HOST_CONFIG = "metrics.host";
+  public static final String METRICS_HOST_DOC =
+      "Address the sink's Prometheus endpoint (`GET /metrics`) binds to. All upsert sink tasks of"
+          + " a worker share one endpoint, so they must agree on it.";
+
+  public static final String METRICS_PORT_CONFIG = "metrics.port";
+  public static final String METRICS_PORT_DOC =
+      "Port of the sink's Prometheus endpoint, shared by all upsert sink tasks of the worker"
+          + " (another port while it runs fails the task). -1: no endpoint, meters record nothing;"
+          + " 0: the running endpoint, else a free port (logged; `SinkMetricsEndpoint.url()`).";
 
   /** Set by the connector for each task: the task's index. */
   public static final String TASK_ID_CONFIG = "sluice.task.id";
@@ -196,6 +208,15 @@ public final class UpsertSinkConfig extends AbstractConfig {
 
   public long commitIntervalMs() {
     return getLong(COMMIT_INTERVAL_MS_CONFIG);
+  }
+
+  public String metricsHost() {
+    return getString(METRICS_HOST_CONFIG);
+  }
+
+  /** The endpoint's port: -1 none, 0 any. */
+  public int metricsPort() {
+    return getInt(METRICS_PORT_CONFIG);
   }
 
   public int taskId() {
@@ -380,6 +401,30 @@ public final class UpsertSinkConfig extends AbstractConfig {
         1,
         Width.SHORT,
         "Commit interval (ms)");
+
+    order = 0;
+    def.define(
+        METRICS_HOST_CONFIG,
+        Type.STRING,
+        "127.0.0.1",
+        new ConfigDef.NonEmptyString(),
+        Importance.LOW,
+        METRICS_HOST_DOC,
+        GROUP_METRICS,
+        ++order,
+        Width.MEDIUM,
+        "Metrics host");
+    def.define(
+        METRICS_PORT_CONFIG,
+        Type.INT,
+        -1,
+        Range.between(-1, 65535),
+        Importance.LOW,
+        METRICS_PORT_DOC,
+        GROUP_METRICS,
+        ++order,
+        Width.SHORT,
+        "Metrics port");
 
     def.defineInternal(
         TASK_ID_CONFIG,

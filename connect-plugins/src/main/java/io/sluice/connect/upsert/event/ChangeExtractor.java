@@ -74,35 +74,71 @@ public final class ChangeExtractor {
       throw fail(record, "value has no 'op' field: not a Debezium envelope");
     }
     String op = envelope.getString("op");
-    switch (op == null ? "" : op) {
-      case "c", "r", "u" -> {
-        Struct after = struct(record, envelope, "after");
-        if (after == null) {
-          throw fail(record, "op '" + op + "' without an 'after' row");
-        }
-        return event(record, Operation.UPSERT, key(record, after), after);
-      }
-      case "d" -> {
-        Struct before = struct(record, envelope, "before");
-        return event(record, Operation.DELETE, deleteKey(record, before), null);
-      }
-      default ->
-          throw fail(
-              record,
-              "Debezium op '" + op + "' is not supported (c, r, u, d; truncate is not applied)");
+    SourceOp sourceOp =
+        switch (op == null ? "" : op) {
+          case "c" -> SourceOp.CREATE;
+          case "r" -> SourceOp.READ;
+          case "u" -> SourceOp.UPDATE;
+          case "d" -> SourceOp.DELETE;
+          default ->
+              throw fail(
+                  record,
+                  "Debezium op '"
+                      + op
+                      + "' is not supported (c, r, u, d; truncate is not applied)");
+        };
+    long time = sourceTime(envelope);
+    if (sourceOp == SourceOp.DELETE) {
+      Struct before = struct(record, envelope, "before");
+      return event(record, sourceOp, deleteKey(record, before), null, time);
     }
+    Struct after = struct(record, envelope, "after");
+    if (after == null) {
+      throw fail(record, "op '" + op + "' without an 'after' row");
+    }
+    return event(record, sourceOp, key(record, after), after, time);
+  }
+
+  /**
+   * When the change happened at the source: {@code source.ts_ms}, else the envelope's {@code ts_ms}
+   * (when Debezium processed it), else {@link ChangeEvent#NO_TIME}.
+   */
+  private static long sourceTime(Struct envelope) {
+    Field source = envelope.schema().field("source");
+    if (source != null && envelope.get(source) instanceof Struct sourceStruct) {
+      long time = int64(sourceStruct, "ts_ms");
+      if (time != ChangeEvent.NO_TIME) {
+        return time;
+      }
+    }
+    return int64(envelope, "ts_ms");
+  }
+
+  private static long int64(Struct struct, String name) {
+    Field field = struct.schema().field(name);
+    if (field == null || field.schema().type() != Schema.Type.INT64) {
+      return ChangeEvent.NO_TIME;
+    }
+    Object value = struct.get(field);
+    return value instanceof Long time ? time : ChangeEvent.NO_TIME;
   }
 
   private ChangeEvent flat(SinkRecord record, Struct row) {
     Field field = row.schema().field(opField);
     Object op = field == null ? null : row.get(field);
     String normalized = op == null ? "u" : op.toString().trim().toLowerCase(Locale.ROOT);
-    return switch (normalized) {
-      case "c", "r", "u", "insert", "update", "upsert" ->
-          event(record, Operation.UPSERT, key(record, row), row);
-      case "d", "delete" -> event(record, Operation.DELETE, deleteKey(record, row), null);
-      default -> throw fail(record, "operation '" + op + "' in field " + opField + " is unknown");
-    };
+    SourceOp sourceOp =
+        switch (normalized) {
+          case "c", "insert" -> SourceOp.CREATE;
+          case "r" -> SourceOp.READ;
+          case "u", "update", "upsert" -> SourceOp.UPDATE;
+          case "d", "delete" -> SourceOp.DELETE;
+          default ->
+              throw fail(record, "operation '" + op + "' in field " + opField + " is unknown");
+        };
+    return sourceOp == SourceOp.DELETE
+        ? event(record, sourceOp, deleteKey(record, row), null, ChangeEvent.NO_TIME)
+        : event(record, sourceOp, key(record, row), row, ChangeEvent.NO_TIME);
   }
 
   private Struct key(SinkRecord record, Struct row) {
@@ -197,9 +233,10 @@ public final class ChangeExtractor {
     return (Struct) value;
   }
 
-  private static ChangeEvent event(SinkRecord record, Operation op, Struct key, Struct row) {
+  private static ChangeEvent event(
+      SinkRecord record, SourceOp op, Struct key, Struct row, long sourceTimeMs) {
     return new ChangeEvent(
-        record.topic(), record.kafkaPartition(), record.kafkaOffset(), op, key, row);
+        record.topic(), record.kafkaPartition(), record.kafkaOffset(), op, key, row, sourceTimeMs);
   }
 
   private static DataException fail(SinkRecord record, String problem) {

@@ -42,10 +42,22 @@ class BatchPreparerTest {
     Schema bytesKey = SchemaBuilder.struct().field("k", Schema.BYTES_SCHEMA).build();
     ChangeEvent first =
         new ChangeEvent(
-            "t", 0, 1, Operation.DELETE, new Struct(bytesKey).put("k", new byte[] {1, 2}), null);
+            "t",
+            0,
+            1,
+            SourceOp.DELETE,
+            new Struct(bytesKey).put("k", new byte[] {1, 2}),
+            null,
+            ChangeEvent.NO_TIME);
     ChangeEvent second =
         new ChangeEvent(
-            "t", 0, 2, Operation.DELETE, new Struct(bytesKey).put("k", new byte[] {1, 2}), null);
+            "t",
+            0,
+            2,
+            SourceOp.DELETE,
+            new Struct(bytesKey).put("k", new byte[] {1, 2}),
+            null,
+            ChangeEvent.NO_TIME);
     assertThat(BatchPreparer.prepare(List.of(first, second))).containsExactly(second);
   }
 
@@ -56,10 +68,12 @@ class BatchPreparerTest {
   }
 
   private static ChangeEvent upsert(int partition, long offset, int id, String customer) {
-    return new ChangeEvent("t", partition, offset, Operation.UPSERT, key(id), row(id, customer));
+    return new ChangeEvent(
+        "t", partition, offset, SourceOp.UPDATE, key(id), row(id, customer), ChangeEvent.NO_TIME);
   }
 
   private static ChangeEvent delete(int partition, long offset, int id) {
-    return new ChangeEvent("t", partition, offset, Operation.DELETE, key(id), null);
+    return new ChangeEvent(
+        "t", partition, offset, SourceOp.DELETE, key(id), null, ChangeEvent.NO_TIME);
   }
 }

@@ -7,6 +7,7 @@ import static io.sluice.connect.testing.Envelopes.row;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.sluice.connect.testing.Envelopes;
 import io.sluice.connect.upsert.config.InputFormat;
 import java.util.List;
 import org.apache.kafka.connect.data.Schema;
@@ -33,6 +34,38 @@ class ChangeExtractorTest {
       assertThat(event.coordinates())
           .isEqualTo("topic broker.cdc_lab.orders.clean partition 1 offset 7");
     }
+  }
+
+  @Test
+  void eventsKeepTheSourceOpAndWhenTheChangeHappened() {
+    ChangeEvent read =
+        debezium.extract(record(0, 1, key(1), change("r", null, row(1, "a")))).orElseThrow();
+    assertThat(read.sourceOp()).isEqualTo(SourceOp.READ);
+    // Envelopes' source block has no ts_ms: the envelope's own ts_ms stands in.
+    assertThat(read.sourceTimeMs()).isEqualTo(1_700_000_000_000L);
+
+    Schema source =
+        SchemaBuilder.struct()
+            .field("db", Schema.STRING_SCHEMA)
+            .field("ts_ms", Schema.INT64_SCHEMA)
+            .build();
+    Schema envelope =
+        SchemaBuilder.struct()
+            .field("before", Envelopes.ROW)
+            .field("after", Envelopes.ROW)
+            .field("source", source)
+            .field("op", Schema.STRING_SCHEMA)
+            .field("ts_ms", Schema.OPTIONAL_INT64_SCHEMA)
+            .build();
+    Struct value =
+        new Struct(envelope)
+            .put("before", row(1, "a"))
+            .put("source", new Struct(source).put("db", "cdc_lab").put("ts_ms", 1_600_000_000_000L))
+            .put("op", "d")
+            .put("ts_ms", 1_700_000_000_000L);
+    ChangeEvent delete = debezium.extract(record(0, 2, key(1), value)).orElseThrow();
+    assertThat(delete.sourceOp()).isEqualTo(SourceOp.DELETE);
+    assertThat(delete.sourceTimeMs()).as("source.ts_ms wins").isEqualTo(1_600_000_000_000L);
   }
 
   @Test
@@ -119,6 +152,19 @@ class ChangeExtractorTest {
             .build();
     ChangeExtractor flat = new ChangeExtractor(InputFormat.FLAT, "__op", List.of());
     assertThat(flat.excludedField()).isEqualTo("__op");
+    ChangeEvent insert =
+        flat.extract(
+                new SinkRecord(
+                    "t",
+                    0,
+                    Envelopes.KEY,
+                    key(1),
+                    schema,
+                    new Struct(schema).put("id", 1).put("__op", "insert"),
+                    0))
+            .orElseThrow();
+    assertThat(insert.sourceOp()).isEqualTo(SourceOp.CREATE);
+    assertThat(insert.sourceTimeMs()).isEqualTo(ChangeEvent.NO_TIME);
     assertThat(op(flat, new Struct(schema).put("id", 1).put("__op", "D")))
         .isEqualTo(Operation.DELETE);
     assertThat(op(flat, new Struct(schema).put("id", 1).put("__op", "delete")))

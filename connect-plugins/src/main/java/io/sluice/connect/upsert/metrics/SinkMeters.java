@@ -1,0 +1,58 @@
+package io.sluice.connect.upsert.metrics;
+
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.composite.CompositeMeterRegistry;
+import java.time.Clock;
+import java.util.concurrent.ConcurrentHashMap;
+
+/**
+ * The upsert sink's meters on one registry, shared by every task that uses that registry. Names are
+ * Micrometer's dotted form; tags {@code connector} and {@code table}. The Prometheus registry
+ * renders them as {@code sluice_sink_records_total{op}} (op c, r, u, d, tombstone), {@code
+ * sluice_sink_rows_upserted_total}, {@code sluice_sink_rows_deleted_total}, {@code
+ * sluice_sink_commits_total{result}} (success, failure), {@code
+ * sluice_sink_commit_duration_seconds_*}, {@code sluice_sink_freshness_seconds_*} and {@code
+ * sluice_sink_last_commit_timestamp_seconds}.
+ */
+public final class SinkMeters {
+  public static final String RECORDS = "sluice.sink.records";
+  public static final String ROWS_UPSERTED = "sluice.sink.rows.upserted";
+  public static final String ROWS_DELETED = "sluice.sink.rows.deleted";
+  public static final String COMMITS = "sluice.sink.commits";
+  public static final String COMMIT_DURATION = "sluice.sink.commit.duration";
+  public static final String FRESHNESS = "sluice.sink.freshness";
+  public static final String LAST_COMMIT_TIMESTAMP = "sluice.sink.last.commit.timestamp";
+
+  private final MeterRegistry registry;
+  private final Clock clock;
+  // Tasks of one connector may write one table, and a gauge keeps the object of its first
+  // registration: each table's meters (and its last-commit time) exist once per registry.
+  private final ConcurrentHashMap<String, TableMeters> tables = new ConcurrentHashMap<>();
+
+  public SinkMeters(MeterRegistry registry) {
+    this(registry, Clock.systemUTC());
+  }
+
+  /**
+   * @param clock the wall clock of commit times and freshness
+   */
+  public SinkMeters(MeterRegistry registry, Clock clock) {
+    this.registry = registry;
+    this.clock = clock;
+  }
+
+  /** Meters that record nothing ({@code metrics.port} = -1). */
+  public static SinkMeters disabled() {
+    return new SinkMeters(new CompositeMeterRegistry());
+  }
+
+  public MeterRegistry registry() {
+    return registry;
+  }
+
+  /** The meters of {@code table} written by {@code connector}, registered on first use. */
+  public TableMeters table(String connector, String table) {
+    return tables.computeIfAbsent(
+        connector + '\u0000' + table, k -> new TableMeters(registry, clock, connector, table));
+  }
+}

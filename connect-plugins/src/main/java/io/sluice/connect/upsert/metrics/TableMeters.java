@@ -1,0 +1,151 @@
+package io.sluice.connect.upsert.metrics;
+
+import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.Gauge;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.Tags;
+import io.micrometer.core.instrument.Timer;
+import io.sluice.connect.upsert.event.ChangeEvent;
+import io.sluice.connect.upsert.event.Operation;
+import io.sluice.connect.upsert.event.SourceOp;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
+
+/**
+ * The meters of one table written by one connector. Thread-safe: the connector's tasks share it.
+ * Every meter is registered up front (zeros included), except the last-commit gauge, which appears
+ * with the first commit so that no dashboard reads "last commit in 1970".
+ */
+public final class TableMeters {
+  private static final String TOMBSTONE = "tombstone";
+
+  private final MeterRegistry registry;
+  private final Clock clock;
+  private final Tags tags;
+  private final Counter[] records = new Counter[SourceOp.values().length + 1];
+  private final Counter upserted;
+  private final Counter deleted;
+  private final Counter commitSuccesses;
+  private final Counter commitFailures;
+  private final Timer commitDuration;
+  private final Timer freshness;
+  private final AtomicLong lastCommitMs = new AtomicLong();
+
+  TableMeters(MeterRegistry registry, Clock clock, String connector, String table) {
+    this.registry = registry;
+    this.clock = clock;
+    this.tags = Tags.of("connector", connector, "table", table);
+    for (SourceOp op : SourceOp.values()) {
+      records[op.ordinal()] = recordsCounter(op.code());
+    }
+    records[records.length - 1] = recordsCounter(TOMBSTONE);
+    upserted =
+        Counter.builder(SinkMeters.ROWS_UPSERTED)
+            .description("Rows written by upsert commits (one per key and commit)")
+            .tags(tags)
+            .register(registry);
+    deleted =
+        Counter.builder(SinkMeters.ROWS_DELETED)
+            .description("Keys deleted by commits (one per key and commit)")
+            .tags(tags)
+            .register(registry);
+    commitSuccesses = commitsCounter("success");
+    commitFailures = commitsCounter("failure");
+    commitDuration =
+        Timer.builder(SinkMeters.COMMIT_DURATION)
+            .description("Time to write a batch's files and commit them as one snapshot")
+            .tags(tags)
+            .serviceLevelObjectives(
+                Duration.ofMillis(100),
+                Duration.ofMillis(250),
+                Duration.ofMillis(500),
+                Duration.ofSeconds(1),
+                Duration.ofMillis(2500),
+                Duration.ofSeconds(5),
+                Duration.ofSeconds(10))
+            .register(registry);
+    freshness =
+        Timer.builder(SinkMeters.FRESHNESS)
+            .description(
+                "From the change at the source (source.ts_ms, else ts_ms) to its Iceberg commit")
+            .tags(tags)
+            .serviceLevelObjectives(
+                Duration.ofMillis(500),
+                Duration.ofSeconds(1),
+                Duration.ofSeconds(2),
+                Duration.ofSeconds(5),
+                Duration.ofSeconds(10),
+                Duration.ofSeconds(30),
+                Duration.ofMinutes(1),
+                Duration.ofMinutes(5),
+                Duration.ofMinutes(15))
+            .register(registry);
+  }
+
+  /**
+   * Counts a record taken from Kafka.
+   *
+   * @param event its change, null for a tombstone
+   */
+  public void received(ChangeEvent event) {
+    records[event == null ? records.length - 1 : event.sourceOp().ordinal()].increment();
+  }
+
+  /**
+   * Records a successful commit.
+   *
+   * @param batch the rows written, one event per key
+   * @param events every event the commit covers, for freshness
+   * @param durationNanos time to write and commit
+   */
+  public void committed(List<ChangeEvent> batch, List<ChangeEvent> events, long durationNanos) {
+    long now = clock.millis();
+    commitSuccesses.increment();
+    commitDuration.record(durationNanos, TimeUnit.NANOSECONDS);
+    int deletes = 0;
+    for (ChangeEvent event : batch) {
+      if (event.operation() == Operation.DELETE) {
+        deletes++;
+      }
+    }
+    upserted.increment(batch.size() - deletes);
+    deleted.increment(deletes);
+    for (ChangeEvent event : events) {
+      if (event.sourceTimeMs() != ChangeEvent.NO_TIME) {
+        freshness.record(Math.max(0, now - event.sourceTimeMs()), TimeUnit.MILLISECONDS);
+      }
+    }
+    if (lastCommitMs.getAndAccumulate(now, Math::max) == 0) {
+      Gauge.builder(SinkMeters.LAST_COMMIT_TIMESTAMP, lastCommitMs, ms -> ms.get() / 1000.0)
+          .description("When the table's last commit by this connector succeeded (epoch)")
+          .tags(tags)
+          .baseUnit("seconds")
+          .strongReference(true)
+          .register(registry);
+    }
+  }
+
+  /** Records a batch whose files could not be written or whose commit was refused. */
+  public void commitFailed() {
+    commitFailures.increment();
+  }
+
+  private Counter recordsCounter(String op) {
+    return Counter.builder(SinkMeters.RECORDS)
+        .description("Records taken from Kafka, by source operation (redeliveries excluded)")
+        .tags(tags)
+        .tag("op", op)
+        .register(registry);
+  }
+
+  private Counter commitsCounter(String result) {
+    return Counter.builder(SinkMeters.COMMITS)
+        .description("Iceberg commits of the table, by result")
+        .tags(tags)
+        .tag("result", result)
+        .register(registry);
+  }
+}
