@@ -19,10 +19,12 @@ import picocli.CommandLine.Spec;
     name = "up",
     mixinStandardHelpOptions = true,
     description = {
-      "Starts a Kafka broker (single-node KRaft), the dev schema registry and the router in one"
-          + " JVM, on 127.0.0.1. Prints every endpoint and writes them to the ready file once"
-          + " everything answers. Ctrl-C or SIGTERM stops it; a restart with the same data dir"
-          + " keeps topics, schemas, offsets and ports."
+      "Starts a Kafka broker (single-node KRaft), the dev schema registry, MariaDB, the router, a"
+          + " Kafka Connect worker with the Iceberg upsert and changelog sinks (JdbcCatalog on"
+          + " SQLite, warehouse in the data dir) and the Debezium capture in one JVM, on 127.0.0.1."
+          + " Prints every endpoint and writes them to the ready file once everything answers."
+          + " Ctrl-C or SIGTERM stops it; a restart with the same data dir keeps rows, topics,"
+          + " schemas, offsets, tables and ports."
     })
 final class UpCommand implements Callable<Integer> {
   @Spec CommandSpec spec;
@@ -68,6 +70,12 @@ final class UpCommand implements Callable<Integer> {
   int capturePort;
 
   @Option(
+      names = "--connect-port",
+      description =
+          "Kafka Connect REST port on 127.0.0.1 (default: the stored one, else a free port).")
+  int connectPort;
+
+  @Option(
       names = "--ready-timeout",
       defaultValue = "120",
       description = "Seconds every component together may take to answer (default: 120).")
@@ -80,11 +88,12 @@ final class UpCommand implements Callable<Integer> {
     checkPort("--metrics-port", metricsPort);
     checkPort("--mariadb-port", mariadbPort);
     checkPort("--capture-port", capturePort);
+    checkPort("--connect-port", connectPort);
     StackOptions options =
         new StackOptions(
             dataDir,
             new StackPorts.Requested(
-                kafkaPort, registryPort, metricsPort, mariadbPort, capturePort),
+                kafkaPort, registryPort, metricsPort, mariadbPort, capturePort, connectPort),
             readyFile,
             Duration.ofSeconds(readyTimeoutSeconds),
             false);
@@ -119,7 +128,16 @@ final class UpCommand implements Callable<Integer> {
     out.printf(
         "  MariaDB (JDBC)           %s (user %s)%n", stack.jdbcUrl(), EmbeddedStack.JDBC_USER);
     out.printf("  Capture admin API        %s%n", stack.captureAdminUrl());
+    out.printf("  Kafka Connect REST       %s%n", stack.connectUrl());
+    out.printf("  Iceberg catalog          %s%n", stack.icebergCatalog().get("uri"));
+    out.printf("  Iceberg warehouse        %s%n", stack.warehouse());
     out.printf("  Main topic               %s%n", EmbeddedStack.MAIN_TOPIC);
+    out.printf(
+        "  Sinks                    %s -> %s, %s -> %s%n",
+        EmbeddedStack.UPSERT_SINK,
+        EmbeddedStack.CURRENT_TABLE,
+        EmbeddedStack.CHANGELOG_SINK,
+        EmbeddedStack.CHANGELOG_TABLE);
     if (options.readyFile() != null) {
       out.printf("  Ready file               %s%n", options.readyFile().toAbsolutePath());
     }

@@ -10,6 +10,18 @@ import org.apache.kafka.common.errors.TopicExistsException;
 public final class Topics {
   private Topics() {}
 
+  /** True when {@code topic} exists. */
+  public static boolean exists(Admin admin, String topic) {
+    try {
+      return admin.listTopics().names().get().contains(topic);
+    } catch (ExecutionException e) {
+      throw new IllegalStateException("cannot list topics", e.getCause());
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new IllegalStateException("interrupted while listing topics", e);
+    }
+  }
+
   /**
    * Creates {@code topic} with {@code partitions} partitions (replication factor 1) unless it
    * exists; an existing topic is left as it is.

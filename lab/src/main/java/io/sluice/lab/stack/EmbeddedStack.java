@@ -3,6 +3,7 @@ package io.sluice.lab.stack;
 import io.sluice.capture.CaptureService;
 import io.sluice.capture.CaptureState;
 import io.sluice.capture.config.CaptureConfig;
+import io.sluice.embedded.ConnectRestClient;
 import io.sluice.embedded.EmbeddedKafka;
 import io.sluice.embedded.EmbeddedMariaDb;
 import io.sluice.lab.db.OrdersTable;
@@ -26,10 +27,11 @@ import org.slf4j.LoggerFactory;
 
 /**
  * The whole Sluice stack in this JVM: a single-node KRaft broker, the dev schema registry, a real
- * MariaDB with the {@code cdc_lab.orders} table, the router and the Debezium capture, all on
- * loopback. Data lives under the data dir ({@code kafka/}, {@code mariadb/}, {@code router-state/},
- * {@code stack.properties}), so a restart with the same dir keeps rows, topics, schemas, offsets
- * and ports.
+ * MariaDB with the {@code cdc_lab.orders} table, the router, a Kafka Connect worker running the
+ * upsert and changelog sinks into an Iceberg JdbcCatalog on SQLite, and the Debezium capture, all
+ * on loopback. Data lives under the data dir ({@code kafka/}, {@code mariadb/}, {@code
+ * router-state/}, {@code iceberg/}, {@code stack.properties}), so a restart with the same dir keeps
+ * rows, topics, schemas, offsets, tables and ports.
  *
  * <p>{@link #close()} may be called at any time, also from a shutdown hook while {@link #start()}
  * is still running: it stops whatever has started, capture first and broker last.
@@ -46,6 +48,29 @@ public final class EmbeddedStack implements AutoCloseable {
   public static final String CAPTURE_NAME = "sluice-capture";
   public static final String JDBC_USER = EmbeddedMariaDb.APP_USER;
 
+  /** The router's output of valid records: what the lakehouse sinks read. */
+  public static final String CLEAN_TOPIC = MAIN_TOPIC + ".clean";
+
+  /** Group id of the Connect worker; its internal topics are {@code <id>-configs} and so on. */
+  public static final String CONNECT_GROUP_ID = "sluice-connect";
+
+  /** The Sluice upsert sink: {@link #CLEAN_TOPIC} to {@link #CURRENT_TABLE}. */
+  public static final String UPSERT_SINK = "sluice-upsert-sink";
+
+  /** The Apache Iceberg sink: every event of {@link #CLEAN_TOPIC} to {@link #CHANGELOG_TABLE}. */
+  public static final String CHANGELOG_SINK = "sluice-changelog-sink";
+
+  /** Control topic of the Apache Iceberg sink's commit coordinator. */
+  public static final String ICEBERG_CONTROL_TOPIC = "_sluice-iceberg-control";
+
+  public static final String CURRENT_TABLE =
+      EmbeddedMariaDb.DATABASE + "." + OrdersTable.NAME + "_current";
+  public static final String CHANGELOG_TABLE =
+      EmbeddedMariaDb.DATABASE + "." + OrdersTable.NAME + "_changelog";
+
+  /** How often both sinks commit to Iceberg. */
+  public static final long SINK_COMMIT_INTERVAL_MS = 2_000;
+
   private static final Logger log = LoggerFactory.getLogger(EmbeddedStack.class);
 
   private final StackOptions options;
@@ -54,6 +79,7 @@ public final class EmbeddedStack implements AutoCloseable {
   private volatile EmbeddedKafka kafka;
   private volatile DevSchemaRegistry registry;
   private volatile Router router;
+  private volatile LakeSinks sinks;
   private volatile EmbeddedMariaDb mariaDb;
   private volatile CaptureService capture;
   private volatile boolean closed;
@@ -64,7 +90,8 @@ public final class EmbeddedStack implements AutoCloseable {
   }
 
   /**
-   * Starts broker, registry and router, waits until each answers, then writes the ready file.
+   * Starts broker, registry, MariaDB, router, Connect worker (with both sinks) and capture, waits
+   * until each answers, then writes the ready file.
    *
    * @throws StackStartException when a component fails to start or answer in time (whatever had
    *     started is stopped again)
@@ -137,6 +164,25 @@ public final class EmbeddedStack implements AutoCloseable {
             });
     abortIfClosed();
 
+    log.info("Starting Kafka Connect worker (REST on 127.0.0.1:{})", ports.connect());
+    sinks =
+        starting(
+            "Kafka Connect",
+            ports.connect(),
+            () -> LakeSinks.start(dataDir, kafka.bootstrapServers(), ports.connect()));
+    abortIfClosed();
+    try (Admin admin = admin(kafka.bootstrapServers())) {
+      // The router creates the clean topic; the sinks subscribe to it by name.
+      new Readiness()
+          .check(
+              "Router",
+              "topic " + CLEAN_TOPIC + " created",
+              () -> Topics.exists(admin, CLEAN_TOPIC))
+          .await(remaining(deadline));
+      sinks.createConnectors(admin, kafka.bootstrapServers(), registry.url());
+    }
+    abortIfClosed();
+
     log.info("Starting capture (admin API on 127.0.0.1:{})", ports.captureAdmin());
     capture =
         starting(
@@ -156,6 +202,7 @@ public final class EmbeddedStack implements AutoCloseable {
 
     Router started = router;
     CaptureService startedCapture = capture;
+    LakeSinks startedSinks = sinks;
     try (Admin admin = admin(kafka.bootstrapServers())) {
       new Readiness()
           .kafka(kafka.bootstrapServers(), admin)
@@ -172,6 +219,14 @@ public final class EmbeddedStack implements AutoCloseable {
               "Capture",
               "capture RUNNING and streaming the binlog",
               () -> startedCapture.state() == CaptureState.RUNNING && startedCapture.isStreaming())
+          .check(
+              "Kafka Connect",
+              "connector " + UPSERT_SINK + " and its task RUNNING",
+              () -> startedSinks.running(UPSERT_SINK))
+          .check(
+              "Kafka Connect",
+              "connector " + CHANGELOG_SINK + " and its task RUNNING",
+              () -> startedSinks.running(CHANGELOG_SINK))
           .await(remaining(deadline));
     }
     publishReadyFile();
@@ -238,6 +293,9 @@ public final class EmbeddedStack implements AutoCloseable {
     endpoints.put(ReadyFile.JDBC_USER, EmbeddedMariaDb.APP_USER);
     endpoints.put(ReadyFile.JDBC_PASSWORD, EmbeddedMariaDb.APP_PASSWORD);
     endpoints.put(ReadyFile.CAPTURE_ADMIN_URL, captureAdminUrl());
+    endpoints.put(ReadyFile.CONNECT_URL, connectUrl());
+    endpoints.put(ReadyFile.ICEBERG_CATALOG, icebergCatalog());
+    endpoints.put(ReadyFile.WAREHOUSE, warehouse());
     return endpoints;
   }
 
@@ -248,6 +306,25 @@ public final class EmbeddedStack implements AutoCloseable {
 
   public String captureAdminUrl() {
     return started(capture, "capture").adminUrl();
+  }
+
+  /** Base URL of the Connect worker's REST API. */
+  public String connectUrl() {
+    return started(sinks, "Connect worker").url();
+  }
+
+  public ConnectRestClient connectClient() {
+    return started(sinks, "Connect worker").client();
+  }
+
+  /** The Iceberg catalog as properties for {@code CatalogUtil.buildIcebergCatalog}, with name. */
+  public Map<String, String> icebergCatalog() {
+    return started(sinks, "Connect worker").catalog();
+  }
+
+  /** Location of the Iceberg warehouse ({@code file:} URI under the data dir). */
+  public String warehouse() {
+    return started(sinks, "Connect worker").warehouse();
   }
 
   public CaptureService capture() {
@@ -283,8 +360,8 @@ public final class EmbeddedStack implements AutoCloseable {
   }
 
   /**
-   * Deletes the ready file, then stops capture, router, MariaDB, registry and broker, in that
-   * order.
+   * Deletes the ready file, then stops capture, Connect worker, router, MariaDB, registry and
+   * broker, in that order.
    */
   @Override
   public synchronized void close() {
@@ -295,6 +372,9 @@ public final class EmbeddedStack implements AutoCloseable {
     CaptureService c = capture;
     capture = null;
     closeQuietly("capture", c);
+    LakeSinks s = sinks;
+    sinks = null;
+    closeQuietly("Connect worker", s);
     Router r = router;
     router = null;
     closeQuietly("router", r);

@@ -23,7 +23,11 @@ final class Readiness {
   private static final Duration POLL = Duration.ofMillis(200);
   private static final Duration REQUEST_TIMEOUT = Duration.ofSeconds(5);
 
-  /** One component's check: true when it answered as expected. */
+  /**
+   * One component's check: true when it answered as expected. It throws {@link StackStartException}
+   * when waiting longer cannot help (the wait ends at once), any other exception counts as "not
+   * yet".
+   */
   interface Probe {
     boolean answers() throws Exception;
   }
@@ -76,6 +80,8 @@ final class Readiness {
         } catch (InterruptedException e) {
           Thread.currentThread().interrupt();
           throw new StackStartException("interrupted while waiting for " + check.component(), e);
+        } catch (StackStartException e) {
+          throw e; // the probe knows waiting cannot help
         } catch (Exception e) {
           last = e;
         }

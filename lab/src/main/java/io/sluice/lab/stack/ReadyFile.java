@@ -26,6 +26,15 @@ public final class ReadyFile {
   public static final String JDBC_USER = "jdbc_user";
   public static final String JDBC_PASSWORD = "jdbc_password";
   public static final String CAPTURE_ADMIN_URL = "capture_admin_url";
+  public static final String CONNECT_URL = "connect_url";
+
+  /**
+   * The Iceberg catalog as one JSON object of properties exactly as {@code
+   * CatalogUtil.buildIcebergCatalog} takes them, plus its {@code name}.
+   */
+  public static final String ICEBERG_CATALOG = "iceberg_catalog";
+
+  public static final String WAREHOUSE = "warehouse";
 
   private static final ObjectMapper JSON =
       new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);

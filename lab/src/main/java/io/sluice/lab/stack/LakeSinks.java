@@ -1,0 +1,150 @@
+package io.sluice.lab.stack;
+
+import io.sluice.connect.ConnectorConfigs;
+import io.sluice.embedded.ConnectRestClient;
+import io.sluice.embedded.ConnectRestClient.ConnectorStatus;
+import io.sluice.embedded.ConnectRestClient.TaskStatus;
+import io.sluice.embedded.EmbeddedConnect;
+import io.sluice.lab.iceberg.Catalogs;
+import io.sluice.lab.iceberg.LakeCatalog;
+import io.sluice.lab.kafka.Topics;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import org.apache.kafka.clients.admin.Admin;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The lakehouse end of the stack: an Iceberg JdbcCatalog on SQLite under {@code <data
+ * dir>/iceberg/} and a distributed Kafka Connect worker running the two sinks of the clean topic,
+ * the Sluice upsert sink ({@code _current}) and the Apache Iceberg sink ({@code _changelog}).
+ * Connector configs, Connect offsets and the Iceberg tables all live in the data dir, so a restart
+ * picks up where the sinks stopped.
+ */
+final class LakeSinks implements AutoCloseable {
+  private static final Logger log = LoggerFactory.getLogger(LakeSinks.class);
+
+  private final EmbeddedConnect connect;
+  private final Map<String, String> catalog;
+
+  private LakeSinks(EmbeddedConnect connect, Map<String, String> catalog) {
+    this.connect = connect;
+    this.catalog = catalog;
+  }
+
+  /**
+   * Prepares the catalog (its SQLite tables are created once here, not raced by two connectors) and
+   * starts the worker; returns once the worker's REST API answers.
+   */
+  static LakeSinks start(Path dataDir, String bootstrapServers, int restPort) {
+    Map<String, String> catalog = Catalogs.embedded(dataDir.resolve("iceberg"));
+    try {
+      Files.createDirectories(dataDir.resolve("iceberg").resolve("warehouse"));
+    } catch (IOException e) {
+      throw new UncheckedIOException("cannot create " + dataDir.resolve("iceberg"), e);
+    }
+    try (LakeCatalog opened = Catalogs.open(catalog)) {
+      log.info("Iceberg catalog {} at {}", opened.catalog().name(), catalog.get("uri"));
+    }
+    EmbeddedConnect connect =
+        EmbeddedConnect.start(bootstrapServers, EmbeddedStack.CONNECT_GROUP_ID, restPort);
+    return new LakeSinks(connect, Collections.unmodifiableMap(new LinkedHashMap<>(catalog)));
+  }
+
+  /**
+   * Creates the Iceberg control topic when missing, then creates or updates both connectors (PUT
+   * config: the same config again changes nothing).
+   */
+  void createConnectors(Admin admin, String bootstrapServers, String registryUrl) {
+    if (Topics.ensure(admin, EmbeddedStack.ICEBERG_CONTROL_TOPIC, 1)) {
+      log.info("Created topic {}", EmbeddedStack.ICEBERG_CONTROL_TOPIC);
+    }
+    ConnectRestClient client = connect.client();
+    client.putConnector(
+        EmbeddedStack.UPSERT_SINK,
+        ConnectorConfigs.upsertSink(
+            EmbeddedStack.CLEAN_TOPIC,
+            registryUrl,
+            catalog,
+            EmbeddedStack.SINK_COMMIT_INTERVAL_MS));
+    client.putConnector(
+        EmbeddedStack.CHANGELOG_SINK,
+        ConnectorConfigs.changelogSink(
+            EmbeddedStack.CLEAN_TOPIC,
+            registryUrl,
+            catalog,
+            bootstrapServers,
+            EmbeddedStack.ICEBERG_CONTROL_TOPIC,
+            EmbeddedStack.SINK_COMMIT_INTERVAL_MS));
+    log.info(
+        "Connectors {} and {} configured on {}",
+        EmbeddedStack.UPSERT_SINK,
+        EmbeddedStack.CHANGELOG_SINK,
+        EmbeddedStack.CLEAN_TOPIC);
+  }
+
+  /**
+   * True when the connector and all its tasks run.
+   *
+   * @throws StackStartException when a task FAILED: Connect does not restart it on its own
+   */
+  boolean running(String connector) {
+    ConnectorStatus status;
+    try {
+      status = connect.client().status(connector);
+    } catch (ConnectRestClient.ConnectRestException e) {
+      if (e.status() == 404) {
+        return false;
+      }
+      throw e;
+    }
+    for (TaskStatus task : status.tasks()) {
+      if ("FAILED".equals(task.state())) {
+        throw new StackStartException(
+            "task "
+                + task.id()
+                + " of connector "
+                + connector
+                + " FAILED: "
+                + firstLine(task.trace()));
+      }
+    }
+    return status.running();
+  }
+
+  private static String firstLine(String trace) {
+    if (trace == null) {
+      return "no trace";
+    }
+    int end = trace.indexOf('\n');
+    return end < 0 ? trace : trace.substring(0, end);
+  }
+
+  String url() {
+    return connect.url();
+  }
+
+  ConnectRestClient client() {
+    return connect.client();
+  }
+
+  /** The catalog as the ready file's {@code iceberg_catalog} object. */
+  Map<String, String> catalog() {
+    return catalog;
+  }
+
+  String warehouse() {
+    return catalog.get("warehouse");
+  }
+
+  /** Stops the worker; connectors stay configured and resume at the next start. */
+  @Override
+  public void close() {
+    connect.close();
+  }
+}
