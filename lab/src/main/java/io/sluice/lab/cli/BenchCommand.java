@@ -10,14 +10,14 @@ import picocli.CommandLine.Spec;
     name = "bench",
     mixinStandardHelpOptions = true,
     description =
-        "Benchmarks: router throughput against a pass-through topology, and the"
-            + " validation hot path (JMH).",
-    subcommands = {RouterBenchCommand.class, ValidateBenchCommand.class})
+        "Benchmarks: router throughput against a pass-through topology, the validation hot"
+            + " path (JMH), and the upsert sink against the Apache Iceberg sink.",
+    subcommands = {RouterBenchCommand.class, ValidateBenchCommand.class, SinkBenchCommand.class})
 final class BenchCommand implements Runnable {
   @Spec CommandSpec spec;
 
   @Override
   public void run() {
-    throw new ParameterException(spec.commandLine(), "Missing benchmark: router or validate");
+    throw new ParameterException(spec.commandLine(), "Missing benchmark: router, validate or sink");
   }
 }

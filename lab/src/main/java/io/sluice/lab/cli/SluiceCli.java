@@ -20,6 +20,7 @@ import picocli.CommandLine.Spec;
       ConfigDocsCommand.class,
       BenchCommand.class,
       DlqCommand.class,
+      TableCommand.class,
       CommandLine.HelpCommand.class
     })
 public final class SluiceCli implements Runnable {

@@ -41,7 +41,11 @@ class SluiceCliHelpTest {
             List.of("config-docs"),
             List.of("bench"),
             List.of("bench", "router"),
-            List.of("bench", "validate"));
+            List.of("bench", "validate"),
+            List.of("bench", "sink"),
+            List.of("table"),
+            List.of("table", "scan"),
+            List.of("table", "snapshots"));
   }
 
   @ParameterizedTest
@@ -76,6 +80,40 @@ class SluiceCliHelpTest {
 
     assertThat(run.exitCode).isEqualTo(2);
     assertThat(run.err).contains("Missing required option: '--records=<records>'");
+  }
+
+  @Test
+  void upHelpListsTheConnectPort() {
+    assertThat(run("up", "--help").out).contains("--connect-port");
+  }
+
+  @Test
+  void tableScanRequiresATableAndNamesTheCatalogOptions() {
+    Captured help = run("table", "scan", "--help");
+    assertThat(help.out)
+        .contains("--ready-file", "--catalog-uri", "--warehouse", "--limit", "--format");
+
+    Captured run = run("table", "scan");
+    assertThat(run.exitCode).isEqualTo(2);
+    assertThat(run.err).contains("Missing required parameter: 'TABLE'");
+  }
+
+  @Test
+  void tableScanWithoutAReadyFileSaysHowToGetOne() {
+    Captured run = run("table", "scan", "cdc_lab.orders_current", "--ready-file", "no/such.json");
+
+    assertThat(run.exitCode).isEqualTo(1);
+    assertThat(run.err)
+        .contains("table scan: no ready file at")
+        .contains("scripts/sluice up --ready-file no/such.json");
+  }
+
+  @Test
+  void benchSinkRequiresRecordsAndKeys() {
+    Captured run = run("bench", "sink");
+
+    assertThat(run.exitCode).isEqualTo(2);
+    assertThat(run.err).contains("Missing required options").contains("--records", "--keys");
   }
 
   @Test
