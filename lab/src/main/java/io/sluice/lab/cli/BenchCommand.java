@@ -12,12 +12,18 @@ import picocli.CommandLine.Spec;
     description =
         "Benchmarks: router throughput against a pass-through topology, the validation hot"
             + " path (JMH), and the upsert sink against the Apache Iceberg sink.",
-    subcommands = {RouterBenchCommand.class, ValidateBenchCommand.class, SinkBenchCommand.class})
+    subcommands = {
+      RouterBenchCommand.class,
+      ValidateBenchCommand.class,
+      SinkBenchCommand.class,
+      ReconcileBenchCommand.class
+    })
 final class BenchCommand implements Runnable {
   @Spec CommandSpec spec;
 
   @Override
   public void run() {
-    throw new ParameterException(spec.commandLine(), "Missing benchmark: router, validate or sink");
+    throw new ParameterException(
+        spec.commandLine(), "Missing benchmark: router, validate, sink or reconcile");
   }
 }

@@ -21,6 +21,7 @@ import picocli.CommandLine.Spec;
       BenchCommand.class,
       DlqCommand.class,
       TableCommand.class,
+      ReconcileCommand.class,
       CommandLine.HelpCommand.class
     })
 public final class SluiceCli implements Runnable {

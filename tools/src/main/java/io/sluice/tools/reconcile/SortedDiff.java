@@ -15,6 +15,8 @@ import java.util.function.LongConsumer;
  * twice on one side is one too (the second line finds no partner).
  */
 final class SortedDiff {
+  private static final long PROGRESS_EVERY = 200_000;
+
   private final int listLimit;
   private final LongConsumer progress;
 
@@ -33,6 +35,7 @@ final class SortedDiff {
     List<String> missing = new ArrayList<>();
     List<String> unexpected = new ArrayList<>();
     long diffs = 0;
+    long nextProgress = PROGRESS_EVERY;
     KeyedLine s = expected.next(source);
     KeyedLine a = found.next(actual);
     while (s != null || a != null) {
@@ -51,8 +54,9 @@ final class SortedDiff {
         a = found.next(actual);
       }
       long done = expected.rows + found.rows;
-      if (done % 200_000 == 0) {
+      if (done >= nextProgress) {
         progress.accept(done);
+        nextProgress = done + PROGRESS_EVERY;
       }
     }
     return new ReconcileResult(
