@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.SerializationFeature;
 import io.sluice.lab.iceberg.Catalogs;
 import io.sluice.lab.iceberg.LakeCatalog;
 import io.sluice.lab.stack.ReadyFile;
+import io.sluice.lab.verify.ReconciliationReport;
 import io.sluice.tools.reconcile.ReconcileResult;
 import io.sluice.tools.reconcile.Reconciler;
 import java.io.IOException;
@@ -14,7 +15,6 @@ import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.SQLException;
-import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
@@ -121,26 +121,9 @@ final class ReconcileCommand implements Callable<Integer> {
     double seconds = (System.nanoTime() - started) / 1e9;
     print(result, iceberg, seconds);
     if (output != null) {
-      Files.writeString(output, JSON.writeValueAsString(asReport(result)));
+      Files.writeString(output, JSON.writeValueAsString(ReconciliationReport.of(result)));
     }
     return result.converged() ? 0 : 1;
-  }
-
-  /** The report's {@code reconciliation} object for this result. */
-  static Map<String, Object> asReport(ReconcileResult r) {
-    Map<String, Object> diff = new LinkedHashMap<>();
-    diff.put("missing_from_actual", r.missingFromActual());
-    diff.put("unexpected_in_actual", r.unexpectedInActual());
-    Map<String, Object> report = new LinkedHashMap<>();
-    report.put("mysql_rows", r.sourceRows());
-    report.put("iceberg_rows", r.actualRows());
-    report.put("source_snapshot_row_count", r.sourceRows());
-    report.put("iceberg_snapshot_row_count", r.actualRows());
-    report.put("source_snapshot_sha256", r.sourceSha256());
-    report.put("iceberg_snapshot_sha256", r.actualSha256());
-    report.put("snapshot_diff", diff);
-    report.put("snapshot_diff_count", r.diffCount());
-    return report;
   }
 
   private void print(ReconcileResult r, String iceberg, double seconds) {

@@ -22,6 +22,7 @@ import picocli.CommandLine.Spec;
       DlqCommand.class,
       TableCommand.class,
       ReconcileCommand.class,
+      VerifyCommand.class,
       CommandLine.HelpCommand.class
     })
 public final class SluiceCli implements Runnable {

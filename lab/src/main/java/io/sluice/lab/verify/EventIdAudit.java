@@ -1,0 +1,151 @@
+package io.sluice.lab.verify;
+
+import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.HexFormat;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+
+/**
+ * The event-id audit of a run: every change event carries the source row's {@code event_id}, so the
+ * changelog table (every event) and the current table (the latest event per key) can be checked
+ * against the source. Duplicates in the changelog are allowed (capture is at least once: a repaired
+ * record and the same change re-emitted by capture share an event id); a source event id missing
+ * from the changelog, or current-table event ids that differ from the source's, are not.
+ *
+ * @param changelogRowCount rows of the changelog table
+ * @param changelogEventIds distinct event ids of the changelog, with how often each occurs
+ * @param sourceCurrentEventIds event ids of the source table's rows, sorted
+ * @param icebergCurrentEventIds event ids of the current table's rows, sorted
+ */
+public record EventIdAudit(
+    long changelogRowCount,
+    Map<Long, Long> changelogEventIds,
+    List<Long> sourceCurrentEventIds,
+    List<Long> icebergCurrentEventIds) {
+
+  /** Above this many entries an id list is reported as its count and sha256 only. */
+  public static final int LIST_LIMIT = 1000;
+
+  public EventIdAudit {
+    changelogEventIds = new TreeMap<>(changelogEventIds);
+    sourceCurrentEventIds = sorted(sourceCurrentEventIds);
+    icebergCurrentEventIds = sorted(icebergCurrentEventIds);
+  }
+
+  /**
+   * The audit of a changelog's event ids (one per row; null for a row without one) against the
+   * event ids of the source and current tables.
+   */
+  public static EventIdAudit of(
+      Collection<Long> changelogEventIdPerRow,
+      Collection<Long> sourceCurrentEventIds,
+      Collection<Long> icebergCurrentEventIds) {
+    Map<Long, Long> counts = new TreeMap<>();
+    for (Long id : changelogEventIdPerRow) {
+      if (id != null) {
+        counts.merge(id, 1L, Long::sum);
+      }
+    }
+    return new EventIdAudit(
+        changelogEventIdPerRow.size(),
+        counts,
+        new ArrayList<>(sourceCurrentEventIds),
+        new ArrayList<>(icebergCurrentEventIds));
+  }
+
+  /** Event ids that occur more than once in the changelog, with their counts. */
+  public Map<Long, Long> duplicates() {
+    Map<Long, Long> duplicates = new TreeMap<>();
+    changelogEventIds.forEach(
+        (id, count) -> {
+          if (count > 1) {
+            duplicates.put(id, count);
+          }
+        });
+    return duplicates;
+  }
+
+  /** Occurrences beyond the first of every duplicated event id. */
+  public long duplicateOccurrenceCount() {
+    return duplicates().values().stream().mapToLong(count -> count - 1).sum();
+  }
+
+  /** Source event ids the changelog lacks: events that never reached the lake. */
+  public List<Long> missingFromChangelog() {
+    return sourceCurrentEventIds.stream().filter(id -> !changelogEventIds.containsKey(id)).toList();
+  }
+
+  public boolean currentEventIdsMatch() {
+    return sourceCurrentEventIds.equals(icebergCurrentEventIds);
+  }
+
+  /** The current table holds the source's event ids and the changelog misses none of them. */
+  public boolean consistent() {
+    return currentEventIdsMatch() && missingFromChangelog().isEmpty();
+  }
+
+  /** The report's {@code event_id_audit} object. */
+  public Map<String, Object> toReport() {
+    List<Map<String, Object>> duplicates = new ArrayList<>();
+    duplicates()
+        .forEach(
+            (id, count) -> {
+              Map<String, Object> entry = new LinkedHashMap<>();
+              entry.put("event_id", id);
+              entry.put("count", count);
+              duplicates.add(entry);
+            });
+    Map<String, Object> report = new LinkedHashMap<>();
+    report.put("changelog_row_count", changelogRowCount);
+    report.put("changelog_distinct_event_id_count", changelogEventIds.size());
+    report.put("duplicate_event_ids", duplicates);
+    report.put("duplicate_occurrence_count", duplicateOccurrenceCount());
+    report.put("source_current_event_ids", idList(sourceCurrentEventIds));
+    report.put("iceberg_current_event_ids", idList(icebergCurrentEventIds));
+    report.put("current_event_ids_match", currentEventIdsMatch());
+    report.put("missing_from_changelog", idList(missingFromChangelog()));
+    report.put("consistent", consistent());
+    return report;
+  }
+
+  /**
+   * The ids themselves up to {@link #LIST_LIMIT}; beyond it an object with the count and the sha256
+   * of the sorted ids, one decimal per line.
+   */
+  static Object idList(List<Long> ids) {
+    if (ids.size() <= LIST_LIMIT) {
+      return ids;
+    }
+    Map<String, Object> summary = new LinkedHashMap<>();
+    summary.put("count", ids.size());
+    summary.put("sha256", sha256(ids));
+    summary.put(
+        "note",
+        "more than " + LIST_LIMIT + " ids: count and sha256 of the sorted ids, one per line");
+    return summary;
+  }
+
+  static String sha256(List<Long> sortedIds) {
+    try {
+      MessageDigest digest = MessageDigest.getInstance("SHA-256");
+      for (Long id : sortedIds) {
+        digest.update((id + "\n").getBytes(StandardCharsets.US_ASCII));
+      }
+      return HexFormat.of().formatHex(digest.digest());
+    } catch (NoSuchAlgorithmException e) {
+      throw new IllegalStateException("SHA-256 is not available", e);
+    }
+  }
+
+  private static List<Long> sorted(List<Long> ids) {
+    List<Long> copy = new ArrayList<>(ids);
+    copy.sort(null);
+    return List.copyOf(copy);
+  }
+}

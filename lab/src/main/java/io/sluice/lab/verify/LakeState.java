@@ -1,0 +1,91 @@
+package io.sluice.lab.verify;
+
+import io.sluice.lab.iceberg.IcebergRows;
+import io.sluice.lab.iceberg.LakeCatalog;
+import io.sluice.tools.reconcile.ReconcileResult;
+import io.sluice.tools.reconcile.Reconciler;
+import java.sql.Connection;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * The source table and its two Iceberg tables as a scenario checks them: the reconciliation of the
+ * source with the current table, and the event ids of all three. Every call reads afresh (a new
+ * JDBC transaction, the tables' current snapshots).
+ */
+final class LakeState {
+  static final String EVENT_ID = "event_id";
+
+  /** Opens a JDBC connection in auto-commit mode, so every read sees the latest commit. */
+  interface Source {
+    Connection connect() throws SQLException;
+  }
+
+  private final Source source;
+  private final LakeCatalog lake;
+  private final String db;
+  private final String table;
+  private final String currentTable;
+  private final String changelogTable;
+  private final Reconciler reconciler = Reconciler.withDefaults(line -> {});
+
+  LakeState(
+      Source source,
+      LakeCatalog lake,
+      String db,
+      String table,
+      String currentTable,
+      String changelogTable) {
+    this.source = source;
+    this.lake = lake;
+    this.db = db;
+    this.table = table;
+    this.currentTable = currentTable;
+    this.changelogTable = changelogTable;
+  }
+
+  /** Source rows over JDBC against the current table through Iceberg's reader. */
+  ReconcileResult reconcile() throws SQLException {
+    try (Connection c = source.connect()) {
+      return reconciler.reconcile(c, db, table, lake.table(currentTable));
+    }
+  }
+
+  /** The event-id audit of the changelog and current tables against the source. */
+  EventIdAudit audit() throws SQLException {
+    return EventIdAudit.of(eventIds(changelogTable), sourceEventIds(), eventIds(currentTable));
+  }
+
+  /** The event id of every row of an Iceberg table (null for a row without one). */
+  List<Long> eventIds(String icebergTable) {
+    List<Long> ids = new ArrayList<>();
+    IcebergRows.read(lake.table(icebergTable), 0, r -> ids.add((Long) r.getField(EVENT_ID)));
+    return ids;
+  }
+
+  List<Long> sourceEventIds() throws SQLException {
+    List<Long> ids = new ArrayList<>();
+    try (Connection c = source.connect();
+        Statement s = c.createStatement();
+        ResultSet rs = s.executeQuery("SELECT " + EVENT_ID + " FROM " + db + "." + table)) {
+      while (rs.next()) {
+        ids.add(rs.getLong(1));
+      }
+    }
+    return ids;
+  }
+
+  /** How many rows of {@code db.table} belong to {@code seed}. */
+  long rowsOfSeed(int seed) throws SQLException {
+    try (Connection c = source.connect();
+        Statement s = c.createStatement();
+        ResultSet rs =
+            s.executeQuery("SELECT COUNT(*) FROM " + db + "." + table + " WHERE seed = " + seed)) {
+      rs.next();
+      return rs.getLong(1);
+    }
+  }
+}

@@ -1,0 +1,215 @@
+package io.sluice.lab.verify;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.sluice.connect.offsets.IcebergOffsets;
+import io.sluice.lab.iceberg.LakeCatalog;
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.concurrent.ExecutionException;
+import org.apache.iceberg.Snapshot;
+import org.apache.iceberg.Table;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.ListOffsetsOptions;
+import org.apache.kafka.clients.admin.ListOffsetsResult.ListOffsetsResultInfo;
+import org.apache.kafka.clients.admin.OffsetSpec;
+import org.apache.kafka.clients.consumer.OffsetAndMetadata;
+import org.apache.kafka.common.IsolationLevel;
+import org.apache.kafka.common.KafkaFuture;
+import org.apache.kafka.common.TopicPartition;
+
+/**
+ * The report's {@code *_offset_checkpoint_snapshot_linkage} objects: where each stage of the
+ * pipeline is at one moment. Per stage (router, upsert sink, changelog sink) the consumer group's
+ * committed offsets against the last stable offsets of its input topic; the router's committed
+ * offsets as its commit ({@code router_commit}, where the reference report had a Flink checkpoint);
+ * the Iceberg snapshot ids of both tables with the Kafka offsets their summaries record; and the
+ * capture's source position.
+ */
+final class Linkage {
+  private static final ObjectMapper JSON = new ObjectMapper();
+  private static final String APACHE_OFFSETS_PREFIX = "kafka.connect.offsets.";
+
+  /** A consumer of the pipeline: its name in the report, group and input topic. */
+  record Stage(String name, String consumerGroup, String topic) {}
+
+  private final Admin admin;
+  private final LakeCatalog lake;
+  private final CaptureAdmin capture;
+  private final List<Stage> stages;
+  private final String upsertConnector;
+  private final List<String> tables;
+
+  /**
+   * @param stages the router first (its stage also fills the top-level keys), then the sinks
+   * @param tables the Iceberg tables ({@code namespace.table}) whose snapshots are linked
+   */
+  Linkage(
+      Admin admin,
+      LakeCatalog lake,
+      CaptureAdmin capture,
+      List<Stage> stages,
+      String upsertConnector,
+      List<String> tables) {
+    this.admin = admin;
+    this.lake = lake;
+    this.capture = capture;
+    this.stages = List.copyOf(stages);
+    this.upsertConnector = upsertConnector;
+    this.tables = List.copyOf(tables);
+  }
+
+  /** The linkage as it is now. */
+  Map<String, Object> now() {
+    Map<String, Object> perStage = new LinkedHashMap<>();
+    for (Stage stage : stages) {
+      Map<String, Object> s = new LinkedHashMap<>();
+      s.put("consumer_group", stage.consumerGroup());
+      s.put("topic", stage.topic());
+      s.put("kafka_offsets", kafkaOffsets(stage));
+      perStage.put(stage.name(), s);
+    }
+    Stage router = stages.get(0);
+    @SuppressWarnings("unchecked")
+    Map<String, Object> routerStage = (Map<String, Object>) perStage.get(router.name());
+    Map<String, Object> linkage = new LinkedHashMap<>();
+    linkage.put("captured_at", java.time.Instant.now().toString());
+    linkage.put("consumer_group", router.consumerGroup());
+    linkage.put("topic", router.topic());
+    linkage.put("kafka_offsets", routerStage.get("kafka_offsets"));
+    linkage.put("stages", perStage);
+    linkage.put("router_commit", routerCommit(router));
+    Map<String, Object> snapshotIds = new LinkedHashMap<>();
+    Map<String, Object> snapshotOffsets = new LinkedHashMap<>();
+    for (String qualified : tables) {
+      Table table = lake.table(qualified);
+      Snapshot current = table.currentSnapshot();
+      snapshotIds.put(qualified, current == null ? null : current.snapshotId());
+      snapshotOffsets.put(qualified, recordedOffsets(table, current));
+    }
+    linkage.put("iceberg_snapshot_ids", snapshotIds);
+    linkage.put("iceberg_snapshot_offsets", snapshotOffsets);
+    linkage.put("capture_position", capturePosition());
+    return linkage;
+  }
+
+  /** The router's committed offsets and their sum, which only grows: a commit id. */
+  static Map<String, Object> routerCommitOf(String group, Map<TopicPartition, Long> committed) {
+    Map<String, Long> offsets = new TreeMap<>();
+    committed.forEach((tp, offset) -> offsets.put(tp.topic() + "-" + tp.partition(), offset));
+    Map<String, Object> commit = new LinkedHashMap<>();
+    commit.put("consumer_group", group);
+    commit.put("committed_offsets", offsets);
+    commit.put("commit_id", committed.values().stream().mapToLong(Long::longValue).sum());
+    commit.put(
+        "commit_id_definition", "sum of the committed offsets of the router's input partitions");
+    return commit;
+  }
+
+  /** The committed offsets of {@code group} on {@code topic}'s partitions (absent: none). */
+  Map<TopicPartition, Long> committed(String group, String topic) {
+    Map<TopicPartition, OffsetAndMetadata> all =
+        get(admin.listConsumerGroupOffsets(group).partitionsToOffsetAndMetadata(), group);
+    Map<TopicPartition, Long> offsets = new HashMap<>();
+    all.forEach(
+        (tp, offset) -> {
+          if (tp.topic().equals(topic) && offset != null) {
+            offsets.put(tp, offset.offset());
+          }
+        });
+    return offsets;
+  }
+
+  private Map<String, Object> routerCommit(Stage router) {
+    return routerCommitOf(
+        router.consumerGroup(), committed(router.consumerGroup(), router.topic()));
+  }
+
+  private List<Map<String, Object>> kafkaOffsets(Stage stage) {
+    Map<TopicPartition, Long> committed = committed(stage.consumerGroup(), stage.topic());
+    int partitions =
+        get(admin.describeTopics(List.of(stage.topic())).allTopicNames(), stage.topic())
+            .get(stage.topic())
+            .partitions()
+            .size();
+    Map<TopicPartition, OffsetSpec> latest = new HashMap<>();
+    for (int p = 0; p < partitions; p++) {
+      latest.put(new TopicPartition(stage.topic(), p), OffsetSpec.latest());
+    }
+    Map<TopicPartition, ListOffsetsResultInfo> ends =
+        get(
+            admin.listOffsets(latest, new ListOffsetsOptions(IsolationLevel.READ_COMMITTED)).all(),
+            stage.topic());
+    List<Map<String, Object>> rows = new ArrayList<>();
+    latest.keySet().stream()
+        .sorted(Comparator.comparingInt(TopicPartition::partition))
+        .forEach(
+            tp -> {
+              long end = ends.get(tp).offset();
+              Long current = committed.get(tp);
+              Map<String, Object> row = new LinkedHashMap<>();
+              row.put("partition", tp.partition());
+              row.put("current_offset", current);
+              row.put("log_end_offset", end);
+              row.put("lag", end - (current == null ? 0 : current));
+              rows.add(row);
+            });
+    return rows;
+  }
+
+  private Map<String, Object> recordedOffsets(Table table, Snapshot current) {
+    Map<String, Object> recorded = new LinkedHashMap<>();
+    if (current == null) {
+      return recorded;
+    }
+    Map<String, Long> upsert = new TreeMap<>();
+    IcebergOffsets.all(table, upsertConnector)
+        .forEach((tp, offset) -> upsert.put(tp.topic() + "-" + tp.partition(), offset));
+    if (!upsert.isEmpty()) {
+      recorded.put("sluice.offsets." + upsertConnector, upsert);
+    }
+    new TreeMap<>(current.summary())
+        .forEach(
+            (key, value) -> {
+              if (key.startsWith(APACHE_OFFSETS_PREFIX)) {
+                recorded.put(key, parsed(value));
+              }
+            });
+    return recorded;
+  }
+
+  private Object capturePosition() {
+    try {
+      return capture.offsets();
+    } catch (ScenarioFailure e) {
+      return Map.of("error", e.getMessage());
+    }
+  }
+
+  private static Object parsed(String value) {
+    try {
+      JsonNode node = JSON.readTree(value);
+      return node == null ? value : node;
+    } catch (IOException e) {
+      return value;
+    }
+  }
+
+  private static <T> T get(KafkaFuture<T> future, String about) {
+    try {
+      return future.get();
+    } catch (ExecutionException e) {
+      throw new ScenarioFailure(
+          "Kafka request about " + about + " failed: " + e.getCause().getMessage(), e.getCause());
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new ScenarioFailure("interrupted during a Kafka request about " + about, e);
+    }
+  }
+}

@@ -1,0 +1,53 @@
+package io.sluice.lab.verify;
+
+import io.sluice.lab.stack.ReadyFile;
+import java.util.LinkedHashMap;
+import java.util.Map;
+
+/** The endpoints a scenario talks to, as the ready file of {@code sluice up} names them. */
+public record ScenarioEndpoints(
+    String bootstrapServers,
+    String schemaRegistryUrl,
+    String routerMetricsUrl,
+    String jdbcUrl,
+    String jdbcUser,
+    String jdbcPassword,
+    String captureAdminUrl,
+    Map<String, String> icebergCatalog) {
+
+  /**
+   * The endpoints of a ready file's entries.
+   *
+   * @throws IllegalArgumentException naming the first key that is missing
+   */
+  public static ScenarioEndpoints fromReadyFile(Map<String, Object> ready) {
+    Object catalog = ready.get(ReadyFile.ICEBERG_CATALOG);
+    if (!(catalog instanceof Map<?, ?> object)) {
+      throw new IllegalArgumentException("the ready file has no " + ReadyFile.ICEBERG_CATALOG);
+    }
+    Map<String, String> properties = new LinkedHashMap<>();
+    object.forEach(
+        (k, v) -> {
+          if (v != null) {
+            properties.put(String.valueOf(k), v.toString());
+          }
+        });
+    return new ScenarioEndpoints(
+        required(ready, ReadyFile.BOOTSTRAP_SERVERS),
+        required(ready, ReadyFile.SCHEMA_REGISTRY_URL),
+        required(ready, ReadyFile.ROUTER_METRICS_URL),
+        required(ready, ReadyFile.JDBC_URL),
+        required(ready, ReadyFile.JDBC_USER),
+        String.valueOf(ready.getOrDefault(ReadyFile.JDBC_PASSWORD, "")),
+        required(ready, ReadyFile.CAPTURE_ADMIN_URL),
+        properties);
+  }
+
+  private static String required(Map<String, Object> ready, String key) {
+    Object value = ready.get(key);
+    if (value == null || value.toString().isBlank()) {
+      throw new IllegalArgumentException("the ready file has no " + key);
+    }
+    return value.toString();
+  }
+}

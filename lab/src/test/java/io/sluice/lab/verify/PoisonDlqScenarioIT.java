@@ -1,0 +1,177 @@
+package io.sluice.lab.verify;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.sluice.lab.cli.SluiceCli;
+import io.sluice.lab.db.OrdersWorkload;
+import io.sluice.router.dlq.DlqEnvelope;
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Base64;
+import java.util.List;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import picocli.CommandLine;
+
+/**
+ * {@code sluice verify --failure poison-dlq} on its own throwaway embedded stack, judged by the
+ * report file it wrote.
+ */
+class PoisonDlqScenarioIT {
+  private static final ObjectMapper JSON = new ObjectMapper();
+  private static final int SEED = 7;
+  private static final int BASELINE = 20;
+
+  @TempDir Path reports;
+
+  @Test
+  void thePoisonIsQuarantinedRepairedAndTheLakeEndsEqualToTheSource() throws IOException {
+    Run run = verify("--seed", String.valueOf(SEED), "--baseline-rows", String.valueOf(BASELINE));
+
+    JsonNode report = run.report();
+    assertThat(fieldNames(report)).containsExactlyElementsOf(VerifyReport.KEYS);
+    for (String check : VerifyReport.CHECKS) {
+      assertThat(report.path("checks").path(check).asBoolean(false))
+          .as("check %s (stdout:%n%s)", check, run.out())
+          .isTrue();
+    }
+    assertThat(fieldNames(report.path("checks"))).containsExactlyElementsOf(VerifyReport.CHECKS);
+    assertThat(run.exit()).as(run.out()).isZero();
+    assertThat(report.path("phase").asText()).isEqualTo("complete");
+
+    JsonNode summary = report.path("summary");
+    assertThat(summary.path("passed").asBoolean()).isTrue();
+    assertThat(summary.path("dlq_record_count").asLong()).isEqualTo(1);
+    assertThat(summary.path("main_pipeline_continued").asBoolean()).isTrue();
+    assertThat(summary.path("repair_replayed").asBoolean()).isTrue();
+    assertThat(summary.path("snapshot_diff_count").asLong()).isZero();
+
+    JsonNode reconciliation = report.path("reconciliation");
+    assertThat(reconciliation.path("mysql_rows").asLong()).isEqualTo(BASELINE + 2);
+    assertThat(reconciliation.path("iceberg_rows").asLong()).isEqualTo(BASELINE + 2);
+    assertThat(reconciliation.path("iceberg_snapshot_sha256").asText())
+        .isEqualTo(reconciliation.path("source_snapshot_sha256").asText())
+        .hasSize(64);
+    assertThat(report.path("snapshot_diff_count").asLong()).isZero();
+
+    // The DLQ record carries the injected bytes unchanged; the report has their sha256.
+    JsonNode dlqRecord = report.path("quarantine").path("dlq_kafka_record");
+    DlqEnvelope envelope =
+        DlqEnvelope.fromJson(Base64.getDecoder().decode(dlqRecord.path("value_base64").asText()));
+    assertThat(PoisonDlqScenario.sha256(envelope.originalValue()))
+        .isEqualTo(report.path("fault").path("payload_sha256").asText());
+    assertThat(new String(envelope.originalValue(), StandardCharsets.UTF_8))
+        .startsWith("{\"intended_after\":{\"order_id\":" + intendedEventId());
+    assertThat(report.path("quarantine").path("error_metadata").path("error_code").asText())
+        .isEqualTo("NOT_AVRO_WIRE_FORMAT");
+    assertThat(report.path("quarantine").path("error_metadata").has("original_value_base64"))
+        .isFalse();
+    assertThat(report.path("quarantine").path("state").asText()).isEqualTo("repaired");
+    assertThat(report.path("fault").path("connector_status_during_injection").toString())
+        .contains("\"state\":\"PAUSED\"");
+
+    // The repaired record and capture's re-emitted change share the intended row's event id.
+    JsonNode audit = report.path("event_id_audit");
+    assertThat(audit.path("consistent").asBoolean()).isTrue();
+    assertThat(audit.path("duplicate_event_ids").toString())
+        .isEqualTo("[{\"event_id\":" + intendedEventId() + ",\"count\":2}]");
+    assertThat(audit.path("changelog_row_count").asLong()).isEqualTo(BASELINE + 3);
+    assertThat(audit.path("source_current_event_ids"))
+        .isEqualTo(audit.path("iceberg_current_event_ids"))
+        .hasSize(BASELINE + 2);
+
+    for (String linkage :
+        List.of(
+            "baseline_offset_checkpoint_snapshot_linkage",
+            "repair_offset_checkpoint_snapshot_linkage",
+            "offset_checkpoint_snapshot_linkage")) {
+      JsonNode l = report.path(linkage);
+      assertThat(l.path("consumer_group").asText()).as(linkage).isEqualTo("sluice-router");
+      assertThat(l.path("kafka_offsets")).as(linkage).hasSize(3);
+      assertThat(fieldNames(l.path("stages")))
+          .containsExactly("router", "upsert_sink", "changelog_sink");
+      assertThat(l.path("iceberg_snapshot_ids").path("cdc_lab.orders_current").isNumber())
+          .as(linkage)
+          .isTrue();
+      assertThat(l.path("router_commit").path("commit_id").isNumber()).isTrue();
+    }
+    long baselineCommit =
+        report
+            .path("baseline_offset_checkpoint_snapshot_linkage")
+            .path("router_commit")
+            .path("commit_id")
+            .asLong();
+    long finalCommit =
+        report
+            .path("offset_checkpoint_snapshot_linkage")
+            .path("router_commit")
+            .path("commit_id")
+            .asLong();
+    assertThat(finalCommit).isGreaterThan(baselineCommit);
+
+    // Raw payloads stay out of the log.
+    Path log = Path.of(report.path("logs").asText());
+    assertThat(log).exists();
+    assertThat(Files.readString(log)).doesNotContain("intended_after");
+    assertThat(run.out()).contains("PASSED (12/12 checks)", "report: ");
+  }
+
+  @Test
+  void withTheRepairSkippedTheReportShowsTheDiffAndTheRunFails() throws IOException {
+    Run run =
+        verify("--seed", "8", "--baseline-rows", "10", "--skip-repair", "--repair-wait", "15");
+
+    JsonNode report = run.report();
+    assertThat(run.exit()).as(run.out()).isEqualTo(1);
+    assertThat(report.path("checks").path("repair_converged_before_connector_resume").asBoolean())
+        .isFalse();
+    assertThat(report.path("checks").path("repair_replayed_with_registered_avro").asBoolean())
+        .isFalse();
+    assertThat(report.path("checks").path("exactly_one_dlq_record").asBoolean()).isTrue();
+    JsonNode before = report.path("recovery").path("reconciliation_before_connector_resume");
+    assertThat(before.path("snapshot_diff_count").asLong()).isEqualTo(1);
+    assertThat(before.path("snapshot_diff").path("missing_from_actual").path(0).asText())
+        .contains("\"order_id\":\"" + OrdersWorkload.orderId(8, 11) + "\"");
+    assertThat(report.path("summary").path("passed").asBoolean()).isFalse();
+    assertThat(report.path("quarantine").path("state").asText()).isEqualTo("quarantined");
+    assertThat(run.out()).contains("FAIL  repair_converged_before_connector_resume", "FAILED");
+  }
+
+  private static long intendedEventId() {
+    return OrdersWorkload.orderId(SEED, BASELINE + 1);
+  }
+
+  private record Run(int exit, String out, JsonNode report) {}
+
+  private Run verify(String... extra) throws IOException {
+    List<String> args =
+        new ArrayList<>(
+            List.of("verify", "--failure", "poison-dlq", "--report-dir", reports.toString()));
+    args.addAll(List.of(extra));
+    StringWriter out = new StringWriter();
+    CommandLine cli = SluiceCli.commandLine();
+    cli.setOut(new PrintWriter(out, true));
+    cli.setErr(new PrintWriter(out, true));
+    int exit = cli.execute(args.toArray(String[]::new));
+    List<Path> files;
+    try (Stream<Path> list = Files.list(reports)) {
+      files = list.filter(p -> p.toString().endsWith(".json")).toList();
+    }
+    assertThat(files).as("one report file (stdout:%n%s)", out).hasSize(1);
+    return new Run(exit, out.toString(), JSON.readTree(files.get(0).toFile()));
+  }
+
+  private static List<String> fieldNames(JsonNode node) {
+    List<String> names = new ArrayList<>();
+    node.fieldNames().forEachRemaining(names::add);
+    return names;
+  }
+}
