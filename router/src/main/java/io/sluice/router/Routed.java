@@ -1,7 +1,9 @@
 package io.sluice.router;
 
+import java.util.List;
 import java.util.Optional;
 import java.util.Set;
+import java.util.stream.IntStream;
 import org.apache.kafka.common.serialization.Deserializer;
 import org.apache.kafka.common.serialization.Serde;
 import org.apache.kafka.common.serialization.Serdes;
@@ -15,6 +17,10 @@ import org.apache.kafka.streams.processor.TopicNameExtractor;
  * their value bytes unchanged.
  */
 public record Routed(String topic, int partition, byte[] bytes) {
+  // Kafka Streams asks the partitioner for every record: the answers for the usual partitions are
+  // built once.
+  private static final List<Optional<Set<Integer>>> PARTITIONS =
+      IntStream.range(0, 256).mapToObj(p -> Optional.of(Set.of(p))).toList();
 
   /** Writes {@link #bytes()} as the record value. */
   public static Serde<Routed> serde() {
@@ -36,7 +42,12 @@ public record Routed(String topic, int partition, byte[] bytes) {
    * by hand), input partition p goes to p mod n, so each key still lands in one partition.
    */
   public static StreamPartitioner<byte[], Routed> partitioner() {
-    return (topic, key, routed, numPartitions) ->
-        Optional.of(Set.of(routed.partition() % numPartitions));
+    return (topic, key, routed, numPartitions) -> to(routed.partition() % numPartitions);
+  }
+
+  private static Optional<Set<Integer>> to(int partition) {
+    return partition < PARTITIONS.size()
+        ? PARTITIONS.get(partition)
+        : Optional.of(Set.of(partition));
   }
 }

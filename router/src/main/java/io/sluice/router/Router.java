@@ -81,7 +81,7 @@ public final class Router implements AutoCloseable {
             new RecordValidator(registry, ValidationRules.from(config)),
             outputs,
             metrics);
-    streams = new KafkaStreams(topology, streamsProps);
+    streams = new KafkaStreams(topology, streamsProps, new RouterClientSupplier());
     streams.setUncaughtExceptionHandler(
         e -> {
           log.error(
@@ -92,10 +92,12 @@ public final class Router implements AutoCloseable {
           return StreamThreadExceptionResponse.REPLACE_THREAD;
         });
     streams.setStateListener((next, previous) -> log.info("Router state {} -> {}", previous, next));
-    streamsMetrics = new KafkaStreamsMetrics(streams);
-    streamsMetrics.bindTo(meters);
     server = MetricsServer.start(config.metricsHost(), config.metricsPort(), meters, this::state);
     streams.start();
+    // Binding registers a meter per Kafka client metric: done while the stream threads join the
+    // group rather than before they start.
+    streamsMetrics = new KafkaStreamsMetrics(streams);
+    streamsMetrics.bindTo(meters);
     log.info(
         "Router {} started: inputs {}, {} guarantee, metrics {}",
         config.applicationId(),

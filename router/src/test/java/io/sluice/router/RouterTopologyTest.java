@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.Timer;
 import io.sluice.router.config.RouterConfig;
 import io.sluice.router.dlq.DlqEnvelope;
 import io.sluice.router.dlq.DlqHeaders;
@@ -28,6 +29,7 @@ import java.util.Base64;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.TimeUnit;
 import org.apache.avro.generic.GenericRecord;
 import org.apache.kafka.common.header.Header;
 import org.apache.kafka.common.header.Headers;
@@ -296,6 +298,43 @@ class RouterTopologyTest {
     assertThat(dlq.isEmpty()).isTrue();
     assertThat(counter(RouterMetrics.REGISTRY_RETRIES)).isEqualTo(3);
     assertThat(retryClock.sleeps()).containsExactly(100L, 200L, 400L);
+  }
+
+  @Test
+  void processingLatencyIsTimedOnTheFirstRecordAndOneInSixteenAfter() {
+    start();
+    for (int id = 1; id <= 1 + 2 * RouterMetrics.LATENCY_SAMPLE_EVERY; id++) {
+      pipe(key(id), value(Orders.create(id)));
+    }
+
+    assertThat(clean.readValuesToList()).hasSize(1 + 2 * RouterMetrics.LATENCY_SAMPLE_EVERY);
+    assertThat(latency().count()).isEqualTo(3);
+  }
+
+  @Test
+  void aRecordThatWaitedForTheRegistryIsAlwaysTimed() {
+    String other = "broker.cdc_lab.invoices";
+    int otherValueId = registry.register(other + "-value", Orders.ENVELOPE);
+    int otherKeyId = registry.register(other + "-key", Orders.KEY);
+    start();
+    pipe(key(1), value(Orders.create(1))); // timed: the first record
+    registry.failNext(2); // the second record's schema lookups wait 100 + 200 ms
+
+    inputTopic(other)
+        .pipeInput(
+            new TestRecord<>(
+                Orders.wire(otherKeyId, Orders.key(2)),
+                Orders.wire(otherValueId, Orders.create(2)),
+                headers(),
+                TIMESTAMP));
+
+    assertThat(outputTopic(other + ".clean").readValuesToList()).hasSize(1);
+    assertThat(latency().count()).isEqualTo(2);
+    assertThat(latency().max(TimeUnit.MILLISECONDS)).isEqualTo(300);
+  }
+
+  private Timer latency() {
+    return metrics.registry().find(RouterMetrics.PROCESSING_LATENCY).timer();
   }
 
   @Test

@@ -35,6 +35,11 @@ public final class RegistryRetry {
     this.onRetry = onRetry;
   }
 
+  /** Now on this retry's clock: the {@code startNanos} of a first attempt made by the caller. */
+  public long nanoTime() {
+    return clock.nanoTime();
+  }
+
   /**
    * Runs {@code action} until it returns without {@link RegistryUnavailableException}.
    *
@@ -44,39 +49,64 @@ public final class RegistryRetry {
    */
   public <T> T call(Supplier<T> action, Supplier<String> where) {
     long start = clock.nanoTime();
+    try {
+      return action.get();
+    } catch (RegistryUnavailableException e) {
+      return retry(e, start, action, where);
+    }
+  }
+
+  /**
+   * Goes on after a first attempt, made by the caller from {@code startNanos} (see {@link
+   * #nanoTime()}), failed with {@code failure}: waits, then runs {@code action} until it returns
+   * without {@link RegistryUnavailableException}. The bound counts from {@code startNanos}. Callers
+   * on a hot path make the first attempt themselves, so records the registry does not hold up cost
+   * no lambdas.
+   *
+   * @param where names the record (topic, partition, offset) for logs and the timeout message
+   * @throws RegistryRetryTimeoutException when the registry is still unavailable after the bound
+   * @throws InterruptException when interrupted while waiting
+   */
+  public <T> T retry(
+      RegistryUnavailableException failure,
+      long startNanos,
+      Supplier<T> action,
+      Supplier<String> where) {
     long backoff = initialBackoffMs;
     int attempt = 0;
+    RegistryUnavailableException last = failure;
     while (true) {
+      attempt++;
+      long elapsedMs = (clock.nanoTime() - startNanos) / 1_000_000;
+      if (elapsedMs + backoff > timeoutMs) {
+        throw new RegistryRetryTimeoutException(
+            "schema registry unavailable for "
+                + elapsedMs
+                + " ms ("
+                + attempt
+                + " attempts) while validating "
+                + where.get()
+                + "; failing the task so Kafka Streams restarts it from the last committed"
+                + " offset (registry.retry.timeout.ms="
+                + timeoutMs
+                + "): "
+                + last.getMessage(),
+            last);
+      }
+      if (attempt == 1) {
+        log.warn(
+            "Schema registry unavailable while validating {}: {}; retrying for up to {} ms",
+            where.get(),
+            last.getMessage(),
+            timeoutMs);
+      }
+      onRetry.run();
+      sleep(backoff);
+      backoff = Math.min(backoff * 2, maxBackoffMs);
       try {
         return action.get();
       } catch (RegistryUnavailableException e) {
-        attempt++;
-        long elapsedMs = (clock.nanoTime() - start) / 1_000_000;
-        if (elapsedMs + backoff > timeoutMs) {
-          throw new RegistryRetryTimeoutException(
-              "schema registry unavailable for "
-                  + elapsedMs
-                  + " ms ("
-                  + attempt
-                  + " attempts) while validating "
-                  + where.get()
-                  + "; failing the task so Kafka Streams restarts it from the last committed"
-                  + " offset (registry.retry.timeout.ms="
-                  + timeoutMs
-                  + "): "
-                  + e.getMessage(),
-              e);
-        }
-        if (attempt == 1) {
-          log.warn(
-              "Schema registry unavailable while validating {}: {}; retrying for up to {} ms",
-              where.get(),
-              e.getMessage(),
-              timeoutMs);
-        }
-        onRetry.run();
-        sleep(backoff);
-        backoff = Math.min(backoff * 2, maxBackoffMs);
+        last = e;
       }
     }
   }

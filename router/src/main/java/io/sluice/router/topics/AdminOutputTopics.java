@@ -1,6 +1,7 @@
 package io.sluice.router.topics;
 
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -18,6 +19,7 @@ import org.apache.kafka.common.KafkaFuture;
 import org.apache.kafka.common.config.ConfigResource;
 import org.apache.kafka.common.config.TopicConfig;
 import org.apache.kafka.common.errors.TopicExistsException;
+import org.apache.kafka.common.errors.UnknownTopicOrPartitionException;
 import org.apache.kafka.streams.errors.StreamsException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -59,12 +61,30 @@ public final class AdminOutputTopics implements OutputTopics {
     if (ensured.contains(inputTopic)) {
       return;
     }
-    TopicDescription input =
-        await(
-                admin.describeTopics(List.of(inputTopic)).allTopicNames(),
-                "describe input topic " + inputTopic)
-            .get(inputTopic);
-    int partitions = input.partitions().size();
+    String cleanTopic = inputTopic + cleanSuffix;
+    String dlqTopic = inputTopic + dlqSuffix;
+    // One request answers the usual case, outputs already there (every start of a router).
+    Map<String, KafkaFuture<TopicDescription>> described =
+        admin.describeTopics(List.of(inputTopic, cleanTopic, dlqTopic)).topicNameValues();
+    int partitions =
+        await(described.get(inputTopic), "describe input topic " + inputTopic).partitions().size();
+    List<String> missing = new ArrayList<>();
+    for (String output : List.of(cleanTopic, dlqTopic)) {
+      TopicDescription description =
+          awaitUnlessUnknown(described.get(output), "describe topic " + output);
+      if (description == null) {
+        missing.add(output);
+      } else {
+        warnOnPartitionMismatch(output, description.partitions().size(), partitions);
+      }
+    }
+    if (!missing.isEmpty()) {
+      create(inputTopic, partitions, missing);
+    }
+    ensured.add(inputTopic);
+  }
+
+  private void create(String inputTopic, int partitions, List<String> topics) {
     ConfigResource resource = new ConfigResource(ConfigResource.Type.TOPIC, inputTopic);
     Config inputConfig =
         await(admin.describeConfigs(List.of(resource)).all(), "describe configs of " + inputTopic)
@@ -73,23 +93,24 @@ public final class AdminOutputTopics implements OutputTopics {
     String cleanupPolicy = stringConfig(inputConfig, TopicConfig.CLEANUP_POLICY_CONFIG, "delete");
     long dlqMax = Math.min(Integer.MAX_VALUE, 2L * maxMessageBytes + DLQ_HEADROOM_BYTES);
 
-    NewTopic clean =
-        new NewTopic(inputTopic + cleanSuffix, Optional.of(partitions), replicationFactor)
-            .configs(
-                Map.of(
-                    TopicConfig.CLEANUP_POLICY_CONFIG,
-                    cleanupPolicy,
-                    TopicConfig.MAX_MESSAGE_BYTES_CONFIG,
-                    String.valueOf(maxMessageBytes)));
-    NewTopic dlq =
-        new NewTopic(inputTopic + dlqSuffix, Optional.of(partitions), replicationFactor)
-            .configs(
-                Map.of(
-                    TopicConfig.CLEANUP_POLICY_CONFIG,
-                    TopicConfig.CLEANUP_POLICY_DELETE,
-                    TopicConfig.MAX_MESSAGE_BYTES_CONFIG,
-                    String.valueOf(dlqMax)));
-    Map<String, KafkaFuture<Void>> results = admin.createTopics(List.of(clean, dlq)).values();
+    List<NewTopic> newTopics = new ArrayList<>();
+    for (String topic : topics) {
+      Map<String, String> configs =
+          topic.equals(inputTopic + cleanSuffix)
+              ? Map.of(
+                  TopicConfig.CLEANUP_POLICY_CONFIG,
+                  cleanupPolicy,
+                  TopicConfig.MAX_MESSAGE_BYTES_CONFIG,
+                  String.valueOf(maxMessageBytes))
+              : Map.of(
+                  TopicConfig.CLEANUP_POLICY_CONFIG,
+                  TopicConfig.CLEANUP_POLICY_DELETE,
+                  TopicConfig.MAX_MESSAGE_BYTES_CONFIG,
+                  String.valueOf(dlqMax));
+      newTopics.add(
+          new NewTopic(topic, Optional.of(partitions), replicationFactor).configs(configs));
+    }
+    Map<String, KafkaFuture<Void>> results = admin.createTopics(newTopics).values();
     for (Map.Entry<String, KafkaFuture<Void>> result : results.entrySet()) {
       try {
         await(result.getValue(), "create topic " + result.getKey());
@@ -102,18 +123,20 @@ public final class AdminOutputTopics implements OutputTopics {
         if (!(e.getCause() instanceof TopicExistsException)) {
           throw e;
         }
-        warnOnPartitionMismatch(result.getKey(), partitions);
+        // Created meanwhile (another router instance): check it as if it had been there.
+        int actual =
+            await(
+                    admin.describeTopics(List.of(result.getKey())).allTopicNames(),
+                    "describe topic " + result.getKey())
+                .get(result.getKey())
+                .partitions()
+                .size();
+        warnOnPartitionMismatch(result.getKey(), actual, partitions);
       }
     }
-    ensured.add(inputTopic);
   }
 
-  private void warnOnPartitionMismatch(String topic, int expected) {
-    int actual =
-        await(admin.describeTopics(List.of(topic)).allTopicNames(), "describe topic " + topic)
-            .get(topic)
-            .partitions()
-            .size();
+  private static void warnOnPartitionMismatch(String topic, int actual, int expected) {
     if (actual != expected) {
       log.warn(
           "Output topic {} has {} partitions, its input has {}: records of input partition p go to"
@@ -122,6 +145,18 @@ public final class AdminOutputTopics implements OutputTopics {
           actual,
           expected,
           actual);
+    }
+  }
+
+  /** The description, or null when the topic does not exist. */
+  private TopicDescription awaitUnlessUnknown(KafkaFuture<TopicDescription> future, String what) {
+    try {
+      return await(future, what);
+    } catch (StreamsException e) {
+      if (e.getCause() instanceof UnknownTopicOrPartitionException) {
+        return null;
+      }
+      throw e;
     }
   }
 

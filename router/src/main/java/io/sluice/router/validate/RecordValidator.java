@@ -100,8 +100,7 @@ public final class RecordValidator {
   }
 
   private ValidationResult check(RecordPlan plan, String topic, byte[] key, byte[] value) {
-    Integer valueId = plan.valueSchemaId;
-    Integer keyId = plan.keyed ? plan.keySchemaId : null;
+    int valueId = plan.valueSchemaId;
     Captures row = new Captures(value, plan.valueSlots);
     int end;
     try {
@@ -116,14 +115,14 @@ public final class RecordValidator {
               + "): "
               + e.getMessage(),
           valueId,
-          keyId);
+          keyIdOf(plan));
     }
     if (end != value.length) {
       return new Poison(
           ErrorCode.TRAILING_BYTES,
           trailing("value", topic, valueId, end, value.length),
           valueId,
-          keyId);
+          keyIdOf(plan));
     }
     boolean delete = plan.envelope && row.bytesEqual(RecordPlan.OP, DELETE);
     int image = delete ? RecordPlan.BEFORE : RecordPlan.AFTER;
@@ -148,7 +147,7 @@ public final class RecordValidator {
                 + ") breaks the Debezium contract: "
                 + violation,
             valueId,
-            keyId);
+            keyIdOf(plan));
       }
     }
     return ValidationResult.VALID;
@@ -162,7 +161,7 @@ public final class RecordValidator {
       boolean imagePresent,
       int imageBase,
       String imageName) {
-    Integer valueId = plan.valueSchemaId;
+    int valueId = plan.valueSchemaId;
     if (!plan.keyed) {
       return new Poison(
           ErrorCode.KEY_NOT_AVRO_WIRE_FORMAT,
@@ -174,7 +173,7 @@ public final class RecordValidator {
           valueId,
           null);
     }
-    Integer keyId = plan.keySchemaId;
+    int keyId = plan.keySchemaId;
     Captures keyFields = new Captures(key, plan.keyFields.length);
     int end;
     try {
@@ -219,6 +218,11 @@ public final class RecordValidator {
       }
     }
     return null;
+  }
+
+  /** The key schema id for a {@link Poison}: boxed only when a record is poison. */
+  private static Integer keyIdOf(RecordPlan plan) {
+    return plan.keyed ? plan.keySchemaId : null;
   }
 
   private static boolean isValueDecodeCode(ErrorCode code) {

@@ -61,4 +61,31 @@ class RegistryRetryTest {
         .hasMessage("Schema 9 not found");
     assertThat(retries.get()).isZero();
   }
+
+  @Test
+  void goesOnAfterTheCallersFirstAttemptCountingTheBoundFromItsStart() {
+    long start = retry.nanoTime();
+    clock.sleep(4_000); // the caller's own first attempt took 4 s
+    AtomicInteger attempts = new AtomicInteger();
+    RegistryUnavailableException first = new RegistryUnavailableException(503, "down", null);
+
+    assertThatThrownBy(() -> retry.retry(first, start, failing(1000, attempts), () -> "t-0@7"))
+        .isInstanceOf(RegistryRetryTimeoutException.class)
+        .hasMessageContaining("while validating t-0@7")
+        .hasMessageContaining("registry.retry.timeout.ms=5000");
+    // 4 s gone already: only 100 + 200 + 400 ms of backoff fit before the 5 s bound.
+    assertThat(clock.sleeps()).containsExactly(4_000L, 100L, 200L, 400L);
+    assertThat(attempts.get()).isEqualTo(3);
+  }
+
+  @Test
+  void aRetryAfterTheCallersFailureReturnsOnceTheRegistryAnswers() {
+    AtomicInteger attempts = new AtomicInteger();
+    RegistryUnavailableException first = new RegistryUnavailableException(503, "down", null);
+
+    assertThat(retry.retry(first, retry.nanoTime(), failing(2, attempts), () -> "t-0@8"))
+        .isEqualTo("ok");
+    assertThat(retries.get()).isEqualTo(3);
+    assertThat(clock.sleeps()).containsExactly(100L, 200L, 400L);
+  }
 }

@@ -1,0 +1,47 @@
+package io.sluice.router;
+
+import java.util.Map;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.consumer.Consumer;
+import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.Producer;
+import org.apache.kafka.common.serialization.ByteArrayDeserializer;
+import org.apache.kafka.common.serialization.ByteArraySerializer;
+import org.apache.kafka.streams.KafkaClientSupplier;
+
+/**
+ * The clients Kafka Streams would create by default, except that producers answer {@code
+ * partitionsFor} from a cache ({@link PartitionCachingProducer}).
+ */
+final class RouterClientSupplier implements KafkaClientSupplier {
+  @Override
+  public Admin getAdmin(Map<String, Object> config) {
+    return Admin.create(config);
+  }
+
+  @Override
+  public Producer<byte[], byte[]> getProducer(Map<String, Object> config) {
+    return new PartitionCachingProducer(
+        new KafkaProducer<>(config, new ByteArraySerializer(), new ByteArraySerializer()));
+  }
+
+  @Override
+  public Consumer<byte[], byte[]> getConsumer(Map<String, Object> config) {
+    return consumer(config);
+  }
+
+  @Override
+  public Consumer<byte[], byte[]> getRestoreConsumer(Map<String, Object> config) {
+    return consumer(config);
+  }
+
+  @Override
+  public Consumer<byte[], byte[]> getGlobalConsumer(Map<String, Object> config) {
+    return consumer(config);
+  }
+
+  private static Consumer<byte[], byte[]> consumer(Map<String, Object> config) {
+    return new KafkaConsumer<>(config, new ByteArrayDeserializer(), new ByteArrayDeserializer());
+  }
+}
