@@ -9,10 +9,24 @@ public record RouterBenchResult(
     List<Run> router, List<Run> passThrough, long poison, int valueBytes) {
   /**
    * One application's run: N records committed {@code elapsed} after start; the first commit (of
-   * {@code firstCommitted} records) came {@code toFirstCommit} after start.
+   * {@code firstCommitted} records) came {@code toFirstCommit} after start. Meanwhile the JVM spent
+   * {@code processCpu} of CPU time (broker and registry included) and the application's own threads
+   * {@code applicationCpu}.
    */
   public record Run(
-      String name, long records, Duration elapsed, long firstCommitted, Duration toFirstCommit) {
+      String name,
+      long records,
+      Duration elapsed,
+      long firstCommitted,
+      Duration toFirstCommit,
+      Duration processCpu,
+      Duration applicationCpu) {
+    /** A run without CPU figures. */
+    public Run(
+        String name, long records, Duration elapsed, long firstCommitted, Duration toFirstCommit) {
+      this(name, records, elapsed, firstCommitted, toFirstCommit, Duration.ZERO, Duration.ZERO);
+    }
+
     /** Records/s from start to the last commit: what a user waits for. */
     public double recordsPerSecond() {
       return records / (elapsed.toNanos() / 1e9);
@@ -26,6 +40,16 @@ public record RouterBenchResult(
       long after = records - firstCommitted;
       long nanos = elapsed.toNanos() - toFirstCommit.toNanos();
       return after <= 0 || nanos <= 0 ? Double.NaN : after / (nanos / 1e9);
+    }
+
+    /** JVM CPU microseconds per record, start-up included. */
+    public double processCpuMicrosPerRecord() {
+      return processCpu.toNanos() / 1e3 / records;
+    }
+
+    /** CPU microseconds of the application's own threads per record, start-up included. */
+    public double applicationCpuMicrosPerRecord() {
+      return applicationCpu.toNanos() / 1e3 / records;
     }
   }
 
@@ -54,6 +78,26 @@ public record RouterBenchResult(
 
   public double passThroughSteadyRecordsPerSecond() {
     return median(passThrough, Run::steadyRecordsPerSecond);
+  }
+
+  /** Median JVM CPU microseconds per record of the router's runs. */
+  public double routerProcessCpuMicrosPerRecord() {
+    return median(router, Run::processCpuMicrosPerRecord);
+  }
+
+  /** Median JVM CPU microseconds per record of the pass-through's runs. */
+  public double passThroughProcessCpuMicrosPerRecord() {
+    return median(passThrough, Run::processCpuMicrosPerRecord);
+  }
+
+  /** Median CPU microseconds per record of the router's own threads. */
+  public double routerApplicationCpuMicrosPerRecord() {
+    return median(router, Run::applicationCpuMicrosPerRecord);
+  }
+
+  /** Median CPU microseconds per record of the pass-through's own threads. */
+  public double passThroughApplicationCpuMicrosPerRecord() {
+    return median(passThrough, Run::applicationCpuMicrosPerRecord);
   }
 
   private static double median(List<Run> runs) {

@@ -21,6 +21,7 @@ import java.util.Map;
 import java.util.UUID;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
+import java.util.function.Supplier;
 import java.util.stream.Stream;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
@@ -32,10 +33,16 @@ import org.apache.kafka.streams.KafkaStreams;
  * broker and one input topic: (a) the Sluice router, (b) bytes in / bytes out with the same
  * processing guarantee and partition count, each from a fresh application id.
  *
- * <p>A run's time goes from {@code start()} to the moment the application's committed offsets on
- * the input cover all N records. Under exactly_once_v2 the offsets are committed in the same
- * transaction as the output, so that is the moment every output record is committed; the output is
- * then counted with a read_committed consumer to prove it.
+ * <p>A run's time goes from building the application (the router's {@code start()} builds its Kafka
+ * Streams; the pass-through's is built inside the timed part too) to the moment the application's
+ * committed offsets on the input cover all N records. Under exactly_once_v2 the offsets are
+ * committed in the same transaction as the output, so that is the moment every output record is
+ * committed; the output is then counted with a read_committed consumer to prove it. Both run with
+ * the router's Streams properties and stop the same way, outside the timed part.
+ *
+ * <p>Each run also reports CPU time per record (the JVM's, and the application's own and stream
+ * threads'): records/s move with whatever else loads the machine, CPU per record much less, and on
+ * one stream thread the stream thread's CPU per record is what bounds the rate.
  */
 public final class RouterThroughputBench {
   static final String INPUT_TOPIC = "broker.cdc_lab.orders";
@@ -104,8 +111,18 @@ public final class RouterThroughputBench {
       for (int round = 1 - settings.warmupRounds(); round <= settings.rounds(); round++) {
         rounds.play(round);
       }
-      return new RouterBenchResult(
-          rounds.routerRuns, rounds.passThroughRuns, produced.poison(), produced.valueBytes());
+      RouterBenchResult result =
+          new RouterBenchResult(
+              rounds.routerRuns, rounds.passThroughRuns, produced.poison(), produced.valueBytes());
+      progress.accept(
+          String.format(
+              "CPU per record (medians): router %.2f µs in the JVM, %.2f µs in its threads;"
+                  + " pass-through %.2f µs in the JVM, %.2f µs in its threads",
+              result.routerProcessCpuMicrosPerRecord(),
+              result.routerApplicationCpuMicrosPerRecord(),
+              result.passThroughProcessCpuMicrosPerRecord(),
+              result.passThroughApplicationCpuMicrosPerRecord()));
+      return result;
     } finally {
       deleteRecursively(dir);
     }
@@ -153,10 +170,12 @@ public final class RouterThroughputBench {
       RouterConfig config = routerConfig(kafka, registry, dir, "sluice-bench-router-");
       progress.accept(label + ": router, application id " + config.applicationId());
       RouterBenchResult.Run run;
+      Start start = Start.now();
+      // Router.start() builds the topology and constructs Kafka Streams: timed, as for the
+      // pass-through below.
       try (Router router = new Router(config)) {
-        long started = System.nanoTime();
         router.start();
-        run = awaitCommitted(admin, "router", config.applicationId(), started);
+        run = awaitCommitted(admin, "router", config.applicationId(), start, router::state);
       }
       expect(
           "router " + CLEAN_TOPIC, newRecords(CLEAN_TOPIC), settings.records() - produced.poison());
@@ -168,14 +187,19 @@ public final class RouterThroughputBench {
       RouterConfig config = routerConfig(kafka, registry, dir, "sluice-bench-passthrough-");
       progress.accept(label + ": pass-through, application id " + config.applicationId());
       RouterBenchResult.Run run;
+      Start start = Start.now();
+      // The router's Streams properties, so both run with the same guarantee and client settings.
       try (KafkaStreams streams =
           new KafkaStreams(
               PassThroughTopology.build(INPUT_TOPIC, PASS_THROUGH_TOPIC),
               RouterTopology.streamsConfig(config))) {
-        long started = System.nanoTime();
         streams.start();
-        run = awaitCommitted(admin, "pass-through", config.applicationId(), started);
-        streams.close(Duration.ofSeconds(30));
+        run = awaitCommitted(admin, "pass-through", config.applicationId(), start, streams::state);
+        // Stopped as the router stops itself (outside the timed part).
+        streams.close(
+            new KafkaStreams.CloseOptions()
+                .timeout(Duration.ofMillis(config.closeTimeoutMs()))
+                .leaveGroup(true));
       }
       expect(
           "pass-through " + PASS_THROUGH_TOPIC, newRecords(PASS_THROUGH_TOPIC), settings.records());
@@ -191,32 +215,58 @@ public final class RouterThroughputBench {
     }
   }
 
+  /** When a run started: wall clock and the JVM's CPU time. */
+  private record Start(long nanos, Duration processCpu) {
+    static Start now() {
+      return new Start(System.nanoTime(), CpuMeter.process());
+    }
+  }
+
   private RouterBenchResult.Run awaitCommitted(
-      Admin admin, String name, String group, long startedNanos) {
+      Admin admin, String name, String group, Start start, Supplier<KafkaStreams.State> state) {
     long target = settings.records();
-    long deadline = startedNanos + settings.timeout().toNanos();
-    long nextProgress = startedNanos + PROGRESS_EVERY.toNanos();
+    long deadline = start.nanos() + settings.timeout().toNanos();
+    long nextProgress = start.nanos() + PROGRESS_EVERY.toNanos();
     long firstCommitted = 0;
     long firstCommitNanos = 0;
+    long runningNanos = 0;
     while (true) {
       long committed = CommittedRecords.committedOffsets(admin, group, INPUT_TOPIC);
       long now = System.nanoTime();
+      if (runningNanos == 0 && state.get() == KafkaStreams.State.RUNNING) {
+        runningNanos = now;
+      }
       if (committed > 0 && firstCommitted == 0) {
         firstCommitted = committed;
         firstCommitNanos = now;
       }
       if (committed >= target) {
+        // Read before the application stops: its threads' CPU time goes with them.
+        Duration applicationCpu = CpuMeter.threadsOf(group);
+        Duration streamThreadsCpu = CpuMeter.streamThreadsOf(group);
+        Duration processCpu = CpuMeter.process().minus(start.processCpu());
         RouterBenchResult.Run run =
             new RouterBenchResult.Run(
                 name,
                 target,
-                Duration.ofNanos(now - startedNanos),
+                Duration.ofNanos(now - start.nanos()),
                 firstCommitted,
-                Duration.ofNanos(firstCommitNanos - startedNanos));
+                Duration.ofNanos(firstCommitNanos - start.nanos()),
+                processCpu,
+                applicationCpu);
         progress.accept(
             String.format(
-                "%s: %d records committed in %.2f s (first commit after %.2f s)",
-                name, target, run.elapsed().toNanos() / 1e9, run.toFirstCommit().toNanos() / 1e9));
+                "%s: %d records committed in %.2f s (running after %.2f s, first commit after"
+                    + " %.2f s); CPU µs/record: %.2f in the JVM, %.2f in its threads, %.2f in its"
+                    + " stream threads",
+                name,
+                target,
+                run.elapsed().toNanos() / 1e9,
+                runningNanos == 0 ? Double.NaN : (runningNanos - start.nanos()) / 1e9,
+                run.toFirstCommit().toNanos() / 1e9,
+                run.processCpuMicrosPerRecord(),
+                run.applicationCpuMicrosPerRecord(),
+                streamThreadsCpu.toNanos() / 1e3 / target));
         return run;
       }
       if (now > deadline) {

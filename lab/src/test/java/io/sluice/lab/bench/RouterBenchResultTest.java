@@ -38,6 +38,30 @@ class RouterBenchResultTest {
     assertThat(result.ratio()).isCloseTo(0.5, within(1e-9));
   }
 
+  @Test
+  void cpuPerRecordIsTheMedianOverTheRounds() {
+    RouterBenchResult result =
+        new RouterBenchResult(
+            List.of(
+                cpuRun(Duration.ofSeconds(5), Duration.ofSeconds(2)),
+                cpuRun(Duration.ofSeconds(4), Duration.ofSeconds(3)),
+                cpuRun(Duration.ofSeconds(9), Duration.ofSeconds(1))),
+            List.of(cpuRun(Duration.ofSeconds(3), Duration.ofSeconds(2))),
+            0,
+            132);
+
+    // 1,000,000 records: 5 s of CPU is 5 µs per record.
+    assertThat(result.routerProcessCpuMicrosPerRecord()).isCloseTo(5, within(1e-9));
+    assertThat(result.routerApplicationCpuMicrosPerRecord()).isCloseTo(2, within(1e-9));
+    assertThat(result.passThroughProcessCpuMicrosPerRecord()).isCloseTo(3, within(1e-9));
+    assertThat(result.passThroughApplicationCpuMicrosPerRecord()).isCloseTo(2, within(1e-9));
+  }
+
+  private static Run cpuRun(Duration processCpu, Duration applicationCpu) {
+    return new Run(
+        "x", 1_000_000, Duration.ofSeconds(4), 0, Duration.ZERO, processCpu, applicationCpu);
+  }
+
   private static Run run(long records, long seconds) {
     return new Run("x", records, Duration.ofSeconds(seconds), 0, Duration.ZERO);
   }
