@@ -84,6 +84,11 @@ final class Linkage {
     linkage.put("topic", router.topic());
     linkage.put("kafka_offsets", routerStage.get("kafka_offsets"));
     linkage.put("stages", perStage);
+    linkage.put(
+        "offsets_note",
+        "log_end_offset is the last stable offset (read_committed); on a transactional topic"
+            + " (the router writes the clean topic in transactions) a caught-up consumer shows lag 1"
+            + " per partition: the commit marker, not a record");
     linkage.put("router_commit", routerCommit(router));
     Map<String, Object> snapshotIds = new LinkedHashMap<>();
     Map<String, Object> snapshotOffsets = new LinkedHashMap<>();
