@@ -279,6 +279,7 @@ public final class SinkBench {
     long deadline = System.nanoTime() + settings.timeout().toNanos();
     long nextReport = System.nanoTime() + PROGRESS_EVERY.toNanos();
     while (poller.upserts().allVisibleAt(ends) < 0 || poller.appends().allVisibleAt(ends) < 0) {
+      poller.checkAlive();
       if (System.nanoTime() > deadline) {
         throw new IllegalStateException(
             String.format(

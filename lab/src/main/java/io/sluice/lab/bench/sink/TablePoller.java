@@ -55,6 +55,8 @@ final class TablePoller implements AutoCloseable {
             t.setDaemon(true);
             return t;
           });
+  private volatile Throwable fatal;
+  private int failuresInARow;
   private Table current;
   private Table changelog;
 
@@ -86,9 +88,32 @@ final class TablePoller implements AutoCloseable {
   private void pollQuietly() {
     try {
       poll();
+      failuresInARow = 0;
     } catch (RuntimeException e) {
       // SQLite busy while a sink commits, a table not created yet: the next poll sees it.
-      log.debug("Polling the sink tables failed, retrying: {}", e.toString());
+      failuresInARow++;
+      if (failuresInARow % 50 == 0) {
+        log.warn(
+            "Polling the sink tables failed {} times in a row: {}", failuresInARow, e.toString());
+      } else {
+        log.debug("Polling the sink tables failed, retrying: {}", e.toString());
+      }
+    } catch (Error e) {
+      // The executor would stop scheduling silently: make the benchmark see it.
+      fatal = e;
+      throw e;
+    }
+  }
+
+  /**
+   * Fails when polling stopped for good.
+   *
+   * @throws IllegalStateException with the error that stopped it
+   */
+  void checkAlive() {
+    Throwable error = fatal;
+    if (error != null) {
+      throw new IllegalStateException("polling the sink tables stopped: " + error, error);
     }
   }
 
