@@ -36,6 +36,9 @@ sluice_build_if_needed() {
   local started log
   started="$(mktemp)"
   log="$(mktemp)"
+  # copy-dependencies adds jars but never removes them: an old version left in lib/ would sit on
+  # the classpath next to the new one.
+  rm -rf "$target/lib"
   if ! (cd "$SLUICE_HOME" && ${MVN:-mvn} -q -B -Dstyle.color=never -DskipTests \
     -Dspotless.check.skip=true -pl lab -am package >"$log" 2>&1); then
     cat "$log" >&2
