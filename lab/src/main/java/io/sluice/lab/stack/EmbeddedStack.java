@@ -253,6 +253,9 @@ public final class EmbeddedStack implements AutoCloseable {
     props.put(RouterConfig.STATE_DIR_CONFIG, dataDir.resolve("router-state").toString());
     props.put(RouterConfig.METRICS_HOST_CONFIG, "127.0.0.1");
     props.put(RouterConfig.METRICS_PORT_CONFIG, ports.metrics());
+    // Static membership: a restarted stack's router takes its partitions back at once instead of
+    // waiting out the old member's session (Kafka Streams does not leave the group on close).
+    props.put("streams.group.instance.id", ROUTER_APPLICATION_ID + "-embedded");
     return props;
   }
 
