@@ -10,8 +10,7 @@ import io.sluice.tools.reconcile.Reconciler;
 import io.sluice.tools.reconcile.TableAppender;
 import java.io.IOException;
 import java.lang.management.ManagementFactory;
-import java.lang.management.MemoryPoolMXBean;
-import java.lang.management.MemoryType;
+import java.lang.management.MemoryMXBean;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
@@ -19,6 +18,8 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.time.LocalDateTime;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.locks.LockSupport;
 import java.util.function.Consumer;
 import org.apache.iceberg.Schema;
 import org.apache.iceberg.Table;
@@ -80,15 +81,20 @@ public final class ReconcileBench {
       Reconciler reconciler =
           new Reconciler(dir.resolve("sort"), Reconciler.DEFAULT_RUN_SIZE, 10, progress);
       System.gc();
-      resetPeaks();
+      HeapSampler heap = HeapSampler.start();
       long started = System.nanoTime();
-      ReconcileResult result = reconciler.reconcile(c, "cdc_lab", OrdersTable.NAME, table);
+      ReconcileResult result;
+      try {
+        result = reconciler.reconcile(c, "cdc_lab", OrdersTable.NAME, table);
+      } finally {
+        heap.stop();
+      }
       double seconds = (System.nanoTime() - started) / 1e9;
       return new Result(
           result.sourceRows(),
           seconds,
           result.sourceRows() / seconds,
-          peakHeap(),
+          heap.maxUsedBytes(),
           Runtime.getRuntime().maxMemory(),
           result.converged());
     }
@@ -122,22 +128,39 @@ public final class ReconcileBench {
     return table;
   }
 
-  private static void resetPeaks() {
-    for (MemoryPoolMXBean pool : ManagementFactory.getMemoryPoolMXBeans()) {
-      if (pool.getType() == MemoryType.HEAP) {
-        pool.resetPeakUsage();
-      }
-    }
-  }
+  /** Samples the heap in use every 20 ms on a daemon thread and keeps the largest value. */
+  private static final class HeapSampler {
+    private final MemoryMXBean memory = ManagementFactory.getMemoryMXBean();
+    private final AtomicLong max = new AtomicLong();
+    private final Thread thread;
+    private volatile boolean running = true;
 
-  // The sum of the heap pools' peaks bounds the heap in use at any moment from above.
-  private static long peakHeap() {
-    long peak = 0;
-    for (MemoryPoolMXBean pool : ManagementFactory.getMemoryPoolMXBeans()) {
-      if (pool.getType() == MemoryType.HEAP) {
-        peak += pool.getPeakUsage().getUsed();
-      }
+    private HeapSampler() {
+      thread =
+          new Thread(
+              () -> {
+                while (running) {
+                  max.accumulateAndGet(memory.getHeapMemoryUsage().getUsed(), Math::max);
+                  LockSupport.parkNanos(20_000_000L);
+                }
+              },
+              "bench-heap-sampler");
+      thread.setDaemon(true);
     }
-    return peak;
+
+    static HeapSampler start() {
+      HeapSampler sampler = new HeapSampler();
+      sampler.thread.start();
+      return sampler;
+    }
+
+    void stop() {
+      running = false;
+      max.accumulateAndGet(memory.getHeapMemoryUsage().getUsed(), Math::max);
+    }
+
+    long maxUsedBytes() {
+      return max.get();
+    }
   }
 }
