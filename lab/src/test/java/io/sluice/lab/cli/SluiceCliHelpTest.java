@@ -117,6 +117,25 @@ class SluiceCliHelpTest {
   }
 
   @Test
+  void verifyNamesAnUnknownEndpointKeyBeforeStartingAnything() {
+    Captured run = run("verify", "--failure", "poison-dlq", "--endpoint", "kafka=127.0.0.1:9092");
+
+    assertThat(run.exitCode).isEqualTo(2);
+    assertThat(run.err)
+        .contains("unknown --endpoint key 'kafka'")
+        .contains("bootstrap_servers", "capture_admin_url");
+  }
+
+  @Test
+  void verifyWithFlagsOnlyNamesTheMissingEndpoint() {
+    Captured run =
+        run("verify", "--failure", "poison-dlq", "--endpoint", "bootstrap_servers=127.0.0.1:9092");
+
+    assertThat(run.exitCode).isEqualTo(2);
+    assertThat(run.err).contains("no iceberg_catalog endpoint").contains("--catalog uri=");
+  }
+
+  @Test
   void anUnknownCommandIsAUsageError() {
     Captured run = run("upp");
 
