@@ -1,5 +1,6 @@
 # Shared by the scripts in scripts/: finds the Sluice checkout, (re)builds the lab jar and its
-# lib/ when they are missing or older than any pom.xml or source file, and sets SLUICE_CLASSPATH.
+# lib/ when they are missing or older than any pom.xml or source file, and sets SLUICE_CLASSPATH
+# from the build's classpath.txt.
 # Source it; do not run it.
 
 SLUICE_HOME="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
@@ -27,7 +28,7 @@ sluice_sources_changed() {
 sluice_build_if_needed() {
   local target="$SLUICE_HOME/lab/target"
   local stamp="$target/.sluice-build-stamp"
-  if sluice_lab_jar >/dev/null && [ -d "$target/lib" ] && [ -f "$stamp" ] \
+  if sluice_lab_jar >/dev/null && [ -f "$target/classpath.txt" ] && [ -f "$stamp" ] \
     && ! sluice_sources_changed "$stamp"; then
     return 0
   fi
@@ -36,9 +37,6 @@ sluice_build_if_needed() {
   local started log
   started="$(mktemp)"
   log="$(mktemp)"
-  # copy-dependencies adds jars but never removes them: an old version left in lib/ would sit on
-  # the classpath next to the new one.
-  rm -rf "$target/lib"
   if ! (cd "$SLUICE_HOME" && ${MVN:-mvn} -q -B -Dstyle.color=never -DskipTests \
     -Dspotless.check.skip=true -pl lab -am package >"$log" 2>&1); then
     cat "$log" >&2
@@ -52,5 +50,6 @@ sluice_build_if_needed() {
 }
 
 sluice_build_if_needed
-SLUICE_CLASSPATH="$(sluice_lab_jar):$SLUICE_HOME/lab/target/lib/*"
+# The build's exact dependency list (lib/ may also hold jars of older builds).
+SLUICE_CLASSPATH="$(sluice_lab_jar):$(cat "$SLUICE_HOME/lab/target/classpath.txt")"
 SLUICE_JAVA="${JAVA_HOME:+$JAVA_HOME/bin/}java"
