@@ -4,13 +4,14 @@ import io.debezium.embedded.Connect;
 import io.debezium.engine.DebeziumEngine;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
-import io.sluice.capture.admin.CaptureAdminServer;
+import io.sluice.capture.admin.CaptureAdminApi;
 import io.sluice.capture.config.CaptureConfig;
 import io.sluice.capture.metrics.CaptureMetrics;
 import io.sluice.capture.publish.AdminTopicEnsurer;
 import io.sluice.capture.publish.AvroChangeEncoder;
 import io.sluice.capture.publish.ChangeEncoder;
 import io.sluice.capture.publish.ChangePublisher;
+import io.sluice.observe.HttpEndpoint;
 import io.sluice.schema.connect.ConnectAvroCodec;
 import io.sluice.schema.registry.HttpSchemaRegistryClient;
 import java.io.IOException;
@@ -55,7 +56,7 @@ public final class CaptureService implements AutoCloseable {
   private Admin admin;
   private DebeziumEngine<?> engine;
   private ExecutorService executor;
-  private CaptureAdminServer adminServer;
+  private HttpEndpoint adminServer;
 
   public CaptureService(CaptureConfig config) {
     this.config = config;
@@ -105,9 +106,9 @@ public final class CaptureService implements AutoCloseable {
               }
             });
     adminServer =
-        new CaptureAdminServer(
+        CaptureAdminApi.start(
             this,
-            meters::scrape,
+            meters,
             config.getString(CaptureConfig.ADMIN_HOST_CONFIG),
             config.getInt(CaptureConfig.ADMIN_PORT_CONFIG));
     engine =

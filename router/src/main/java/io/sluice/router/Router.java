@@ -3,8 +3,9 @@ package io.sluice.router;
 import io.micrometer.core.instrument.binder.kafka.KafkaStreamsMetrics;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
+import io.sluice.observe.HttpEndpoint;
 import io.sluice.router.config.RouterConfig;
-import io.sluice.router.metrics.MetricsServer;
+import io.sluice.router.metrics.RouterEndpoint;
 import io.sluice.router.metrics.RouterMetrics;
 import io.sluice.router.topics.AdminOutputTopics;
 import io.sluice.router.validate.RecordValidator;
@@ -40,7 +41,7 @@ public final class Router implements AutoCloseable {
   private Admin admin;
   private PrometheusMeterRegistry meters;
   private KafkaStreamsMetrics streamsMetrics;
-  private MetricsServer server;
+  private HttpEndpoint server;
   private volatile KafkaStreams streams;
   private boolean started;
   private boolean closed;
@@ -92,7 +93,7 @@ public final class Router implements AutoCloseable {
           return StreamThreadExceptionResponse.REPLACE_THREAD;
         });
     streams.setStateListener((next, previous) -> log.info("Router state {} -> {}", previous, next));
-    server = MetricsServer.start(config.metricsHost(), config.metricsPort(), meters, this::state);
+    server = RouterEndpoint.start(config.metricsHost(), config.metricsPort(), meters, this::state);
     streams.start();
     // Binding registers a meter per Kafka client metric: done while the stream threads join the
     // group rather than before they start.
@@ -187,6 +188,6 @@ public final class Router implements AutoCloseable {
     if (server == null) {
       throw new IllegalStateException("router not started");
     }
-    return "http://" + config.metricsHost() + ":" + server.port();
+    return server.url();
   }
 }

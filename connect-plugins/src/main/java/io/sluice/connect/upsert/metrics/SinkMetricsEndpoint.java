@@ -5,6 +5,7 @@ import static io.sluice.connect.upsert.config.UpsertSinkConfig.METRICS_PORT_CONF
 
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
+import io.sluice.observe.HttpEndpoint;
 import java.io.IOException;
 import java.util.Optional;
 import org.apache.kafka.common.config.ConfigException;
@@ -68,10 +69,10 @@ public final class SinkMetricsEndpoint {
     final int requestedPort;
     final PrometheusMeterRegistry registry;
     final SinkMeters meters;
-    final MetricsHttpServer server;
+    final HttpEndpoint server;
     int leases;
 
-    Served(String host, int requestedPort, PrometheusMeterRegistry registry, MetricsHttpServer s) {
+    Served(String host, int requestedPort, PrometheusMeterRegistry registry, HttpEndpoint s) {
       this.host = host;
       this.requestedPort = requestedPort;
       this.registry = registry;
@@ -80,7 +81,7 @@ public final class SinkMetricsEndpoint {
     }
 
     String url() {
-      return "http://" + urlHost(host) + ":" + server.port() + "/metrics";
+      return server.url() + HttpEndpoint.METRICS_PATH;
     }
   }
 
@@ -169,16 +170,17 @@ public final class SinkMetricsEndpoint {
     }
   }
 
-  private static MetricsHttpServer bind(String host, int port, PrometheusMeterRegistry registry)
+  private static HttpEndpoint bind(String host, int port, PrometheusMeterRegistry registry)
       throws IOException {
+    HttpEndpoint.Builder endpoint = HttpEndpoint.builder("sluice-sink-metrics").metrics(registry);
     if (port == 0 && host.equals(freePortHost)) {
       try {
-        return MetricsHttpServer.start(host, freePort, registry);
+        return endpoint.start(host, freePort);
       } catch (IOException e) {
         log.debug("Port {} picked before is taken now; picking another", freePort);
       }
     }
-    return MetricsHttpServer.start(host, port, registry);
+    return endpoint.start(host, port);
   }
 
   private static void release(Served of) {
@@ -192,12 +194,5 @@ public final class SinkMetricsEndpoint {
       served = null;
     }
     log.info("Upsert sink metrics endpoint {} stopped (no task uses it)", url);
-  }
-
-  private static String urlHost(String host) {
-    if (host.equals("0.0.0.0") || host.equals("::") || host.equals("[::]")) {
-      return "127.0.0.1";
-    }
-    return host.contains(":") && !host.startsWith("[") ? "[" + host + "]" : host;
   }
 }

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
+import io.sluice.observe.HttpEndpoint;
 import io.sluice.router.validate.ErrorCode;
 import java.io.IOException;
 import java.net.URI;
@@ -15,11 +16,11 @@ import org.apache.kafka.streams.KafkaStreams;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
-class MetricsServerTest {
+class RouterEndpointTest {
   private final PrometheusMeterRegistry registry =
       new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
   private final AtomicReference<KafkaStreams.State> state = new AtomicReference<>();
-  private final MetricsServer server = MetricsServer.start("127.0.0.1", 0, registry, state::get);
+  private final HttpEndpoint server = RouterEndpoint.start("127.0.0.1", 0, registry, state::get);
   private final HttpClient http = HttpClient.newHttpClient();
 
   @AfterEach
@@ -47,7 +48,7 @@ class MetricsServerTest {
     HttpResponse<String> response = get("/metrics");
     assertThat(response.statusCode()).isEqualTo(200);
     assertThat(response.headers().firstValue("Content-Type"))
-        .hasValueSatisfying(type -> assertThat(type).startsWith("text/plain"));
+        .contains("text/plain; version=0.0.4; charset=utf-8");
     assertThat(response.body())
         .contains("sluice_router_records_validated_total{result=\"valid\",topic=\"t\"} 2.0")
         .contains("sluice_router_records_validated_total{result=\"poison\",topic=\"t\"} 1.0")
@@ -69,5 +70,11 @@ class MetricsServerTest {
     state.set(KafkaStreams.State.ERROR);
     assertThat(get("/health").statusCode()).isEqualTo(503);
     assertThat(get("/health").body()).isEqualTo("{\"status\":\"ERROR\"}");
+  }
+
+  @Test
+  void otherPathsAre404() throws Exception {
+    assertThat(get("/metricsx").statusCode()).isEqualTo(404);
+    assertThat(get("/metrics/x").statusCode()).isEqualTo(404);
   }
 }
