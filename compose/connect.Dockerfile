@@ -1,0 +1,30 @@
+# syntax=docker/dockerfile:1
+# The Kafka Connect worker of compose (context: the repo root): Apache Kafka 4.1.1's own Connect
+# runtime with two plugin directories under /opt/connect-plugins:
+#   sluice-connect-plugins/  the Sluice plugin zip (upsert sink, RegistryAvroConverter), plus
+#                            iceberg-aws and the AWS SDK bundle so its catalog can use S3FileIO;
+#   iceberg-kafka-connect/   the Apache Iceberg sink runtime (see connect/iceberg-runtime/pom.xml).
+FROM maven:3.9.11-eclipse-temurin-17 AS build
+WORKDIR /src
+# Every module's pom must be there for the reactor; the .dockerignore beside this file
+# leaves out build output and local state.
+COPY . .
+RUN --mount=type=cache,target=/root/.m2 \
+    mvn -B -q -DskipTests -Dspotless.check.skip=true -pl connect-plugins -am package \
+ && mvn -B -q -f compose/connect/iceberg-runtime/pom.xml dependency:copy-dependencies \
+      -DincludeScope=runtime -DexcludeGroupIds=org.slf4j \
+      -DoutputDirectory=/opt/connect-plugins/iceberg-kafka-connect/lib
+# The plugin zip unpacks to sluice-connect-plugins/{manifest.json,lib/}.
+RUN cd /opt/connect-plugins \
+ && jar xf /src/connect-plugins/target/sluice-connect-plugins-*-plugin.zip \
+ && cp iceberg-kafka-connect/lib/iceberg-aws-*.jar sluice-connect-plugins/lib/
+
+FROM apache/kafka:4.1.1
+USER root
+# curl for the healthcheck and the connector registration (compose service connect-init).
+RUN apk add --no-cache curl
+COPY --from=build --chown=appuser:appuser /opt/connect-plugins /opt/connect-plugins
+USER appuser
+ENV KAFKA_HEAP_OPTS="-Xmx768m"
+ENTRYPOINT ["/opt/kafka/bin/connect-distributed.sh"]
+CMD ["/etc/sluice/connect-distributed.properties"]

@@ -1,0 +1,25 @@
+# syntax=docker/dockerfile:1
+# The Sluice image of the router and the capture, built from this repository (context: the repo
+# root). One image, two services: compose picks the main class.
+FROM maven:3.9.11-eclipse-temurin-17 AS build
+WORKDIR /src
+# Every module's pom must be there for the reactor; the .dockerignore beside this file
+# leaves out build output and local state.
+COPY . .
+RUN --mount=type=cache,target=/root/.m2 \
+    mvn -B -q -DskipTests -Dspotless.check.skip=true -pl router,capture -am install \
+ && mvn -B -q -f compose/sluice/pom.xml dependency:copy-dependencies \
+      -DincludeScope=runtime -DoutputDirectory=/opt/sluice/lib
+
+FROM eclipse-temurin:17.0.16_8-jre
+# curl for the compose healthchecks.
+RUN apt-get update \
+ && apt-get install -y --no-install-recommends curl \
+ && rm -rf /var/lib/apt/lists/*
+WORKDIR /opt/sluice
+COPY --from=build /opt/sluice/lib lib
+COPY compose/sluice/logback.xml conf/logback.xml
+ENV JAVA_OPTS="-Xmx384m"
+# "lib/*" is expanded by java itself, so the shell must not glob it.
+ENTRYPOINT ["sh", "-c", "exec java $JAVA_OPTS -Dlogback.configurationFile=/opt/sluice/conf/logback.xml -cp 'lib/*' \"$@\"", "sluice"]
+CMD ["io.sluice.router.RouterMain", "/etc/sluice/router.properties"]
