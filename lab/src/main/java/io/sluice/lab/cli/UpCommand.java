@@ -1,6 +1,7 @@
 package io.sluice.lab.cli;
 
 import io.sluice.lab.stack.EmbeddedStack;
+import io.sluice.lab.stack.ReadyFile;
 import io.sluice.lab.stack.StackOptions;
 import io.sluice.lab.stack.StackPorts;
 import java.io.PrintWriter;
@@ -131,6 +132,10 @@ final class UpCommand implements Callable<Integer> {
     out.printf("  Kafka Connect REST       %s%n", stack.connectUrl());
     out.printf("  Iceberg catalog          %s%n", stack.icebergCatalog().get("uri"));
     out.printf("  Iceberg warehouse        %s%n", stack.warehouse());
+    Object sinkMetrics = stack.endpoints().get(ReadyFile.UPSERT_SINK_METRICS_URL);
+    if (sinkMetrics != null) {
+      out.printf("  Upsert sink metrics      %s%n", sinkMetrics);
+    }
     out.printf("  Main topic               %s%n", EmbeddedStack.MAIN_TOPIC);
     out.printf(
         "  Sinks                    %s -> %s, %s -> %s%n",

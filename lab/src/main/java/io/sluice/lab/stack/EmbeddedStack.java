@@ -3,6 +3,7 @@ package io.sluice.lab.stack;
 import io.sluice.capture.CaptureService;
 import io.sluice.capture.CaptureState;
 import io.sluice.capture.config.CaptureConfig;
+import io.sluice.connect.upsert.metrics.SinkMetricsEndpoint;
 import io.sluice.embedded.ConnectRestClient;
 import io.sluice.embedded.EmbeddedKafka;
 import io.sluice.embedded.EmbeddedMariaDb;
@@ -299,6 +300,9 @@ public final class EmbeddedStack implements AutoCloseable {
     endpoints.put(ReadyFile.CONNECT_URL, connectUrl());
     endpoints.put(ReadyFile.ICEBERG_CATALOG, icebergCatalog());
     endpoints.put(ReadyFile.WAREHOUSE, warehouse());
+    // Served by the upsert sink's task, which the ready check waited for.
+    SinkMetricsEndpoint.url()
+        .ifPresent(url -> endpoints.put(ReadyFile.UPSERT_SINK_METRICS_URL, url));
     return endpoints;
   }
 

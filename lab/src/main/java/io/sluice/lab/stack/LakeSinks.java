@@ -65,13 +65,17 @@ final class LakeSinks implements AutoCloseable {
       log.info("Created topic {}", EmbeddedStack.ICEBERG_CONTROL_TOPIC);
     }
     ConnectRestClient client = connect.client();
-    client.putConnector(
-        EmbeddedStack.UPSERT_SINK,
-        ConnectorConfigs.upsertSink(
-            EmbeddedStack.CLEAN_TOPIC,
-            registryUrl,
-            catalog,
-            EmbeddedStack.SINK_COMMIT_INTERVAL_MS));
+    Map<String, String> upsert =
+        new LinkedHashMap<>(
+            ConnectorConfigs.upsertSink(
+                EmbeddedStack.CLEAN_TOPIC,
+                registryUrl,
+                catalog,
+                EmbeddedStack.SINK_COMMIT_INTERVAL_MS));
+    // Its own Prometheus endpoint on a free loopback port; the ready file names it.
+    upsert.put("metrics.host", "127.0.0.1");
+    upsert.put("metrics.port", "0");
+    client.putConnector(EmbeddedStack.UPSERT_SINK, upsert);
     client.putConnector(
         EmbeddedStack.CHANGELOG_SINK,
         ConnectorConfigs.changelogSink(

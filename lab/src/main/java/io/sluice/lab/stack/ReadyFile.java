@@ -27,6 +27,7 @@ public final class ReadyFile {
   public static final String JDBC_PASSWORD = "jdbc_password";
   public static final String CAPTURE_ADMIN_URL = "capture_admin_url";
   public static final String CONNECT_URL = "connect_url";
+  public static final String UPSERT_SINK_METRICS_URL = "upsert_sink_metrics_url";
 
   /**
    * The Iceberg catalog as one JSON object of properties exactly as {@code

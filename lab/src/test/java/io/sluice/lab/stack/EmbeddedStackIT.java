@@ -110,7 +110,8 @@ class EmbeddedStackIT {
               "capture_admin_url",
               "connect_url",
               "iceberg_catalog",
-              "warehouse")
+              "warehouse",
+              "upsert_sink_metrics_url")
           .containsEntry("bootstrap_servers", "127.0.0.1:" + firstPorts.kafka())
           .containsEntry(
               "jdbc_url", "jdbc:mariadb://127.0.0.1:" + firstPorts.mariadb() + "/cdc_lab");
@@ -129,6 +130,8 @@ class EmbeddedStackIT {
                   "jdbc.schema-version", "V1",
                   "warehouse", "file://" + iceberg.resolve("warehouse")));
       assertThat(ready.get("warehouse")).isEqualTo("file://" + iceberg.resolve("warehouse"));
+      // Meters appear with the first record of a table (see the load test below).
+      assertThat(get(ready.get("upsert_sink_metrics_url").toString()).statusCode()).isEqualTo(200);
       assertThat(iceberg.resolve("catalog.db")).exists();
       try (Connection c =
               DriverManager.getConnection(
@@ -245,6 +248,12 @@ class EmbeddedStackIT {
                   Collectors.groupingBy(
                       r -> ((Record) r.getField("_cdc")).getField("op"), Collectors.counting()));
       assertThat(ops).containsExactlyInAnyOrderEntriesOf(Map.of("I", 300L, "U", 120L, "D", 40L));
+
+      String sinkMetrics =
+          get(stack.endpoints().get(ReadyFile.UPSERT_SINK_METRICS_URL).toString()).body();
+      assertThat(sinkMetrics)
+          .contains("sluice_sink_records_total{connector=\"sluice-upsert-sink\",op=\"c\"")
+          .contains("sluice_sink_commits_total");
     }
   }
 
