@@ -19,6 +19,10 @@ import java.util.concurrent.TimeUnit;
  * a record, so a map lookup and two clock reads per record show in its throughput. Hence {@link
  * #validatedCounters(String)} hands out a topic's counters once, and the processing latency is
  * measured on a sample of the records (see {@link #LATENCY_SAMPLE_EVERY}).
+ *
+ * <p>When a topic is first seen, its quarantine counters are registered at 0 for every {@link
+ * ErrorCode}: Prometheus's {@code rate()} and {@code increase()} need a sample before the first
+ * poison record, or a series that appears at 1 shows no rate at all.
  */
 public final class RouterMetrics {
   public static final String VALIDATED = "sluice.router.records.validated";
@@ -104,16 +108,19 @@ public final class RouterMetrics {
   }
 
   public void quarantined(String topic, ErrorCode code) {
-    quarantined
-        .computeIfAbsent(
-            topic + '\u0000' + code.name(),
-            k ->
-                Counter.builder(QUARANTINED)
-                    .description("Poison records written to the DLQ")
-                    .tag("topic", topic)
-                    .tag("error_code", code.name())
-                    .register(registry))
-        .increment();
+    validatedCounters(topic);
+    quarantinedCounter(topic, code).increment();
+  }
+
+  private Counter quarantinedCounter(String topic, ErrorCode code) {
+    return quarantined.computeIfAbsent(
+        topic + '\u0000' + code.name(),
+        k ->
+            Counter.builder(QUARANTINED)
+                .description("Poison records written to the DLQ")
+                .tag("topic", topic)
+                .tag("error_code", code.name())
+                .register(registry));
   }
 
   public void registryRetry() {
@@ -138,6 +145,9 @@ public final class RouterMetrics {
               .tag("topic", topic)
               .tag("result", result.tag())
               .register(registry);
+    }
+    for (ErrorCode code : ErrorCode.values()) {
+      quarantinedCounter(topic, code);
     }
     return new ValidatedCounters(counters);
   }
