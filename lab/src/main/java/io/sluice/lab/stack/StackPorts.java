@@ -23,7 +23,8 @@ public record StackPorts(
     int metrics,
     int mariadb,
     int captureAdmin,
-    int connect) {
+    int connect,
+    int prometheus) {
   public static final String FILE_NAME = "stack.properties";
 
   private static final String KAFKA = "kafka.port";
@@ -33,11 +34,18 @@ public record StackPorts(
   private static final String MARIADB = "mariadb.port";
   private static final String CAPTURE_ADMIN = "capture.admin.port";
   private static final String CONNECT = "connect.rest.port";
+  private static final String PROMETHEUS = "prometheus.port";
 
   /** Ports asked for on the command line; 0 means "no preference". */
   public record Requested(
-      int kafka, int registry, int metrics, int mariadb, int captureAdmin, int connect) {
-    public static final Requested NONE = new Requested(0, 0, 0, 0, 0, 0);
+      int kafka,
+      int registry,
+      int metrics,
+      int mariadb,
+      int captureAdmin,
+      int connect,
+      int prometheus) {
+    public static final Requested NONE = new Requested(0, 0, 0, 0, 0, 0, 0);
   }
 
   /**
@@ -54,7 +62,9 @@ public record StackPorts(
             choose(requested.metrics(), stored, METRICS),
             choose(requested.mariadb(), stored, MARIADB),
             choose(requested.captureAdmin(), stored, CAPTURE_ADMIN),
-            choose(requested.connect(), stored, CONNECT));
+            choose(requested.connect(), stored, CONNECT),
+            // Kept whether or not Prometheus runs, so its URL survives restarts either way.
+            choose(requested.prometheus(), stored, PROMETHEUS));
     ports.store(dataDir);
     return ports;
   }
@@ -73,7 +83,8 @@ public record StackPorts(
         stored(p, METRICS, file),
         stored(p, MARIADB, file),
         stored(p, CAPTURE_ADMIN, file),
-        stored(p, CONNECT, file));
+        stored(p, CONNECT, file),
+        stored(p, PROMETHEUS, file));
   }
 
   void store(Path dataDir) {
@@ -85,6 +96,7 @@ public record StackPorts(
     p.setProperty(MARIADB, String.valueOf(mariadb));
     p.setProperty(CAPTURE_ADMIN, String.valueOf(captureAdmin));
     p.setProperty(CONNECT, String.valueOf(connect));
+    p.setProperty(PROMETHEUS, String.valueOf(prometheus));
     Path file = dataDir.resolve(FILE_NAME);
     try {
       Files.createDirectories(dataDir);

@@ -367,7 +367,7 @@ class EmbeddedStackIT {
       StackOptions clash =
           StackOptions.in(otherDir)
               .withReadyFile(otherDir.resolve("ready.json"))
-              .withPorts(new StackPorts.Requested(0, first.ports().registry(), 0, 0, 0, 0));
+              .withPorts(new StackPorts.Requested(0, first.ports().registry(), 0, 0, 0, 0, 0));
 
       assertThatThrownBy(() -> new EmbeddedStack(clash).start())
           .hasMessageContaining(String.valueOf(first.ports().registry()));

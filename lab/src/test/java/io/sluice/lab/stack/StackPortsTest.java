@@ -23,7 +23,8 @@ class StackPortsTest {
                 first.controller(),
                 first.registry(),
                 first.metrics(),
-                first.connect()))
+                first.connect(),
+                first.prometheus()))
         .allMatch(port -> port > 0 && port <= 65535)
         .doesNotHaveDuplicates();
     assertThat(StackPorts.resolve(dataDir, StackPorts.Requested.NONE)).isEqualTo(first);
@@ -35,13 +36,39 @@ class StackPortsTest {
     StackPorts first = StackPorts.resolve(dataDir, StackPorts.Requested.NONE);
 
     StackPorts second =
-        StackPorts.resolve(dataDir, new StackPorts.Requested(39092, 0, 39400, 0, 39500, 39600));
+        StackPorts.resolve(
+            dataDir, new StackPorts.Requested(39092, 0, 39400, 0, 39500, 39600, 39090));
 
     assertThat(second)
         .isEqualTo(
             new StackPorts(
-                39092, first.controller(), first.registry(), 39400, first.mariadb(), 39500, 39600));
+                39092,
+                first.controller(),
+                first.registry(),
+                39400,
+                first.mariadb(),
+                39500,
+                39600,
+                39090));
     assertThat(StackPorts.resolve(dataDir, StackPorts.Requested.NONE)).isEqualTo(second);
+  }
+
+  @Test
+  void aFileFromBeforePrometheusKeepsItsPortsAndGainsAPrometheusPort() throws Exception {
+    Files.writeString(
+        dataDir.resolve(StackPorts.FILE_NAME),
+        "kafka.port=39092\nkafka.controller.port=39093\nschema.registry.port=39081\n"
+            + "router.metrics.port=39400\nmariadb.port=39306\ncapture.admin.port=39500\n"
+            + "connect.rest.port=39600\n");
+
+    StackPorts ports = StackPorts.resolve(dataDir, StackPorts.Requested.NONE);
+
+    assertThat(ports.kafka()).isEqualTo(39092);
+    assertThat(ports.connect()).isEqualTo(39600);
+    assertThat(ports.prometheus()).isBetween(1, 65535);
+    assertThat(Files.readString(dataDir.resolve(StackPorts.FILE_NAME)))
+        .contains("prometheus.port=" + ports.prometheus());
+    assertThat(StackPorts.read(dataDir)).isEqualTo(ports);
   }
 
   @Test
