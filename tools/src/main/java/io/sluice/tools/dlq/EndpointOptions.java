@@ -1,9 +1,7 @@
 package io.sluice.tools.dlq;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
-import java.io.IOException;
-import java.nio.file.Files;
+import io.sluice.tools.cli.ReadyFile;
 import java.nio.file.Path;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
@@ -15,9 +13,6 @@ import picocli.CommandLine.Spec;
  * (keys {@code bootstrap_servers}, {@code schema_registry_url}).
  */
 public final class EndpointOptions {
-  static final String BOOTSTRAP_SERVERS_KEY = "bootstrap_servers";
-  static final String SCHEMA_REGISTRY_URL_KEY = "schema_registry_url";
-
   @Spec(Spec.Target.MIXEE)
   CommandSpec mixee;
 
@@ -55,64 +50,22 @@ public final class EndpointOptions {
    * @throws ParameterException naming what is missing and where it was looked for
    */
   Endpoints resolve(boolean registryRequired) {
+    ReadyFile ready = new ReadyFile(readyFile, mixee.commandLine());
     String bootstrap = bootstrapServer;
     String registry = schemaRegistryUrl;
     if (bootstrap == null || registry == null) {
-      JsonNode ready = readReadyFile(bootstrap == null || registryRequired);
-      if (ready != null) {
-        bootstrap = bootstrap != null ? bootstrap : text(ready, BOOTSTRAP_SERVERS_KEY);
-        registry = registry != null ? registry : text(ready, SCHEMA_REGISTRY_URL_KEY);
-      }
+      JsonNode values = ready.read(bootstrap == null || registryRequired);
+      bootstrap =
+          bootstrap != null ? bootstrap : ReadyFile.text(values, ReadyFile.BOOTSTRAP_SERVERS);
+      registry =
+          registry != null ? registry : ReadyFile.text(values, ReadyFile.SCHEMA_REGISTRY_URL);
     }
     if (bootstrap == null) {
-      throw missing("--bootstrap-server", BOOTSTRAP_SERVERS_KEY);
+      throw ready.missing("--bootstrap-server", ReadyFile.BOOTSTRAP_SERVERS);
     }
     if (registry == null && registryRequired) {
-      throw missing("--schema-registry-url", SCHEMA_REGISTRY_URL_KEY);
+      throw ready.missing("--schema-registry-url", ReadyFile.SCHEMA_REGISTRY_URL);
     }
     return new Endpoints(bootstrap, registry, dlqTopic);
-  }
-
-  private JsonNode readReadyFile(boolean needed) {
-    if (!Files.exists(readyFile)) {
-      return null;
-    }
-    try {
-      JsonNode root = new ObjectMapper().readTree(readyFile.toFile());
-      if (root == null || !root.isObject()) {
-        throw new ParameterException(
-            mixee.commandLine(),
-            "ready file " + readyFile.toAbsolutePath() + " is not a JSON object");
-      }
-      return root;
-    } catch (IOException e) {
-      if (!needed) {
-        return null;
-      }
-      throw new ParameterException(
-          mixee.commandLine(),
-          "cannot read ready file " + readyFile.toAbsolutePath() + ": " + e.getMessage());
-    }
-  }
-
-  private ParameterException missing(String flag, String key) {
-    String where =
-        Files.exists(readyFile)
-            ? "ready file " + readyFile.toAbsolutePath() + " has no " + key
-            : "there is no ready file at " + readyFile.toAbsolutePath();
-    return new ParameterException(
-        mixee.commandLine(),
-        "no "
-            + flag
-            + " given and "
-            + where
-            + "; pass "
-            + flag
-            + ", or start the stack with `scripts/sluice up` (or point --ready-file at its file)");
-  }
-
-  private static String text(JsonNode root, String key) {
-    JsonNode value = root.get(key);
-    return value == null || value.isNull() || value.asText().isBlank() ? null : value.asText();
   }
 }

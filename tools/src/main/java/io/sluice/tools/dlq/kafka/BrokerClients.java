@@ -23,9 +23,16 @@ public final class BrokerClients implements KafkaClients {
   private static final String CLIENT_ID = "sluice-dlq-tools";
 
   private final String bootstrapServers;
+  private final String clientId;
 
   public BrokerClients(String bootstrapServers) {
+    this(bootstrapServers, CLIENT_ID);
+  }
+
+  /** Clients that name themselves {@code clientId} to the broker. */
+  public BrokerClients(String bootstrapServers, String clientId) {
     this.bootstrapServers = bootstrapServers;
+    this.clientId = clientId;
   }
 
   @Override
@@ -35,7 +42,7 @@ public final class BrokerClients implements KafkaClients {
             ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG,
             bootstrapServers,
             ConsumerConfig.CLIENT_ID_CONFIG,
-            CLIENT_ID,
+            clientId,
             ConsumerConfig.ISOLATION_LEVEL_CONFIG,
             "read_committed",
             ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG,
@@ -52,7 +59,7 @@ public final class BrokerClients implements KafkaClients {
             ProducerConfig.BOOTSTRAP_SERVERS_CONFIG,
             bootstrapServers,
             ProducerConfig.CLIENT_ID_CONFIG,
-            CLIENT_ID,
+            clientId,
             ProducerConfig.TRANSACTIONAL_ID_CONFIG,
             transactionalId,
             ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG,

@@ -5,6 +5,7 @@ import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
+import java.util.TreeMap;
 import java.util.function.Predicate;
 import org.apache.kafka.clients.consumer.Consumer;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
@@ -40,6 +41,21 @@ public final class TopicScanner implements AutoCloseable {
     return partitions;
   }
 
+  /** Every topic the consumer can see, with its partition numbers in order. */
+  public Map<String, List<Integer>> topics() {
+    Map<String, List<Integer>> topics = new TreeMap<>();
+    consumer
+        .listTopics(METADATA_TIMEOUT)
+        .forEach(
+            (topic, infos) -> {
+              List<Integer> partitions = new ArrayList<>();
+              infos.forEach(info -> partitions.add(info.partition()));
+              partitions.sort(Comparator.naturalOrder());
+              topics.put(topic, partitions);
+            });
+    return topics;
+  }
+
   /** Every record of every partition of {@code topic}, partition by partition, in offset order. */
   public void readAll(
       String topic, java.util.function.Consumer<ConsumerRecord<byte[], byte[]>> to) {
@@ -64,13 +80,42 @@ public final class TopicScanner implements AutoCloseable {
       TopicPartition partition,
       long fromOffset,
       Predicate<ConsumerRecord<byte[], byte[]>> visitor) {
+    scan(partition, fromOffset, visitor);
+  }
+
+  /**
+   * Hands every record of {@code partition} from {@code fromOffset} (-1: the beginning) up to its
+   * current end to {@code to}, in offset order, and returns the offset the next read starts from:
+   * the end, past commit markers and aborted records (a read that resumes there costs no fetch when
+   * nothing was written since).
+   *
+   * @throws IllegalStateException when the read makes no progress for {@link #STALL_TIMEOUT}
+   */
+  public long readFrom(
+      TopicPartition partition,
+      long fromOffset,
+      java.util.function.Consumer<ConsumerRecord<byte[], byte[]>> to) {
+    return scan(
+        partition,
+        fromOffset,
+        record -> {
+          to.accept(record);
+          return true;
+        });
+  }
+
+  /** Reads as {@link #read} does; returns where the read stopped (the end when it was reached). */
+  private long scan(
+      TopicPartition partition,
+      long fromOffset,
+      Predicate<ConsumerRecord<byte[], byte[]>> visitor) {
     List<TopicPartition> assigned = List.of(partition);
     consumer.assign(assigned);
     long begin = consumer.beginningOffsets(assigned).getOrDefault(partition, 0L);
     long end = consumer.endOffsets(assigned).getOrDefault(partition, 0L);
     long start = Math.max(begin, fromOffset);
     if (start >= end) {
-      return;
+      return Math.max(start, end);
     }
     consumer.seek(partition, start);
     long stalledSince = System.nanoTime();
@@ -93,11 +138,15 @@ public final class TopicScanner implements AutoCloseable {
       }
       stalledSince = System.nanoTime();
       for (ConsumerRecord<byte[], byte[]> record : records) {
-        if (record.offset() >= end || !visitor.test(record)) {
-          return;
+        if (record.offset() >= end) {
+          return end;
+        }
+        if (!visitor.test(record)) {
+          return record.offset() + 1;
         }
       }
     }
+    return end;
   }
 
   /** The first offset of {@code partition} with a timestamp at or after {@code timestampMs}. */

@@ -29,9 +29,12 @@ public final class Ledger {
     this.topic = topic;
   }
 
+  /** What a DLQ topic's name is followed by in its ledger's name. */
+  public static final String TOPIC_SUFFIX = ".repairs";
+
   /** {@code <dlqTopic>.repairs}. */
   public static String topicFor(String dlqTopic) {
-    return dlqTopic + ".repairs";
+    return dlqTopic + TOPIC_SUFFIX;
   }
 
   /** An empty ledger (the topic does not exist yet). */
@@ -57,9 +60,12 @@ public final class Ledger {
 
   /** The key of {@code entry} in the ledger. */
   public static String keyOf(DlqEntry entry) {
-    Coordinates at = entry.dlq() != null ? entry.dlq() : entry.original();
-    String prefix = entry.dlq() != null ? "" : "file:";
-    return prefix + at.topic() + ":" + at.partition() + ":" + at.offset();
+    return entry.dlq() != null ? keyOf(entry.dlq()) : "file:" + coordinatesKey(entry.original());
+  }
+
+  /** The key of the DLQ record at {@code dlq} in the ledger. */
+  public static String keyOf(Coordinates dlq) {
+    return coordinatesKey(dlq);
   }
 
   /** What was done for {@code entry} (by its ledger key or its original coordinates). */
@@ -69,6 +75,23 @@ public final class Ledger {
       found = byOriginal.get(entry.original());
     }
     return Optional.ofNullable(found);
+  }
+
+  /**
+   * What was done for the DLQ record at {@code dlq} whose poison record was at {@code original}
+   * (null when its envelope could not be read): by its ledger key or its original coordinates.
+   */
+  public Optional<LedgerEntry> find(Coordinates dlq, Coordinates original) {
+    LedgerEntry found = byKey.get(keyOf(dlq));
+    if (found == null && original != null) {
+      found = byOriginal.get(original);
+    }
+    return Optional.ofNullable(found);
+  }
+
+  /** The entry under {@code key}, when the ledger holds one. */
+  public Optional<LedgerEntry> entry(String key) {
+    return Optional.ofNullable(byKey.get(key));
   }
 
   /** True when a record the ledger knows of was produced at {@code at}. */
@@ -88,7 +111,14 @@ public final class Ledger {
     return new ProducerRecord<>(topic, key.getBytes(StandardCharsets.UTF_8), entry.toJsonBytes());
   }
 
-  private void apply(ConsumerRecord<byte[], byte[]> record) {
+  /**
+   * Applies one record of the ledger topic, read in offset order: an entry is added under its key,
+   * a tombstone removes the key's entry.
+   *
+   * @throws IllegalStateException when the record has no key or its value is not a ledger entry;
+   *     the message names the record's coordinates and key, never its value
+   */
+  public void apply(ConsumerRecord<byte[], byte[]> record) {
     if (record.key() == null) {
       throw new IllegalStateException(
           "ledger record " + at(record) + " has no key; delete it or fix the ledger topic");
@@ -119,6 +149,10 @@ public final class Ledger {
       byOriginal.remove(entry.original());
       produced.remove(entry.produced());
     }
+  }
+
+  private static String coordinatesKey(Coordinates at) {
+    return at.topic() + ":" + at.partition() + ":" + at.offset();
   }
 
   private static String at(ConsumerRecord<byte[], byte[]> record) {

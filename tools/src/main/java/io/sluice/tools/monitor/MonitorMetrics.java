@@ -1,0 +1,194 @@
+package io.sluice.tools.monitor;
+
+import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.FunctionCounter;
+import io.micrometer.core.instrument.Gauge;
+import io.micrometer.core.instrument.Meter;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.MultiGauge;
+import io.micrometer.core.instrument.Tags;
+import java.time.Clock;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.atomic.AtomicLong;
+
+/**
+ * The monitor's meters. Names are Micrometer's dotted form; the Prometheus registry renders them as
+ * {@code sluice_dlq_records}, {@code sluice_dlq_backlog_records}, {@code
+ * sluice_dlq_oldest_unrepaired_age_seconds}, {@code sluice_dlq_records_handled_total{action}} and
+ * {@code sluice_dlq_unreadable_records_total{kind}} (all with {@code topic}, the source topic, and
+ * {@code dlq_topic}), {@code sluice_consumer_group_lag_records{group,topic}}, {@code
+ * sluice_monitor_last_refresh_timestamp_seconds} and {@code sluice_monitor_refresh_failures_total}.
+ *
+ * <p>A DLQ topic's meters are registered with the numbers of its first read: its counters start at
+ * 0 for a new DLQ (Prometheus's {@code rate()} needs that sample before the first repair), and at
+ * what the ledger already holds when the monitor restarts, so a restart shows no burst of repairs.
+ */
+public final class MonitorMetrics {
+  public static final String DLQ_RECORDS = "sluice.dlq.records";
+  public static final String DLQ_BACKLOG = "sluice.dlq.backlog.records";
+  public static final String DLQ_OLDEST_AGE = "sluice.dlq.oldest.unrepaired.age";
+  public static final String DLQ_HANDLED = "sluice.dlq.records.handled";
+  public static final String DLQ_UNREADABLE = "sluice.dlq.unreadable.records";
+  public static final String GROUP_LAG = "sluice.consumer.group.lag.records";
+  public static final String LAST_REFRESH = "sluice.monitor.last.refresh.timestamp";
+  public static final String REFRESH_FAILURES = "sluice.monitor.refresh.failures";
+
+  /** The suffix the router gives DLQ topics by default; {@code topic} is the name without it. */
+  public static final String DLQ_SUFFIX = ".dlq";
+
+  private final MeterRegistry registry;
+  private final Clock clock;
+  private final MultiGauge lag;
+  private final AtomicLong lastRefreshMs = new AtomicLong();
+  private final Counter refreshFailures;
+  private Gauge lastRefresh;
+
+  public MonitorMetrics(MeterRegistry registry, Clock clock) {
+    this.registry = registry;
+    this.clock = clock;
+    this.lag =
+        MultiGauge.builder(GROUP_LAG)
+            .description(
+                "Records a consumer group has not committed yet: per topic, the sum over its"
+                    + " partitions of the read_committed end offset minus the committed offset")
+            .register(registry);
+    this.refreshFailures =
+        Counter.builder(REFRESH_FAILURES)
+            .description("Monitor refreshes that failed (broker unreachable, timeouts)")
+            .register(registry);
+  }
+
+  /** The source topic of a DLQ topic: its name without {@value #DLQ_SUFFIX}, else the name. */
+  public static String sourceTopic(String dlqTopic) {
+    return dlqTopic.endsWith(DLQ_SUFFIX) && dlqTopic.length() > DLQ_SUFFIX.length()
+        ? dlqTopic.substring(0, dlqTopic.length() - DLQ_SUFFIX.length())
+        : dlqTopic;
+  }
+
+  /** Registers the meters of {@code dlqTopic}, showing {@code first}. */
+  public DlqMeters dlqTopic(String dlqTopic, DlqSnapshot first) {
+    DlqMeters meters = new DlqMeters(dlqTopic);
+    meters.publish(first);
+    meters.register();
+    return meters;
+  }
+
+  /** Replaces the lag values: a group and topic that is no longer listed loses its series. */
+  public void lag(Map<GroupTopic, Long> lagByGroupTopic) {
+    List<MultiGauge.Row<?>> rows = new ArrayList<>();
+    lagByGroupTopic.forEach(
+        (at, records) ->
+            rows.add(
+                MultiGauge.Row.of(Tags.of("group", at.group(), "topic", at.topic()), records)));
+    lag.register(rows, true);
+  }
+
+  /** Records a refresh that completed at {@code at}. */
+  public void refreshed(Instant at) {
+    lastRefreshMs.set(at.toEpochMilli());
+    if (lastRefresh == null) {
+      lastRefresh =
+          Gauge.builder(LAST_REFRESH, lastRefreshMs, ms -> ms.get() / 1000.0)
+              .description("When the monitor's last complete refresh ended (epoch)")
+              .baseUnit("seconds")
+              .strongReference(true)
+              .register(registry);
+    }
+  }
+
+  public void refreshFailed() {
+    refreshFailures.increment();
+  }
+
+  /** One DLQ topic's meters; {@link #publish} sets what they show, {@link #close} removes them. */
+  public final class DlqMeters implements AutoCloseable {
+    private final String dlqTopic;
+    private final AtomicLong records = new AtomicLong();
+    private final AtomicLong backlog = new AtomicLong();
+    private final AtomicLong oldestMs = new AtomicLong(-1);
+    private final AtomicLong repaired = new AtomicLong();
+    private final AtomicLong replayed = new AtomicLong();
+    private final AtomicLong unreadableRecords = new AtomicLong();
+    private final AtomicLong unreadableLedgerRecords = new AtomicLong();
+    private final List<Meter> meters = new ArrayList<>();
+
+    private DlqMeters(String dlqTopic) {
+      this.dlqTopic = dlqTopic;
+    }
+
+    /** Shows {@code snapshot}; the counters never go down, so a smaller count is ignored. */
+    public void publish(DlqSnapshot snapshot) {
+      records.set(snapshot.records());
+      backlog.set(snapshot.backlog());
+      oldestMs.set(
+          snapshot.oldestQuarantinedAt() == null
+              ? -1
+              : snapshot.oldestQuarantinedAt().toEpochMilli());
+      repaired.accumulateAndGet(snapshot.repaired(), Math::max);
+      replayed.accumulateAndGet(snapshot.replayed(), Math::max);
+      unreadableRecords.accumulateAndGet(snapshot.unreadableRecords(), Math::max);
+      unreadableLedgerRecords.accumulateAndGet(snapshot.unreadableLedgerRecords(), Math::max);
+    }
+
+    /** The age the oldest-unrepaired gauge shows now, in seconds; 0 without a backlog. */
+    public double oldestAgeSeconds() {
+      long ms = oldestMs.get();
+      return ms < 0 ? 0 : Math.max(0, clock.millis() - ms) / 1000.0;
+    }
+
+    private void register() {
+      Tags tags = Tags.of("topic", sourceTopic(dlqTopic), "dlq_topic", dlqTopic);
+      meters.add(
+          Gauge.builder(DLQ_RECORDS, records, AtomicLong::get)
+              .description("DLQ records read (each offset once, handled or not)")
+              .tags(tags)
+              .strongReference(true)
+              .register(registry));
+      meters.add(
+          Gauge.builder(DLQ_BACKLOG, backlog, AtomicLong::get)
+              .description("DLQ records not yet repaired or replayed (no entry in the ledger)")
+              .tags(tags)
+              .strongReference(true)
+              .register(registry));
+      meters.add(
+          Gauge.builder(DLQ_OLDEST_AGE, this, DlqMeters::oldestAgeSeconds)
+              .description(
+                  "Now minus the quarantined_at of the oldest DLQ record not yet repaired or"
+                      + " replayed; 0 when there is none")
+              .tags(tags)
+              .baseUnit("seconds")
+              .strongReference(true)
+              .register(registry));
+      meters.add(handled(tags, "repaired", repaired));
+      meters.add(handled(tags, "replayed", replayed));
+      meters.add(unreadable(tags, "envelope", unreadableRecords));
+      meters.add(unreadable(tags, "ledger", unreadableLedgerRecords));
+    }
+
+    private Meter handled(Tags tags, String action, AtomicLong count) {
+      return FunctionCounter.builder(DLQ_HANDLED, count, AtomicLong::get)
+          .description("Ledger entries read: DLQ records repaired or replayed by sluice dlq")
+          .tags(tags.and("action", action))
+          .register(registry);
+    }
+
+    private Meter unreadable(Tags tags, String kind, AtomicLong count) {
+      return FunctionCounter.builder(DLQ_UNREADABLE, count, AtomicLong::get)
+          .description(
+              "Records the monitor could not read: DLQ records that are no DLQ record"
+                  + " (kind=envelope), ledger records that are no entry (kind=ledger)")
+          .tags(tags.and("kind", kind))
+          .register(registry);
+    }
+
+    /** Removes the meters (the DLQ topic is gone). */
+    @Override
+    public void close() {
+      meters.forEach(registry::remove);
+      meters.clear();
+    }
+  }
+}

@@ -1,0 +1,119 @@
+package io.sluice.tools.monitor;
+
+import java.time.Duration;
+import java.util.Objects;
+import java.util.regex.Pattern;
+import java.util.regex.PatternSyntaxException;
+
+/**
+ * What {@link PipelineMonitor} watches and where it serves its metrics. Start from {@link
+ * #defaults(String)} and change what differs with the {@code with...} methods; every value is
+ * checked here, and a bad one fails with an {@link IllegalArgumentException} naming the setting.
+ *
+ * @param bootstrapServers Kafka bootstrap servers, {@code host:port[,host:port...]}
+ * @param dlqTopicPattern the DLQ topics to watch (the whole name must match); a ledger topic
+ *     ({@code <dlq>.repairs}) is never watched as a DLQ
+ * @param groupPattern the consumer groups whose lag is reported (the whole id must match)
+ * @param refreshInterval the time between the end of one refresh and the start of the next
+ * @param metricsHost the address {@code /metrics} and {@code /health} bind to
+ * @param metricsPort their port; 0 picks a free one
+ */
+public record MonitorSettings(
+    String bootstrapServers,
+    Pattern dlqTopicPattern,
+    Pattern groupPattern,
+    Duration refreshInterval,
+    String metricsHost,
+    int metricsPort) {
+
+  /** Every topic named {@code <something>.dlq}: the router's default DLQ suffix. */
+  public static final String DEFAULT_DLQ_TOPIC_PATTERN = ".+\\.dlq";
+
+  /** Every consumer group. */
+  public static final String DEFAULT_GROUP_PATTERN = ".*";
+
+  public static final Duration DEFAULT_REFRESH_INTERVAL = Duration.ofSeconds(5);
+  public static final Duration MIN_REFRESH_INTERVAL = Duration.ofMillis(100);
+  public static final String DEFAULT_METRICS_HOST = "127.0.0.1";
+
+  public MonitorSettings {
+    if (bootstrapServers == null || bootstrapServers.isBlank()) {
+      throw new IllegalArgumentException(
+          "bootstrapServers must name at least one host:port, got '" + bootstrapServers + "'");
+    }
+    Objects.requireNonNull(dlqTopicPattern, "dlqTopicPattern");
+    Objects.requireNonNull(groupPattern, "groupPattern");
+    if (refreshInterval == null || refreshInterval.compareTo(MIN_REFRESH_INTERVAL) < 0) {
+      throw new IllegalArgumentException(
+          "refreshInterval must be at least "
+              + MIN_REFRESH_INTERVAL.toMillis()
+              + " ms, got "
+              + (refreshInterval == null ? "null" : refreshInterval.toMillis() + " ms"));
+    }
+    if (metricsHost == null || metricsHost.isBlank()) {
+      throw new IllegalArgumentException(
+          "metricsHost must be an address to bind to, got '" + metricsHost + "'");
+    }
+    if (metricsPort < 0 || metricsPort > 65535) {
+      throw new IllegalArgumentException(
+          "metricsPort must be a TCP port (1-65535) or 0 for a free one, got " + metricsPort);
+    }
+  }
+
+  /** The defaults: every {@code *.dlq} topic, every group, 5 s, a free port on 127.0.0.1. */
+  public static MonitorSettings defaults(String bootstrapServers) {
+    return new MonitorSettings(
+        bootstrapServers,
+        regex("dlqTopicPattern", DEFAULT_DLQ_TOPIC_PATTERN),
+        regex("groupPattern", DEFAULT_GROUP_PATTERN),
+        DEFAULT_REFRESH_INTERVAL,
+        DEFAULT_METRICS_HOST,
+        0);
+  }
+
+  /** These settings watching the DLQ topics {@code regex} matches. */
+  public MonitorSettings withDlqTopicPattern(String regex) {
+    return new MonitorSettings(
+        bootstrapServers,
+        regex("dlqTopicPattern", regex),
+        groupPattern,
+        refreshInterval,
+        metricsHost,
+        metricsPort);
+  }
+
+  /** These settings reporting the lag of the consumer groups {@code regex} matches. */
+  public MonitorSettings withGroupPattern(String regex) {
+    return new MonitorSettings(
+        bootstrapServers,
+        dlqTopicPattern,
+        regex("groupPattern", regex),
+        refreshInterval,
+        metricsHost,
+        metricsPort);
+  }
+
+  /** These settings refreshing every {@code interval}. */
+  public MonitorSettings withRefreshInterval(Duration interval) {
+    return new MonitorSettings(
+        bootstrapServers, dlqTopicPattern, groupPattern, interval, metricsHost, metricsPort);
+  }
+
+  /** These settings serving on {@code host:port} (0 = a free port). */
+  public MonitorSettings withMetrics(String host, int port) {
+    return new MonitorSettings(
+        bootstrapServers, dlqTopicPattern, groupPattern, refreshInterval, host, port);
+  }
+
+  private static Pattern regex(String setting, String regex) {
+    if (regex == null || regex.isEmpty()) {
+      throw new IllegalArgumentException(setting + " must be a Java regex, got '" + regex + "'");
+    }
+    try {
+      return Pattern.compile(regex);
+    } catch (PatternSyntaxException e) {
+      throw new IllegalArgumentException(
+          setting + " is not a valid Java regex: '" + regex + "' (" + e.getDescription() + ")", e);
+    }
+  }
+}

@@ -1,0 +1,113 @@
+package io.sluice.tools.monitor;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.micrometer.prometheusmetrics.PrometheusConfig;
+import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
+import java.time.Clock;
+import java.time.Instant;
+import java.time.ZoneOffset;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+class MonitorMetricsTest {
+  private static final Instant NOW = Instant.parse("2026-03-01T12:00:00Z");
+  private static final String DLQ = "broker.cdc_lab.orders.dlq";
+  private static final String TAGS = "dlq_topic=\"" + DLQ + "\",topic=\"broker.cdc_lab.orders\"";
+
+  private final PrometheusMeterRegistry registry =
+      new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
+  private final MonitorMetrics metrics =
+      new MonitorMetrics(registry, Clock.fixed(NOW, ZoneOffset.UTC));
+
+  @Test
+  void aNewDlqTopicShowsZerosForEverySeriesTheDashboardsQuery() {
+    metrics.dlqTopic(DLQ, DlqSnapshot.EMPTY);
+
+    assertThat(registry.scrape())
+        .contains("sluice_dlq_records{" + TAGS + "} 0.0")
+        .contains("sluice_dlq_backlog_records{" + TAGS + "} 0.0")
+        .contains("sluice_dlq_oldest_unrepaired_age_seconds{" + TAGS + "} 0.0")
+        .contains("sluice_dlq_records_handled_total{action=\"repaired\"," + TAGS + "} 0.0")
+        .contains("sluice_dlq_records_handled_total{action=\"replayed\"," + TAGS + "} 0.0")
+        .contains(
+            "sluice_dlq_unreadable_records_total{dlq_topic=\""
+                + DLQ
+                + "\",kind=\"envelope\",topic=\"broker.cdc_lab.orders\"} 0.0")
+        .contains(
+            "sluice_dlq_unreadable_records_total{dlq_topic=\""
+                + DLQ
+                + "\",kind=\"ledger\",topic=\"broker.cdc_lab.orders\"} 0.0")
+        .contains("sluice_monitor_refresh_failures_total 0.0");
+  }
+
+  @Test
+  void theOldestAgeIsNowMinusTheOldestQuarantineTime() {
+    MonitorMetrics.DlqMeters meters = metrics.dlqTopic(DLQ, DlqSnapshot.EMPTY);
+
+    meters.publish(new DlqSnapshot(5, 2, NOW.minusSeconds(90), 3, 1, 0, 0));
+
+    assertThat(meters.oldestAgeSeconds()).isEqualTo(90.0);
+    assertThat(registry.scrape())
+        .contains("sluice_dlq_oldest_unrepaired_age_seconds{" + TAGS + "} 90.0")
+        .contains("sluice_dlq_backlog_records{" + TAGS + "} 2.0")
+        .contains("sluice_dlq_records{" + TAGS + "} 5.0")
+        .contains("sluice_dlq_records_handled_total{action=\"repaired\"," + TAGS + "} 3.0")
+        .contains("sluice_dlq_records_handled_total{action=\"replayed\"," + TAGS + "} 1.0");
+  }
+
+  @Test
+  void aRestartedMonitorRegistersItsCountersAtWhatTheLedgerHolds() {
+    metrics.dlqTopic(DLQ, new DlqSnapshot(4, 0, null, 4, 0, 0, 0));
+
+    assertThat(registry.scrape())
+        .contains("sluice_dlq_records_handled_total{action=\"repaired\"," + TAGS + "} 4.0")
+        .doesNotContain("sluice_dlq_records_handled_total{action=\"repaired\"," + TAGS + "} 0.0");
+  }
+
+  @Test
+  void closingADlqTopicsMetersRemovesItsSeries() {
+    metrics.dlqTopic(DLQ, DlqSnapshot.EMPTY).close();
+
+    assertThat(registry.scrape()).doesNotContain(DLQ);
+  }
+
+  @Test
+  void lagRowsAreReplacedSoAGroupThatIsGoneLosesItsSeries() {
+    metrics.lag(
+        Map.of(
+            new GroupTopic("connect-sluice-upsert-sink", "broker.cdc_lab.orders.clean"), 12L,
+            new GroupTopic("old-group", "t"), 3L));
+    assertThat(registry.scrape())
+        .contains(
+            "sluice_consumer_group_lag_records{group=\"connect-sluice-upsert-sink\","
+                + "topic=\"broker.cdc_lab.orders.clean\"} 12.0")
+        .contains("group=\"old-group\"");
+
+    metrics.lag(
+        Map.of(new GroupTopic("connect-sluice-upsert-sink", "broker.cdc_lab.orders.clean"), 0L));
+
+    assertThat(registry.scrape())
+        .contains(
+            "sluice_consumer_group_lag_records{group=\"connect-sluice-upsert-sink\","
+                + "topic=\"broker.cdc_lab.orders.clean\"} 0.0")
+        .doesNotContain("old-group");
+  }
+
+  @Test
+  void theLastRefreshIsAnEpochTimestampInSeconds() {
+    metrics.refreshed(NOW);
+
+    assertThat(
+            Scrape.of(registry.scrape())
+                .value("sluice_monitor_last_refresh_timestamp_seconds", Map.of()))
+        .hasValue(NOW.getEpochSecond());
+  }
+
+  @Test
+  void theSourceTopicIsTheDlqTopicWithoutItsSuffix() {
+    assertThat(MonitorMetrics.sourceTopic(DLQ)).isEqualTo("broker.cdc_lab.orders");
+    assertThat(MonitorMetrics.sourceTopic("quarantine")).isEqualTo("quarantine");
+    assertThat(MonitorMetrics.sourceTopic(".dlq")).isEqualTo(".dlq");
+  }
+}
