@@ -66,6 +66,7 @@ class DashboardQueriesIT {
       String prometheusUrl = stack.prometheusUrl().orElseThrow();
       assertThat(new ReadyFile(readyFile).read())
           .containsEntry(ReadyFile.PROMETHEUS_URL, prometheusUrl);
+      assertThat(prometheusChildren()).hasSize(1);
 
       verifyPoisonDlqOn(readyFile);
 
@@ -102,6 +103,15 @@ class DashboardQueriesIT {
           .isEmpty();
       assertQuarantineRateShowsThePoison(dashboards, results);
     }
+    assertThat(prometheusChildren()).as("prometheus processes left after close").isEmpty();
+  }
+
+  private static List<ProcessHandle> prometheusChildren() {
+    return ProcessHandle.current()
+        .children()
+        .filter(ProcessHandle::isAlive)
+        .filter(p -> p.info().command().map(c -> c.endsWith("/prometheus")).orElse(false))
+        .toList();
   }
 
   /** {@code sluice verify --failure poison-dlq} against the running stack, as a user runs it. */
