@@ -1,13 +1,13 @@
 # syntax=docker/dockerfile:1
-# The Sluice image of the router and the capture, built from this repository (context: the repo
-# root). One image, two services: compose picks the main class.
+# The Sluice image of the router, the capture and the monitor, built from this repository (context:
+# the repo root). One image, three services: compose picks the main class.
 FROM maven:3.9.11-eclipse-temurin-17 AS build
 WORKDIR /src
 # Every module's pom must be there for the reactor; the .dockerignore beside this file
 # leaves out build output and local state.
 COPY . .
 RUN --mount=type=cache,target=/root/.m2 \
-    mvn -B -q -DskipTests -Dspotless.check.skip=true -pl router,capture -am install \
+    mvn -B -q -DskipTests -Dspotless.check.skip=true -pl router,capture,tools -am install \
  && mvn -B -q -f compose/sluice/pom.xml dependency:copy-dependencies \
       -DincludeScope=runtime -DoutputDirectory=/opt/sluice/lib
 

@@ -23,6 +23,7 @@ import picocli.CommandLine.Spec;
       TableCommand.class,
       ReconcileCommand.class,
       VerifyCommand.class,
+      io.sluice.tools.monitor.MonitorCommand.class,
       CommandLine.HelpCommand.class
     })
 public final class SluiceCli implements Runnable {

@@ -11,6 +11,8 @@ import io.sluice.connect.ConnectorConfigs;
 import io.sluice.lab.db.OrdersTable;
 import io.sluice.lab.stack.EmbeddedStack;
 import io.sluice.router.config.RouterConfig;
+import io.sluice.tools.monitor.MonitorCommand;
+import io.sluice.tools.monitor.MonitorSettings;
 import java.io.IOException;
 import java.io.Reader;
 import java.nio.file.Files;
@@ -26,6 +28,7 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import picocli.CommandLine;
 
 /**
  * compose/: what can be checked without a Docker engine. Every file the compose file mounts or
@@ -66,7 +69,8 @@ class ComposeFilesTest {
             "minio",
             "iceberg-rest",
             "prometheus",
-            "grafana");
+            "grafana",
+            "monitor");
     assertThat(services.path("kafka").path("image").asText()).isEqualTo("apache/kafka:4.1.1");
     assertThat(services.path("schema-registry").path("image").asText())
         .startsWith("confluentinc/cp-schema-registry:");
@@ -252,9 +256,31 @@ class ComposeFilesTest {
         .containsEntry(
             "sluice-upsert-sink",
             "connect:" + connectorJson(EmbeddedStack.UPSERT_SINK).get("metrics.port"));
+    assertThat(targets)
+        .containsEntry("sluice-monitor", "monitor:" + monitorSettings().metricsPort());
     targets.values().forEach(t -> assertThat(services.has(t.split(":")[0])).as(t).isTrue());
     assertThat(services.path("prometheus").path("volumes").get(0).asText())
         .isEqualTo("./prometheus/prometheus.yml:/etc/prometheus/prometheus.yml:ro");
+  }
+
+  @Test
+  void theMonitorsCommandIsAcceptedByMonitorCommandAndReadsTheInternalListener() {
+    MonitorSettings settings = monitorSettings();
+
+    assertThat(settings.bootstrapServers()).isEqualTo(INTERNAL_BOOTSTRAP);
+    assertThat(settings.metricsHost()).isEqualTo("0.0.0.0");
+    assertThat(services.path("monitor").path("ports").get(0).asText())
+        .isEqualTo(settings.metricsPort() + ":" + settings.metricsPort());
+  }
+
+  /** The settings compose's monitor command gives, parsed by the command class it names. */
+  private static MonitorSettings monitorSettings() {
+    List<String> command = new ArrayList<>();
+    services.path("monitor").path("command").forEach(c -> command.add(c.asText()));
+    assertThat(command).first().isEqualTo(MonitorCommand.class.getName());
+    MonitorCommand monitor = new MonitorCommand();
+    new CommandLine(monitor).parseArgs(command.subList(1, command.size()).toArray(String[]::new));
+    return monitor.settings();
   }
 
   /** The tag of an image reference, or null when it has none (digest-pinned counts as tagged). */

@@ -11,10 +11,14 @@ import io.sluice.capture.metrics.CaptureMetrics;
 import io.sluice.connect.upsert.metrics.SinkMeters;
 import io.sluice.router.metrics.RouterMetrics;
 import io.sluice.router.validate.ErrorCode;
+import io.sluice.tools.monitor.DlqSnapshot;
+import io.sluice.tools.monitor.GroupTopic;
+import io.sluice.tools.monitor.MonitorMetrics;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
@@ -182,7 +186,10 @@ class DashboardsTest {
         .contains("../grafana/provisioning:/etc/grafana/provisioning:ro");
   }
 
-  /** Every metric name the router's, the capture's and the upsert sink's meters render. */
+  /**
+   * Every metric name the router's, the capture's, the upsert sink's and the monitor's meters
+   * render.
+   */
   private static Set<String> renderedSluiceNames() {
     PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
     RouterMetrics router = new RouterMetrics(registry);
@@ -194,6 +201,12 @@ class DashboardsTest {
     new SinkMeters(registry)
         .table("sluice-upsert-sink", "cdc_lab.orders_current")
         .committed(List.of(), List.of(), 1_000_000);
+    // Lag rows and the last-refresh gauge exist from the monitor's first refresh on.
+    MonitorMetrics monitor = new MonitorMetrics(registry, Clock.systemUTC());
+    monitor.dlqTopic("broker.cdc_lab.orders.dlq", DlqSnapshot.EMPTY);
+    monitor.lag(
+        Map.of(new GroupTopic("connect-sluice-upsert-sink", "broker.cdc_lab.orders.clean"), 0L));
+    monitor.refreshed(Instant.now());
     Set<String> names = new TreeSet<>();
     for (String line : registry.scrape().split("\n")) {
       if (line.startsWith("sluice_")) {

@@ -39,7 +39,8 @@ import org.slf4j.LoggerFactory;
  * after its last record, as the Iceberg sinks do, then sits one offset below the end of each
  * partition, and an offset difference would show a lag that never reaches 0. So a gap of at most
  * {@link #COUNTED_GAP} offsets is counted: the records a read_committed consumer gets between the
- * committed offset and the end. Wider gaps are offset differences, which count markers too.
+ * committed offset and the end. Wider gaps are offset differences, which count markers too. A count
+ * is kept until the gap moves, so a consumer that sits behind a marker costs no read per refresh.
  */
 final class ConsumerLag {
   /** Gaps up to this many offsets are counted record by record. */
@@ -52,10 +53,15 @@ final class ConsumerLag {
     long count(TopicPartition partition, long from, long to);
   }
 
+  /** Records counted in {@code [from, to)} of a partition. */
+  private record Counted(long from, long to, long records) {}
+
   private final Admin admin;
   private final TopicScanner scanner;
   private final Pattern groups;
   private final Duration timeout;
+  private Map<TopicPartition, List<Counted>> counted = new HashMap<>();
+  private Map<TopicPartition, List<Counted>> countedNow = new HashMap<>();
 
   ConsumerLag(Admin admin, TopicScanner scanner, Pattern groups, Duration timeout) {
     this.admin = admin;
@@ -80,7 +86,11 @@ final class ConsumerLag {
     ids.forEach(id -> specs.put(id, new ListConsumerGroupOffsetsSpec()));
     Map<String, Map<TopicPartition, OffsetAndMetadata>> committed =
         get(admin.listConsumerGroupOffsets(specs).all(), "list committed offsets");
-    return sum(committed, ends(partitions(committed)), this::countRecords);
+    countedNow = new HashMap<>();
+    Map<GroupTopic, Long> lag = sum(committed, ends(partitions(committed)), this::countRecords);
+    // Only the gaps of this read are kept: memory stays bounded by the partitions lagging now.
+    counted = countedNow;
+    return lag;
   }
 
   /**
@@ -144,6 +154,28 @@ final class ConsumerLag {
   }
 
   private long countRecords(TopicPartition partition, long from, long to) {
+    List<Counted> now = countedNow.computeIfAbsent(partition, p -> new ArrayList<>());
+    Counted known = find(now, from, to);
+    if (known == null) {
+      known = find(counted.getOrDefault(partition, List.of()), from, to);
+      if (known == null) {
+        known = new Counted(from, to, readCount(partition, from, to));
+      }
+      now.add(known);
+    }
+    return known.records();
+  }
+
+  private static Counted find(List<Counted> gaps, long from, long to) {
+    for (Counted gap : gaps) {
+      if (gap.from() == from && gap.to() == to) {
+        return gap;
+      }
+    }
+    return null;
+  }
+
+  private long readCount(TopicPartition partition, long from, long to) {
     long[] count = {0};
     scanner.read(
         partition,

@@ -131,8 +131,12 @@ public final class MonitorCommand implements Callable<Integer> {
     return 0;
   }
 
-  /** The settings from the options; a bad value is a usage error naming its option. */
-  MonitorSettings settings() {
+  /**
+   * The settings the parsed options give (the broker from the ready file when no flag names it).
+   *
+   * @throws ParameterException naming the option whose value is bad or the endpoint that is missing
+   */
+  public MonitorSettings settings() {
     String bootstrap = bootstrapServers;
     if (bootstrap == null) {
       ReadyFile ready = new ReadyFile(readyFile, spec.commandLine());
