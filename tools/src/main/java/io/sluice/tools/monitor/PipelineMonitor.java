@@ -97,11 +97,7 @@ public final class PipelineMonitor implements AutoCloseable {
    * @throws UncheckedIOException when the metrics address cannot be bound (nothing keeps running)
    */
   public static PipelineMonitor start(MonitorSettings settings) {
-    return start(settings, Clock.systemUTC());
-  }
-
-  static PipelineMonitor start(MonitorSettings settings, Clock clock) {
-    PipelineMonitor monitor = new PipelineMonitor(settings, clock);
+    PipelineMonitor monitor = new PipelineMonitor(settings, Clock.systemUTC());
     try {
       monitor.endpoint =
           HttpEndpoint.builder("sluice-monitor-http")

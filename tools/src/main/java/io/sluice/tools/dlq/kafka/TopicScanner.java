@@ -86,7 +86,7 @@ public final class TopicScanner implements AutoCloseable {
   /**
    * Hands every record of {@code partition} from {@code fromOffset} (-1: the beginning) up to its
    * current end to {@code to}, in offset order, and returns the offset the next read starts from:
-   * the end, past commit markers and aborted records (a read that resumes there costs no fetch when
+   * the end, past commit markers and aborted records (a read that resumes there polls nothing when
    * nothing was written since).
    *
    * @throws IllegalStateException when the read makes no progress for {@link #STALL_TIMEOUT}
