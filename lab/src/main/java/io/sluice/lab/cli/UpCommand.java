@@ -169,6 +169,7 @@ final class UpCommand implements Callable<Integer> {
     if (sinkMetrics != null) {
       out.printf("  Upsert sink metrics      %s%n", sinkMetrics);
     }
+    out.printf("  Monitor metrics          %s%n", stack.monitorMetricsUrl());
     stack.prometheusUrl().ifPresent(url -> out.printf("  Prometheus               %s%n", url));
     out.printf("  Main topic               %s%n", EmbeddedStack.MAIN_TOPIC);
     out.printf(

@@ -12,6 +12,8 @@ import io.sluice.lab.kafka.Topics;
 import io.sluice.router.Router;
 import io.sluice.router.config.RouterConfig;
 import io.sluice.schema.server.DevSchemaRegistry;
+import io.sluice.tools.monitor.MonitorSettings;
+import io.sluice.tools.monitor.PipelineMonitor;
 import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.SQLException;
@@ -31,11 +33,11 @@ import org.slf4j.LoggerFactory;
 /**
  * The whole Sluice stack in this JVM: a single-node KRaft broker, the dev schema registry, a real
  * MariaDB with the {@code cdc_lab.orders} table, the router, a Kafka Connect worker running the
- * upsert and changelog sinks into an Iceberg JdbcCatalog on SQLite, and the Debezium capture, all
- * on loopback; optionally a Prometheus child process scraping all of them. Data lives under the
- * data dir ({@code kafka/}, {@code mariadb/}, {@code router-state/}, {@code iceberg/}, {@code
- * prometheus/}, {@code stack.properties}), so a restart with the same dir keeps rows, topics,
- * schemas, offsets, tables and ports.
+ * upsert and changelog sinks into an Iceberg JdbcCatalog on SQLite, the Debezium capture and the
+ * monitor (DLQ backlog and consumer lag metrics), all on loopback; optionally a Prometheus child
+ * process scraping all of them. Data lives under the data dir ({@code kafka/}, {@code mariadb/},
+ * {@code router-state/}, {@code iceberg/}, {@code prometheus/}, {@code stack.properties}), so a
+ * restart with the same dir keeps rows, topics, schemas, offsets, tables and ports.
  *
  * <p>{@link #close()} may be called at any time, also from a shutdown hook while {@link #start()}
  * is still running: it stops whatever has started, Prometheus first and broker last.
@@ -80,6 +82,10 @@ public final class EmbeddedStack implements AutoCloseable {
   public static final String ROUTER_JOB = "sluice-router";
   public static final String CAPTURE_JOB = "sluice-capture";
   public static final String UPSERT_SINK_JOB = "sluice-upsert-sink";
+  public static final String MONITOR_JOB = "sluice-monitor";
+
+  /** How often the monitor re-reads the DLQ topics, their ledgers and the groups' offsets. */
+  public static final Duration MONITOR_REFRESH = Duration.ofSeconds(1);
 
   private static final Logger log = LoggerFactory.getLogger(EmbeddedStack.class);
 
@@ -92,6 +98,7 @@ public final class EmbeddedStack implements AutoCloseable {
   private volatile LakeSinks sinks;
   private volatile EmbeddedMariaDb mariaDb;
   private volatile CaptureService capture;
+  private volatile PipelineMonitor monitor;
   private volatile PrometheusServer prometheus;
   private volatile boolean closed;
 
@@ -243,6 +250,15 @@ public final class EmbeddedStack implements AutoCloseable {
               () -> startedSinks.running(CHANGELOG_SINK))
           .await(remaining(deadline));
     }
+    log.info("Starting the monitor (DLQ backlog and consumer lag metrics)");
+    monitor =
+        PipelineMonitor.start(
+            MonitorSettings.defaults(kafka.bootstrapServers())
+                .withRefreshInterval(MONITOR_REFRESH));
+    abortIfClosed();
+    PipelineMonitor startedMonitor = monitor;
+    // /health answers 200 once the monitor has read the DLQ topics, ledgers and group offsets.
+    new Readiness().http("Monitor", startedMonitor.healthUrl()).await(remaining(deadline));
     if (prometheusBinary != null) {
       startPrometheus(prometheusBinary, deadline);
     }
@@ -274,6 +290,7 @@ public final class EmbeddedStack implements AutoCloseable {
     targets.put(ROUTER_JOB, List.of(routerMetricsUrl()));
     targets.put(CAPTURE_JOB, List.of(captureAdminUrl() + "/metrics"));
     SinkMetricsEndpoint.url().ifPresent(url -> targets.put(UPSERT_SINK_JOB, List.of(url)));
+    targets.put(MONITOR_JOB, List.of(monitorMetricsUrl()));
     return targets;
   }
 
@@ -347,8 +364,14 @@ public final class EmbeddedStack implements AutoCloseable {
     // Served by the upsert sink's task, which the ready check waited for.
     SinkMetricsEndpoint.url()
         .ifPresent(url -> endpoints.put(ReadyFile.UPSERT_SINK_METRICS_URL, url));
+    endpoints.put(ReadyFile.MONITOR_METRICS_URL, monitorMetricsUrl());
     prometheusUrl().ifPresent(url -> endpoints.put(ReadyFile.PROMETHEUS_URL, url));
     return endpoints;
+  }
+
+  /** The monitor's Prometheus endpoint: DLQ backlog, oldest unrepaired age, repairs, group lag. */
+  public String monitorMetricsUrl() {
+    return started(monitor, "monitor").metricsUrl();
   }
 
   /** Base URL of the Prometheus scraping the stack, when it runs one. */
@@ -418,8 +441,8 @@ public final class EmbeddedStack implements AutoCloseable {
   }
 
   /**
-   * Deletes the ready file, then stops Prometheus, capture, Connect worker, router, MariaDB,
-   * registry and broker, in that order.
+   * Deletes the ready file, then stops Prometheus, the monitor, capture, Connect worker, router,
+   * MariaDB, registry and broker, in that order.
    */
   @Override
   public synchronized void close() {
@@ -430,6 +453,9 @@ public final class EmbeddedStack implements AutoCloseable {
     PrometheusServer p = prometheus;
     prometheus = null;
     closeQuietly("Prometheus", p);
+    PipelineMonitor m = monitor;
+    monitor = null;
+    closeQuietly("monitor", m);
     CaptureService c = capture;
     capture = null;
     closeQuietly("capture", c);

@@ -29,6 +29,9 @@ public final class ReadyFile {
   public static final String CONNECT_URL = "connect_url";
   public static final String UPSERT_SINK_METRICS_URL = "upsert_sink_metrics_url";
 
+  /** The monitor's Prometheus endpoint: DLQ backlog and age, repairs/replays, group lag. */
+  public static final String MONITOR_METRICS_URL = "monitor_metrics_url";
+
   /** Base URL of the Prometheus scraping the stack ({@code sluice up --prometheus} only). */
   public static final String PROMETHEUS_URL = "prometheus_url";
 

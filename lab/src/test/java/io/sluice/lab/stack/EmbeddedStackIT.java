@@ -111,7 +111,8 @@ class EmbeddedStackIT {
               "connect_url",
               "iceberg_catalog",
               "warehouse",
-              "upsert_sink_metrics_url")
+              "upsert_sink_metrics_url",
+              "monitor_metrics_url")
           .containsEntry("bootstrap_servers", "127.0.0.1:" + firstPorts.kafka())
           .containsEntry(
               "jdbc_url", "jdbc:mariadb://127.0.0.1:" + firstPorts.mariadb() + "/cdc_lab");
@@ -254,6 +255,26 @@ class EmbeddedStackIT {
       assertThat(sinkMetrics)
           .contains("sluice_sink_records_total{connector=\"sluice-upsert-sink\",op=\"c\"")
           .contains("sluice_sink_commits_total");
+
+      // The monitor sees the router's DLQ (empty) and, once Connect has committed the offsets the
+      // sink put in Iceberg, no upsert-sink lag on the clean topic.
+      String monitor = stack.endpoints().get(ReadyFile.MONITOR_METRICS_URL).toString();
+      await("monitor shows the upsert sink caught up and an empty DLQ backlog")
+          .atMost(LAKE_WAIT)
+          .untilAsserted(
+              () ->
+                  assertThat(get(monitor).body())
+                      .contains(
+                          "sluice_consumer_group_lag_records{group=\"connect-sluice-upsert-sink\","
+                              + "topic=\""
+                              + EmbeddedStack.CLEAN_TOPIC
+                              + "\"} 0.0")
+                      .contains(
+                          "sluice_dlq_backlog_records{dlq_topic=\""
+                              + EmbeddedStack.MAIN_TOPIC
+                              + ".dlq\",topic=\""
+                              + EmbeddedStack.MAIN_TOPIC
+                              + "\"} 0.0"));
     }
   }
 
