@@ -1,10 +1,15 @@
 package io.sluice.tools.monitor;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import io.sluice.tools.cli.ReadyFile;
 import java.io.PrintWriter;
 import java.io.UncheckedIOException;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
 import java.util.function.Supplier;
@@ -26,18 +31,31 @@ import picocli.CommandLine.Spec;
     sortOptions = false,
     description = {
       "Serves Prometheus metrics derived from Kafka: DLQ backlog, oldest unrepaired age, records"
-          + " repaired/replayed, consumer-group lag.",
+          + " repaired/replayed, consumer-group lag; and, given an Iceberg catalog, each table's"
+          + " commits and current totals read from its metadata.",
       "Each refresh finds the DLQ topics (--dlq-topic-pattern; ledgers <dlq>.repairs never), reads"
           + " their new records and their ledger's, and the lag of the matching groups. It reads"
           + " read_committed without a consumer group and commits nothing.",
+      "The Iceberg part (--catalog, or the ready file's iceberg_catalog) lists the tables"
+          + " (--iceberg-table, default all) every --iceberg-interval seconds and re-reads each"
+          + " one's metadata: no manifest or data file is read, nothing is written.",
       "Metrics: sluice_dlq_records, sluice_dlq_backlog_records,"
           + " sluice_dlq_oldest_unrepaired_age_seconds, sluice_dlq_records_handled_total{action},"
           + " sluice_dlq_unreadable_records_total{kind} (labels topic, dlq_topic);"
           + " sluice_consumer_group_lag_records{group,topic};"
-          + " sluice_monitor_last_refresh_timestamp_seconds, sluice_monitor_refresh_failures_total.",
+          + " sluice_monitor_last_refresh_timestamp_seconds, sluice_monitor_refresh_failures_total;"
+          + " per Iceberg table (label table): sluice_iceberg_table_last_commit_timestamp_seconds,"
+          + " sluice_iceberg_table_snapshots, sluice_iceberg_table_commits_total{operation},"
+          + " sluice_iceberg_table_records, sluice_iceberg_table_data_files,"
+          + " sluice_iceberg_table_delete_files, sluice_iceberg_table_equality_deletes,"
+          + " sluice_iceberg_table_load_failures_total; sluice_iceberg_last_refresh_timestamp_seconds,"
+          + " sluice_iceberg_refresh_failures_total.",
       "Runs until SIGTERM or Ctrl-C; GET /health is 200 while refreshes succeed."
     })
 public final class MonitorCommand implements Callable<Integer> {
+  /** The ready file's key of the Iceberg catalog object (properties plus name). */
+  public static final String ICEBERG_CATALOG = "iceberg_catalog";
+
   @Spec CommandSpec spec;
 
   @Option(
@@ -51,7 +69,8 @@ public final class MonitorCommand implements Callable<Integer> {
       paramLabel = "FILE",
       defaultValue = ".sluice/ready.json",
       description =
-          "Ready file of `sluice up` to take bootstrap_servers from (default: ${DEFAULT-VALUE}).")
+          "Ready file of `sluice up` to take bootstrap_servers and iceberg_catalog from (default:"
+              + " ${DEFAULT-VALUE}).")
   Path readyFile;
 
   @Option(
@@ -95,6 +114,37 @@ public final class MonitorCommand implements Callable<Integer> {
       description = "Port of /metrics and /health; 0 picks a free one (default: ${DEFAULT-VALUE}).")
   int metricsPort;
 
+  @Option(
+      names = "--catalog",
+      paramLabel = "KEY=VALUE",
+      description =
+          "An Iceberg catalog property as CatalogUtil.buildIcebergCatalog takes it (name, type,"
+              + " uri, warehouse, io-impl, s3.endpoint, ...); repeat for each. With --catalog the"
+              + " ready file's iceberg_catalog is not used.")
+  Map<String, String> catalog = new LinkedHashMap<>();
+
+  @Option(
+      names = "--iceberg-table",
+      paramLabel = "NAMESPACE[.TABLE]",
+      description =
+          "A namespace (its tables) or a table to watch; repeat for each (default: every table of"
+              + " every namespace, listed again at each refresh).")
+  List<String> icebergTables = new ArrayList<>();
+
+  @Option(
+      names = "--iceberg-interval",
+      paramLabel = "SECONDS",
+      defaultValue = "10",
+      description =
+          "Seconds between two reads of the Iceberg tables' metadata, at least 0.1 (default:"
+              + " ${DEFAULT-VALUE}).")
+  double icebergIntervalSeconds;
+
+  @Option(
+      names = "--no-iceberg",
+      description = "No Iceberg metrics, even when the ready file names a catalog.")
+  boolean noIceberg;
+
   public static void main(String[] args) {
     System.exit(new CommandLine(new MonitorCommand()).execute(args));
   }
@@ -125,6 +175,14 @@ public final class MonitorCommand implements Callable<Integer> {
     out.printf(
         "  DLQ topics matching %s, lag of groups matching %s, every %s s%n",
         settings.dlqTopicPattern(), settings.groupPattern(), intervalSeconds);
+    IcebergSettings lake = settings.iceberg();
+    if (lake.enabled()) {
+      out.printf(
+          "  Iceberg tables %s of catalog %s, every %s s%n",
+          lake.tables().isEmpty() ? "(all)" : String.join(", ", lake.tables()),
+          lake.describeCatalog(),
+          icebergIntervalSeconds);
+    }
     out.println("Press Ctrl-C to stop.");
     out.flush();
     stopped.await();
@@ -132,23 +190,26 @@ public final class MonitorCommand implements Callable<Integer> {
   }
 
   /**
-   * The settings the parsed options give (the broker from the ready file when no flag names it).
+   * The settings the parsed options give (the broker from the ready file when no flag names it; the
+   * Iceberg catalog from the ready file when no --catalog does and --no-iceberg is not given).
    *
    * @throws ParameterException naming the option whose value is bad or the endpoint that is missing
    */
   public MonitorSettings settings() {
+    ReadyFile ready = new ReadyFile(readyFile, spec.commandLine());
+    JsonNode readyObject = ready.read(bootstrapServers == null);
     String bootstrap = bootstrapServers;
     if (bootstrap == null) {
-      ReadyFile ready = new ReadyFile(readyFile, spec.commandLine());
-      bootstrap = ReadyFile.text(ready.read(true), ReadyFile.BOOTSTRAP_SERVERS);
+      bootstrap = ReadyFile.text(readyObject, ReadyFile.BOOTSTRAP_SERVERS);
       if (bootstrap == null) {
         throw ready.missing("--bootstrap-servers", ReadyFile.BOOTSTRAP_SERVERS);
       }
     }
-    if (!(intervalSeconds >= 0.1) || intervalSeconds > 86_400) {
+    checkInterval("--interval", intervalSeconds);
+    checkInterval("--iceberg-interval", icebergIntervalSeconds);
+    if (noIceberg && !catalog.isEmpty()) {
       throw new ParameterException(
-          spec.commandLine(),
-          "--interval must be between 0.1 and 86400 seconds, got " + intervalSeconds);
+          spec.commandLine(), "--no-iceberg and --catalog contradict each other: give one");
     }
     if (metricsPort < 0 || metricsPort > 65535) {
       throw new ParameterException(
@@ -163,7 +224,42 @@ public final class MonitorCommand implements Callable<Integer> {
     MonitorSettings groups = checked("--group-pattern", () -> dlq.withGroupPattern(groupPattern));
     MonitorSettings metrics =
         checked("--metrics-host", () -> groups.withMetrics(metricsHost, metricsPort));
-    return metrics.withRefreshInterval(Duration.ofMillis(Math.round(intervalSeconds * 1000)));
+    Map<String, String> lake = noIceberg ? null : icebergCatalog(readyObject);
+    String lakeOption = catalog.isEmpty() ? "--ready-file's " + ICEBERG_CATALOG : "--catalog";
+    MonitorSettings withCatalog = checked(lakeOption, () -> metrics.withIcebergCatalog(lake));
+    MonitorSettings tables =
+        checked("--iceberg-table", () -> withCatalog.withIcebergTables(icebergTables));
+    return tables
+        .withRefreshInterval(Duration.ofMillis(Math.round(intervalSeconds * 1000)))
+        .withIcebergRefreshInterval(Duration.ofMillis(Math.round(icebergIntervalSeconds * 1000)));
+  }
+
+  /** The --catalog flags, else the ready file's catalog object; null when neither names one. */
+  private Map<String, String> icebergCatalog(JsonNode readyObject) {
+    if (!catalog.isEmpty()) {
+      return catalog;
+    }
+    JsonNode object = readyObject == null ? null : readyObject.get(ICEBERG_CATALOG);
+    if (object == null || !object.isObject()) {
+      return null;
+    }
+    Map<String, String> properties = new LinkedHashMap<>();
+    object
+        .fields()
+        .forEachRemaining(
+            e -> {
+              if (e.getValue().isValueNode() && !e.getValue().isNull()) {
+                properties.put(e.getKey(), e.getValue().asText());
+              }
+            });
+    return properties;
+  }
+
+  private void checkInterval(String option, double seconds) {
+    if (!(seconds >= 0.1) || seconds > 86_400) {
+      throw new ParameterException(
+          spec.commandLine(), option + " must be between 0.1 and 86400 seconds, got " + seconds);
+    }
   }
 
   private MonitorSettings checked(String option, Supplier<MonitorSettings> settings) {

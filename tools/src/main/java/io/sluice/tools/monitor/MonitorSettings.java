@@ -1,6 +1,8 @@
 package io.sluice.tools.monitor;
 
 import java.time.Duration;
+import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 import java.util.regex.Pattern;
 import java.util.regex.PatternSyntaxException;
@@ -17,6 +19,8 @@ import java.util.regex.PatternSyntaxException;
  * @param refreshInterval the time between the end of one refresh and the start of the next
  * @param metricsHost the address {@code /metrics} and {@code /health} bind to
  * @param metricsPort their port; 0 picks a free one
+ * @param iceberg the Iceberg tables whose metadata is read, and how often; {@link
+ *     IcebergSettings#NONE} for none
  */
 public record MonitorSettings(
     String bootstrapServers,
@@ -24,7 +28,8 @@ public record MonitorSettings(
     Pattern groupPattern,
     Duration refreshInterval,
     String metricsHost,
-    int metricsPort) {
+    int metricsPort,
+    IcebergSettings iceberg) {
 
   /** Every topic named {@code <something>.dlq}: the router's default DLQ suffix. */
   public static final String DEFAULT_DLQ_TOPIC_PATTERN = ".+\\.dlq";
@@ -58,9 +63,13 @@ public record MonitorSettings(
       throw new IllegalArgumentException(
           "metricsPort must be a TCP port (1-65535) or 0 for a free one, got " + metricsPort);
     }
+    Objects.requireNonNull(iceberg, "iceberg");
   }
 
-  /** The defaults: every {@code *.dlq} topic, every group, 5 s, a free port on 127.0.0.1. */
+  /**
+   * The defaults: every {@code *.dlq} topic, every group, 5 s, a free port on 127.0.0.1, no Iceberg
+   * catalog.
+   */
   public static MonitorSettings defaults(String bootstrapServers) {
     return new MonitorSettings(
         bootstrapServers,
@@ -68,7 +77,8 @@ public record MonitorSettings(
         regex("groupPattern", DEFAULT_GROUP_PATTERN),
         DEFAULT_REFRESH_INTERVAL,
         DEFAULT_METRICS_HOST,
-        0);
+        0,
+        IcebergSettings.NONE);
   }
 
   /** These settings watching the DLQ topics {@code regex} matches. */
@@ -79,7 +89,8 @@ public record MonitorSettings(
         groupPattern,
         refreshInterval,
         metricsHost,
-        metricsPort);
+        metricsPort,
+        iceberg);
   }
 
   /** These settings reporting the lag of the consumer groups {@code regex} matches. */
@@ -90,19 +101,60 @@ public record MonitorSettings(
         regex("groupPattern", regex),
         refreshInterval,
         metricsHost,
-        metricsPort);
+        metricsPort,
+        iceberg);
   }
 
   /** These settings refreshing every {@code interval}. */
   public MonitorSettings withRefreshInterval(Duration interval) {
     return new MonitorSettings(
-        bootstrapServers, dlqTopicPattern, groupPattern, interval, metricsHost, metricsPort);
+        bootstrapServers,
+        dlqTopicPattern,
+        groupPattern,
+        interval,
+        metricsHost,
+        metricsPort,
+        iceberg);
   }
 
   /** These settings serving on {@code host:port} (0 = a free port). */
   public MonitorSettings withMetrics(String host, int port) {
     return new MonitorSettings(
-        bootstrapServers, dlqTopicPattern, groupPattern, refreshInterval, host, port);
+        bootstrapServers, dlqTopicPattern, groupPattern, refreshInterval, host, port, iceberg);
+  }
+
+  /**
+   * These settings reading the metadata of the Iceberg tables in {@code catalog}: its properties as
+   * {@code CatalogUtil.buildIcebergCatalog} takes them, plus {@code name} (the ready file's {@code
+   * iceberg_catalog}); null turns the Iceberg part off.
+   */
+  public MonitorSettings withIcebergCatalog(Map<String, String> catalog) {
+    return withIceberg(iceberg.withCatalog(catalog));
+  }
+
+  /**
+   * These settings watching only {@code tablesOrNamespaces} ({@code cdc_lab} or {@code
+   * cdc_lab.orders_current}); empty for every table of every namespace.
+   */
+  public MonitorSettings withIcebergTables(List<String> tablesOrNamespaces) {
+    return withIceberg(iceberg.withTables(tablesOrNamespaces));
+  }
+
+  /** These settings re-reading the Iceberg tables every {@code interval}. */
+  public MonitorSettings withIcebergRefreshInterval(Duration interval) {
+    return withIceberg(iceberg.withRefreshInterval(interval));
+  }
+
+  /** These settings with {@code iceberg} as their Iceberg part. */
+  public MonitorSettings withIceberg(IcebergSettings iceberg) {
+    return new MonitorSettings(
+        bootstrapServers,
+        dlqTopicPattern,
+        groupPattern,
+        refreshInterval,
+        metricsHost,
+        metricsPort,
+        iceberg);
   }
 
   private static Pattern regex(String setting, String regex) {

@@ -18,6 +18,9 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Consumer;
+import java.util.function.IntSupplier;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.slf4j.Logger;
@@ -29,12 +32,16 @@ import org.slf4j.LoggerFactory;
  * per DLQ topic the records read, the backlog not yet repaired or replayed, the age of its oldest
  * record and the repairs and replays the ledger records (see {@link DlqBacklog}); per consumer
  * group and topic the lag (see {@link ConsumerLag}). The DLQ tools are short-lived commands, so
- * their work is read back from the ledger topic rather than measured where it happens.
+ * their work is read back from the ledger topic rather than measured where it happens. With an
+ * Iceberg catalog ({@link MonitorSettings#iceberg()}), also per table the commits, snapshots and
+ * the current snapshot's totals, from the table metadata (see {@link IcebergWatcher}): what both
+ * sinks committed, seen from the lake, also for a sink that reports nothing itself.
  *
- * <p>One daemon thread refreshes everything every {@link MonitorSettings#refreshInterval()}; a
- * refresh that fails (broker unreachable) is counted, shown by {@code /health} (503) and retried at
- * the next interval. {@link #start} returns once the endpoint serves; the first refresh runs at
- * once in the background.
+ * <p>A daemon thread refreshes the Kafka part every {@link MonitorSettings#refreshInterval()},
+ * another the Iceberg part every {@link IcebergSettings#refreshInterval()}; a refresh that fails
+ * (broker or catalog unreachable) is counted, shown by {@code /health} (503) and retried at the
+ * next interval. {@link #start} returns once the endpoint serves; the first refreshes run at once
+ * in the background.
  */
 public final class PipelineMonitor implements AutoCloseable {
   /** The client id of the monitor's consumer and admin client. */
@@ -53,14 +60,12 @@ public final class PipelineMonitor implements AutoCloseable {
   private final Admin admin;
   private final DlqWatcher dlq;
   private final ConsumerLag lag;
+  private final IcebergWatcher icebergTables;
+  private final Refresher kafka;
+  private final Refresher iceberg;
   private final ScheduledExecutorService scheduler;
   private final AtomicBoolean closed = new AtomicBoolean();
-  private volatile Status status = new Status(false, "STARTING", null, 0, null);
   private HttpEndpoint endpoint;
-
-  /** What {@code /health} says. */
-  private record Status(
-      boolean up, String state, Instant lastRefresh, int dlqTopics, String error) {}
 
   private PipelineMonitor(MonitorSettings settings, Clock clock) {
     this.settings = settings;
@@ -82,10 +87,37 @@ public final class PipelineMonitor implements AutoCloseable {
                 (int) BROKER_TIMEOUT.toMillis()));
     this.dlq = new DlqWatcher(scanner, settings.dlqTopicPattern(), metrics);
     this.lag = new ConsumerLag(admin, scanner, settings.groupPattern(), BROKER_TIMEOUT);
+    this.kafka =
+        new Refresher(
+            "monitor",
+            "DLQ topic(s)",
+            this::refreshKafka,
+            metrics::refreshed,
+            metrics::refreshFailed,
+            settings.refreshInterval());
+    IcebergSettings lake = settings.iceberg();
+    if (lake.enabled()) {
+      IcebergMetrics icebergMetrics = new IcebergMetrics(registry);
+      this.icebergTables = new IcebergWatcher(lake, icebergMetrics, IcebergCatalogs::open);
+      this.iceberg =
+          new Refresher(
+              "Iceberg",
+              "table(s)",
+              icebergTables::refresh,
+              icebergMetrics::refreshed,
+              icebergMetrics::refreshFailed,
+              lake.refreshInterval());
+    } else {
+      this.icebergTables = null;
+      this.iceberg = null;
+    }
+    // One thread per part: a slow catalog never delays the Kafka metrics, nor the reverse.
+    AtomicInteger threads = new AtomicInteger();
     this.scheduler =
-        Executors.newSingleThreadScheduledExecutor(
+        Executors.newScheduledThreadPool(
+            iceberg == null ? 1 : 2,
             r -> {
-              Thread thread = new Thread(r, "sluice-monitor");
+              Thread thread = new Thread(r, "sluice-monitor-" + threads.incrementAndGet());
               thread.setDaemon(true);
               return thread;
             });
@@ -114,13 +146,23 @@ public final class PipelineMonitor implements AutoCloseable {
           e);
     }
     monitor.scheduler.scheduleWithFixedDelay(
-        monitor::refresh, 0, settings.refreshInterval().toMillis(), TimeUnit.MILLISECONDS);
+        monitor.kafka, 0, settings.refreshInterval().toMillis(), TimeUnit.MILLISECONDS);
     log.info(
         "monitor serving {} (DLQ topics matching {}, lag of groups matching {}, every {} ms)",
         monitor.metricsUrl(),
         settings.dlqTopicPattern(),
         settings.groupPattern(),
         settings.refreshInterval().toMillis());
+    if (monitor.iceberg != null) {
+      IcebergSettings lake = settings.iceberg();
+      monitor.scheduler.scheduleWithFixedDelay(
+          monitor.iceberg, 0, lake.refreshInterval().toMillis(), TimeUnit.MILLISECONDS);
+      log.info(
+          "monitor reading Iceberg tables {} of catalog {} every {} ms",
+          lake.tables().isEmpty() ? "(all)" : lake.tables(),
+          lake.describeCatalog(),
+          lake.refreshInterval().toMillis());
+    }
     return monitor;
   }
 
@@ -135,9 +177,10 @@ public final class PipelineMonitor implements AutoCloseable {
   }
 
   /**
-   * {@code http://host:port/health}: 200 {@code {"status":"RUNNING",...}} once the last refresh
-   * succeeded; 503 with {@code STARTING} before the first, {@code FAILING} and the error after a
-   * failed one.
+   * {@code http://host:port/health}: 200 {@code {"status":"RUNNING",...}} once the last refresh of
+   * each part (Kafka; Iceberg when configured, under {@code "iceberg"}) succeeded; 503 with {@code
+   * STARTING} before the first, {@code FAILING} and the error after a failed one. A single table
+   * that cannot be loaded does not fail the Iceberg part: it is counted.
    */
   public String healthUrl() {
     return url() + HttpEndpoint.HEALTH_PATH;
@@ -160,6 +203,9 @@ public final class PipelineMonitor implements AutoCloseable {
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
     }
+    if (icebergTables != null) {
+      icebergTables.close();
+    }
     dlq.close();
     scanner.close();
     admin.close(Duration.ofSeconds(5));
@@ -167,57 +213,113 @@ public final class PipelineMonitor implements AutoCloseable {
     log.info("monitor stopped");
   }
 
-  private void refresh() {
-    if (closed.get()) {
-      return;
-    }
-    try {
-      int dlqTopics = dlq.refresh();
-      metrics.lag(lag.read());
-      Instant now = clock.instant();
-      metrics.refreshed(now);
-      if (!status.up()) {
-        log.info("monitor refreshed: {} DLQ topic(s) watched", dlqTopics);
-      }
-      status = new Status(true, "RUNNING", now, dlqTopics, null);
-    } catch (RuntimeException e) {
-      if (closed.get()) {
-        return;
-      }
-      metrics.refreshFailed();
-      String error = describe(e);
-      if (status.error() == null) {
-        log.warn(
-            "monitor refresh failed, retrying every {} ms: {}",
-            settings.refreshInterval().toMillis(),
-            error);
-      } else {
-        log.debug("monitor refresh failed again: {}", error);
-      }
-      status = new Status(false, "FAILING", status.lastRefresh(), status.dlqTopics(), error);
-    } catch (Error e) {
-      // An Error ends the scheduled task silently; make it visible before it does.
-      log.error("monitor refresh stopped by {}", e.toString());
-      status = new Status(false, "STOPPED", status.lastRefresh(), status.dlqTopics(), e.toString());
-      throw e;
-    }
+  private int refreshKafka() {
+    int dlqTopics = dlq.refresh();
+    metrics.lag(lag.read());
+    return dlqTopics;
   }
 
   private Health health() {
-    Status now = status;
+    Part kafkaNow = kafka.status;
+    Part icebergNow = iceberg == null ? null : iceberg.status;
+    String state = kafkaNow.state();
+    if (kafkaNow.up() && icebergNow != null && !icebergNow.up()) {
+      state = icebergNow.state();
+    }
     ObjectNode body = JSON.createObjectNode();
-    body.put("status", now.state());
-    if (now.lastRefresh() != null) {
-      body.put("last_refresh", now.lastRefresh().toString());
-      body.put("dlq_topics", now.dlqTopics());
+    body.put("status", state);
+    kafkaNow.describeInto(body, "dlq_topics");
+    if (icebergNow != null) {
+      ObjectNode lake = body.putObject("iceberg");
+      lake.put("status", icebergNow.state());
+      icebergNow.describeInto(lake, "tables");
     }
-    if (now.error() != null) {
-      body.put("error", now.error());
-    }
-    return new Health(now.up(), body.toString());
+    return new Health(kafkaNow.up() && (icebergNow == null || icebergNow.up()), body.toString());
   }
 
-  private static String describe(Throwable e) {
+  /** One part's refresh state, as {@code /health} shows it. */
+  private record Part(String state, Instant lastRefresh, int watched, String error) {
+    static final Part STARTING = new Part("STARTING", null, 0, null);
+
+    boolean up() {
+      return state.equals("RUNNING");
+    }
+
+    void describeInto(ObjectNode body, String watchedKey) {
+      if (lastRefresh != null) {
+        body.put("last_refresh", lastRefresh.toString());
+        body.put(watchedKey, watched);
+      }
+      if (error != null) {
+        body.put("error", error);
+      }
+    }
+  }
+
+  /**
+   * Runs one part's refresh (Kafka, or Iceberg) on the scheduler: success and failure are recorded
+   * in its status and meters; a failure is logged once until the part recovers, then retried.
+   */
+  private final class Refresher implements Runnable {
+    private final String name;
+    private final String watchedName;
+    private final IntSupplier work;
+    private final Consumer<Instant> refreshed;
+    private final Runnable failed;
+    private final Duration interval;
+    private volatile Part status = Part.STARTING;
+
+    Refresher(
+        String name,
+        String watchedName,
+        IntSupplier work,
+        Consumer<Instant> refreshed,
+        Runnable failed,
+        Duration interval) {
+      this.name = name;
+      this.watchedName = watchedName;
+      this.work = work;
+      this.refreshed = refreshed;
+      this.failed = failed;
+      this.interval = interval;
+    }
+
+    @Override
+    public void run() {
+      if (closed.get()) {
+        return;
+      }
+      try {
+        int watched = work.getAsInt();
+        Instant now = clock.instant();
+        refreshed.accept(now);
+        if (!status.up()) {
+          log.info("{} refresh done: {} {} watched", name, watched, watchedName);
+        }
+        status = new Part("RUNNING", now, watched, null);
+      } catch (RuntimeException e) {
+        if (closed.get()) {
+          return;
+        }
+        failed.run();
+        String error = describe(e);
+        if (status.error() == null) {
+          log.warn("{} refresh failed, retrying every {} ms: {}", name, interval.toMillis(), error);
+        } else {
+          log.debug("{} refresh failed again: {}", name, error);
+        }
+        status = new Part("FAILING", status.lastRefresh(), status.watched(), error);
+      } catch (Error e) {
+        // An Error ends the scheduled task silently; make it visible before it does.
+        log.error("{} refresh stopped by {}", name, e.toString());
+        status = new Part("STOPPED", status.lastRefresh(), status.watched(), e.toString());
+        throw e;
+      }
+    }
+  }
+
+  /** The message of {@code e} and of its causes, each once: for logs and /health. */
+  static String describe(Throwable e) {
     StringBuilder message = new StringBuilder(String.valueOf(e.getMessage()));
     for (Throwable cause = e.getCause(); cause != null; cause = cause.getCause()) {
       if (cause.getMessage() != null && !message.toString().contains(cause.getMessage())) {
