@@ -2,7 +2,7 @@ package io.sluice.router.validate;
 
 import io.sluice.schema.avro.Capture;
 import io.sluice.schema.avro.ScanCompiler;
-import io.sluice.schema.avro.ScanNode;
+import io.sluice.schema.avro.ScanPlan;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -27,14 +27,14 @@ final class RecordPlan {
 
   final int valueSchemaId;
   final Schema valueSchema;
-  final ScanNode valueRoot;
+  final ScanPlan valueScan;
   final int valueSlots;
 
   /** False for the plan used when the key is null or not in the wire format. */
   final boolean keyed;
 
   final int keySchemaId;
-  final ScanNode keyRoot;
+  final ScanPlan keyScan;
   final String[] keyFields;
 
   /** True when the value is a Debezium envelope (op, before, after). */
@@ -52,11 +52,11 @@ final class RecordPlan {
   private RecordPlan(Builder b) {
     this.valueSchemaId = b.valueSchemaId;
     this.valueSchema = b.valueSchema;
-    this.valueRoot = b.valueRoot;
+    this.valueScan = b.valueScan;
     this.valueSlots = b.valueSlots;
     this.keyed = b.keySchema != null;
     this.keySchemaId = b.keySchemaId;
-    this.keyRoot = b.keyRoot;
+    this.keyScan = b.keyScan;
     this.keyFields = b.keyFields;
     this.envelope = b.notEnvelopeReason == null;
     this.notEnvelopeReason = b.notEnvelopeReason;
@@ -117,13 +117,13 @@ final class RecordPlan {
       b.valueSlots = ROW_BASE + pkCount;
     }
     ScanCompiler compiler = new ScanCompiler();
-    b.valueRoot =
+    b.valueScan =
         valueSchema.getType() == Schema.Type.RECORD
             ? compiler.compile(valueSchema, valueCaptures)
             : compiler.compile(valueSchema);
     if (keySchema != null) {
       Map<String, Capture> keyCaptures = comparePk ? pkCaptures(b.keyFields, pkCount, 0) : Map.of();
-      b.keyRoot = new ScanCompiler().compile(keySchema, keyCaptures);
+      b.keyScan = new ScanCompiler().compile(keySchema, keyCaptures);
     }
     return new RecordPlan(b);
   }
@@ -218,11 +218,11 @@ final class RecordPlan {
   private static final class Builder {
     int valueSchemaId;
     Schema valueSchema;
-    ScanNode valueRoot;
+    ScanPlan valueScan;
     int valueSlots;
     int keySchemaId;
     Schema keySchema;
-    ScanNode keyRoot;
+    ScanPlan keyScan;
     String[] keyFields;
     String notEnvelopeReason;
     String keyMismatchReason;

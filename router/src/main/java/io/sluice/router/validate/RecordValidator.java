@@ -104,7 +104,7 @@ public final class RecordValidator {
     Captures row = new Captures(value, plan.valueSlots);
     int end;
     try {
-      end = AvroScanner.scan(plan.valueRoot, value, WireFormat.HEADER_SIZE, row);
+      end = AvroScanner.scan(plan.valueScan, value, WireFormat.HEADER_SIZE, row);
     } catch (AvroDecodeException e) {
       return new Poison(
           ErrorCode.AVRO_DECODE_FAILED,
@@ -177,7 +177,7 @@ public final class RecordValidator {
     Captures keyFields = new Captures(key, plan.keyFields.length);
     int end;
     try {
-      end = AvroScanner.scan(plan.keyRoot, key, WireFormat.HEADER_SIZE, keyFields);
+      end = AvroScanner.scan(plan.keyScan, key, WireFormat.HEADER_SIZE, keyFields);
     } catch (AvroDecodeException e) {
       return new Poison(
           ErrorCode.KEY_AVRO_DECODE_FAILED,

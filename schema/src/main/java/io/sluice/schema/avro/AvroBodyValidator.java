@@ -15,7 +15,7 @@ import org.apache.avro.Schema;
  */
 public final class AvroBodyValidator {
   private final Schema schema;
-  private final ScanNode root;
+  private final ScanPlan root;
 
   private AvroBodyValidator(Schema schema) {
     this.schema = schema;

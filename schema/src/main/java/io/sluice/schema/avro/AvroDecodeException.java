@@ -10,6 +10,7 @@ public final class AvroDecodeException extends RuntimeException {
   private final int position;
   private final boolean truncated;
   private String path = "";
+  private boolean located;
 
   AvroDecodeException(String reason, int position) {
     this(reason, position, false);
@@ -45,8 +46,20 @@ public final class AvroDecodeException extends RuntimeException {
     return path;
   }
 
-  AvroDecodeException inside(String segment) {
-    path = path.isEmpty() ? segment : segment + "." + path;
+  /** Prepends the path of the value that contains the failing item ("after" to "id"). */
+  AvroDecodeException within(String outer) {
+    if (!outer.isEmpty()) {
+      path = path.isEmpty() ? outer : outer + "." + path;
+    }
+    return this;
+  }
+
+  /** Sets the path of the failing item, unless an inner part of the scan already did. */
+  AvroDecodeException locate(String itemPath) {
+    if (!located) {
+      located = true;
+      within(itemPath);
+    }
     return this;
   }
 

@@ -6,6 +6,9 @@ import java.util.Arrays;
  * What one scan recorded: for each slot, the kind of value found and where it is. Strings, bytes
  * and fixed values, and whole records/arrays/maps, are positions in the scanned array, so nothing
  * is copied.
+ *
+ * <p>Not thread-safe. One instance can serve scan after scan: {@link #reset} points it at the next
+ * array and forgets what was recorded, so a hot path need not allocate one per record.
  */
 public final class Captures {
   public static final byte ABSENT = 0;
@@ -21,7 +24,7 @@ public final class Captures {
   /** No slots: for plans compiled without captures, which never write one. */
   public static final Captures NONE = new Captures(new byte[0], 0);
 
-  private final byte[] buf;
+  private byte[] buf;
   private final byte[] kinds;
   private final long[] values;
   private String[][] symbolTables;
@@ -30,6 +33,31 @@ public final class Captures {
     this.buf = buf;
     this.kinds = new byte[slots];
     this.values = new long[slots];
+  }
+
+  /** Slots to be bound to an array later with {@link #reset}. */
+  public Captures(int slots) {
+    this(null, slots);
+  }
+
+  /** How many slots there are. */
+  public int slots() {
+    return kinds.length;
+  }
+
+  /**
+   * Makes every slot {@link #ABSENT} and binds the slots to {@code buf}, the array of the next
+   * scan.
+   *
+   * @return this
+   */
+  public Captures reset(byte[] buf) {
+    if (this == NONE) {
+      throw new IllegalStateException("Captures.NONE is shared and has no slots to reset");
+    }
+    this.buf = buf;
+    Arrays.fill(kinds, ABSENT);
+    return this;
   }
 
   /** The kind recorded in {@code slot}; {@link #ABSENT} when the scan never reached it. */
@@ -101,6 +129,16 @@ public final class Captures {
   void setRange(int slot, byte kind, int offset, int length) {
     kinds[slot] = kind;
     values[slot] = ((long) offset << 32) | length;
+  }
+
+  /** Marks where a record, array or map starts; {@link #endComplex} records it when it ends. */
+  void start(int slot, int offset) {
+    values[slot] = offset;
+  }
+
+  void endComplex(int slot, int end) {
+    int start = (int) values[slot];
+    setRange(slot, COMPLEX, start, end - start);
   }
 
   void setEnum(int slot, int index, String[] symbols) {

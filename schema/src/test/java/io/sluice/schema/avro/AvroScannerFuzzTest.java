@@ -58,6 +58,20 @@ class AvroScannerFuzzTest {
               ]}
               """);
 
+  /** A recursive record: through an array, a union and map values. */
+  private static final Schema TREE =
+      new Schema.Parser()
+          .parse(
+              """
+              {"type": "record", "name": "Tree", "fields": [
+                {"name": "id", "type": "long"},
+                {"name": "label", "type": ["null", "string"]},
+                {"name": "kids", "type": {"type": "array", "items": "Tree"}},
+                {"name": "parent", "type": ["null", "Tree"]},
+                {"name": "attrs", "type": {"type": "map", "values": ["null", "double", "Tree"]}}
+              ]}
+              """);
+
   private final Random random = new Random(20261129L);
 
   /** Apart from {@link #random}, so the fuzzed inputs stay those of the seed above. */
@@ -65,8 +79,8 @@ class AvroScannerFuzzTest {
 
   private int compared;
   private Schema schema;
-  private ScanNode plain;
-  private ScanNode capturing;
+  private ScanPlan plain;
+  private ScanPlan capturing;
   private AvroBodyValidator validator;
 
   @Test
@@ -91,6 +105,18 @@ class AvroScannerFuzzTest {
       valid.add(body((GenericRecord) record));
     }
     fuzz(KITCHEN_SINK, Map.of("i", Capture.slot(0), "choice", Capture.slot(1)), valid);
+  }
+
+  @Test
+  void scannerAgreesWithAvroOnRecursiveRecords() {
+    List<byte[]> valid = new ArrayList<>();
+    for (int i = 0; i < 300; i++) {
+      valid.add(body(randomTree(3)));
+    }
+    fuzz(
+        TREE,
+        Map.of("id", Capture.slot(0), "parent", new Capture(1, Map.of("id", Capture.slot(2)))),
+        valid);
   }
 
   /** Valid records, every truncation of some, random mutations and noise. */
@@ -157,7 +183,7 @@ class AvroScannerFuzzTest {
     }
   }
 
-  private static boolean accepts(ScanNode root, byte[] body, int slots) {
+  private static boolean accepts(ScanPlan root, byte[] body, int slots) {
     try {
       return AvroScanner.scan(root, body, 0, new Captures(body, slots)) == body.length;
     } catch (AvroDecodeException e) {
@@ -214,6 +240,27 @@ class AvroScannerFuzzTest {
         return longer;
       }
     }
+  }
+
+  private GenericRecord randomTree(int depth) {
+    GenericRecord tree = new GenericData.Record(TREE);
+    tree.put("id", random.nextLong() >> random.nextInt(64));
+    tree.put("label", random.nextBoolean() ? null : randomString());
+    List<GenericRecord> kids = new ArrayList<>();
+    for (int n = depth == 0 ? 0 : random.nextInt(3); n > 0; n--) {
+      kids.add(randomTree(depth - 1));
+    }
+    tree.put("kids", kids);
+    tree.put("parent", depth > 0 && random.nextInt(3) == 0 ? randomTree(depth - 1) : null);
+    Map<String, Object> attrs = new java.util.HashMap<>();
+    for (int n = random.nextInt(3); n > 0; n--) {
+      int kind = random.nextInt(3);
+      attrs.put(
+          randomString(),
+          kind == 0 ? null : kind == 1 || depth == 0 ? random.nextDouble() : randomTree(depth - 1));
+    }
+    tree.put("attrs", attrs);
+    return tree;
   }
 
   private GenericRecord randomEnvelope(int i) {

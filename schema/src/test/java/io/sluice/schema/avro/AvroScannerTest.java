@@ -5,9 +5,13 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
 
 import java.io.ByteArrayOutputStream;
+import java.io.IOException;
 import java.time.Duration;
 import java.util.Map;
 import org.apache.avro.Schema;
+import org.apache.avro.generic.GenericDatumReader;
+import org.apache.avro.io.BinaryDecoder;
+import org.apache.avro.io.DecoderFactory;
 import org.junit.jupiter.api.Test;
 
 class AvroScannerTest {
@@ -24,6 +28,17 @@ class AvroScannerTest {
   /** Scans {@code body} (no wire header) and returns the end position. */
   private static int scan(Schema schema, byte[] body) {
     return AvroScanner.scan(new ScanCompiler().compile(schema), body, 0, new Captures(body, 0));
+  }
+
+  /** True when Avro's own reader decodes {@code body} completely. */
+  private static boolean avroReads(Schema schema, byte[] body) {
+    BinaryDecoder decoder = DecoderFactory.get().binaryDecoder(body, null);
+    try {
+      new GenericDatumReader<Object>(schema).read(null, decoder);
+      return decoder.isEnd();
+    } catch (IOException | RuntimeException e) {
+      return false;
+    }
   }
 
   /** Zig-zag varint of {@code value}, as Avro writes longs. */
@@ -223,5 +238,116 @@ class AvroScannerTest {
     assertThat(k.sameValue(0, o, 0)).isFalse();
     assertThat(o.kind(1)).isEqualTo(Captures.NULL);
     assertThat(k.sameValue(1, o, 1)).isFalse();
+  }
+
+  @Test
+  void optionalFieldsAcceptTheLongFormOfTheirBranchIndex() {
+    Schema schema =
+        record(
+            "{\"name\":\"n\",\"type\":[\"null\",\"long\"]},"
+                + "{\"name\":\"s\",\"type\":[\"null\",\"string\"]}");
+    // Branch 1 as the two-byte varint 0x82 0x00, branch 0 as 0x80 0x00: Avro reads both.
+    byte[] body = concat(new byte[] {(byte) 0x82, 0x00}, varint(7), new byte[] {(byte) 0x80, 0});
+    assertThat(avroReads(schema, body)).isTrue();
+    assertThat(scan(schema, body)).isEqualTo(body.length);
+    byte[] badBranch = concat(varint(0), varint(2));
+    assertThatThrownBy(() -> scan(schema, badBranch))
+        .isInstanceOf(AvroDecodeException.class)
+        .hasMessageContaining("union branch 2 out of range (2 branches) at byte 1 (field s)");
+  }
+
+  @Test
+  void failuresInsideRecursiveRecordsNameTheWholePath() {
+    Schema node =
+        parse(
+            "{\"type\":\"record\",\"name\":\"Node\",\"fields\":["
+                + "{\"name\":\"v\",\"type\":\"int\"},"
+                + "{\"name\":\"next\",\"type\":[\"null\",\"Node\"]}]}");
+    byte[] twoNodes = concat(varint(1), varint(1), varint(2), varint(0));
+    assertThat(scan(node, twoNodes)).isEqualTo(twoNodes.length);
+    byte[] cut = concat(varint(1), varint(1), varint(2), varint(1));
+    assertThatThrownBy(() -> scan(node, cut))
+        .isInstanceOf(AvroDecodeException.class)
+        .hasMessage("truncated int at byte 4 (field next.next.v)");
+  }
+
+  @Test
+  void nestingBeyondTheLimitFailsOnlyWhereTheBytesGo() {
+    // Not recursive, but 70 records deep, each behind a union: 140 levels.
+    StringBuilder schema = new StringBuilder();
+    for (int level = 0; level < 70; level++) {
+      schema.append("{\"type\":\"record\",\"name\":\"L").append(level).append("\",\"fields\":[");
+      schema.append("{\"name\":\"x\",\"type\":[\"null\",");
+    }
+    schema.append("\"int\"");
+    schema.append("]}]}".repeat(70));
+    Schema deep = parse(schema.toString());
+    assertThat(scan(deep, varint(0))).isEqualTo(1);
+    byte[] allTheWay = new byte[71];
+    java.util.Arrays.fill(allTheWay, (byte) 2);
+    allTheWay[70] = 0;
+    assertThat(avroReads(deep, allTheWay)).isTrue();
+    assertThatThrownBy(() -> scan(deep, allTheWay))
+        .isInstanceOf(AvroDecodeException.class)
+        .hasMessageContaining(
+            "nesting deeper than " + AvroScanner.MAX_DEPTH + " levels at byte 64");
+  }
+
+  @Test
+  void aRecordTypeRepeatedExponentiallyKeepsThePlanSmall() {
+    // L0 has two fields of type L1, L1 two of L2, ... L15 one int: 2^15 ints when laid out inline.
+    Schema leaf = record("{\"name\":\"i\",\"type\":\"int\"}");
+    Schema level = leaf;
+    for (int i = 15; i >= 0; i--) {
+      level =
+          parse(
+              "{\"type\":\"record\",\"name\":\"L"
+                  + i
+                  + "\",\"fields\":[{\"name\":\"a\",\"type\":"
+                  + level
+                  + "},{\"name\":\"b\",\"type\":\""
+                  + (i == 15 ? "R" : "L" + (i + 1))
+                  + "\"}]}");
+    }
+    Schema top = level;
+    ScanPlan plan = new ScanCompiler().compile(top);
+    assertThat(plan.size()).isLessThan(2 * ScanCompiler.INLINE_LIMIT);
+    byte[] zeros = new byte[1 << 16];
+    assertThat(avroReads(top, zeros)).isTrue();
+    assertThat(scan(top, zeros)).isEqualTo(zeros.length);
+    assertThatThrownBy(() -> scan(top, java.util.Arrays.copyOf(zeros, zeros.length - 1)))
+        .isInstanceOf(AvroDecodeException.class)
+        .hasMessageContaining(
+            "truncated int at byte 65535 (field b.b.b.b.b.b.b.b.b.b.b.b.b.b.b.b.i)");
+  }
+
+  @Test
+  void capturesCanBeResetAndReusedForTheNextScan() {
+    Schema row =
+        parse(
+            "{\"type\":\"record\",\"name\":\"Row\",\"fields\":["
+                + "{\"name\":\"code\",\"type\":[\"null\",\"string\"]},"
+                + "{\"name\":\"id\",\"type\":\"int\"}]}");
+    ScanPlan plan =
+        new ScanCompiler().compile(row, Map.of("code", Capture.slot(0), "id", Capture.slot(1)));
+    byte[] first = concat(varint(1), varint(2), new byte[] {'a', 'b'}, varint(7));
+    byte[] second = concat(varint(0), varint(8));
+    Captures captures = new Captures(2);
+
+    AvroScanner.scan(plan, first, 0, captures.reset(first));
+    assertThat(captures.bytesEqual(0, new byte[] {'a', 'b'})).isTrue();
+
+    AvroScanner.scan(plan, second, 0, captures.reset(second));
+    assertThat(captures.kind(0)).isEqualTo(Captures.NULL);
+    Captures expected = new Captures(second, 2);
+    AvroScanner.scan(plan, second, 0, expected);
+    assertThat(captures.sameValue(1, expected, 1)).as("id 8 of the second row").isTrue();
+
+    captures.reset(first);
+    assertThat(captures.kind(0)).isEqualTo(Captures.ABSENT);
+    assertThat(captures.kind(1)).isEqualTo(Captures.ABSENT);
+    assertThatThrownBy(() -> Captures.NONE.reset(first))
+        .isInstanceOf(IllegalStateException.class)
+        .hasMessageContaining("Captures.NONE is shared");
   }
 }

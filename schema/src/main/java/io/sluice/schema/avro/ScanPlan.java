@@ -1,0 +1,113 @@
+package io.sluice.schema.avro;
+
+/**
+ * A writer schema compiled by {@link ScanCompiler} for {@link AvroScanner}: a flat program of int
+ * instructions that the scanner runs in one loop. Records are laid out inline (a record costs no
+ * instruction of its own unless it is captured or recursive), {@code ["null", X]} unions take one
+ * instruction, consecutive scalars share one instruction, and recursive records are subroutines.
+ * Immutable once built and safe to share between threads.
+ *
+ * <p>Instruction layouts ({@code pc} is the opcode's index, operands follow it):
+ *
+ * <pre>
+ * RET                          end of the plan, an array/map item or a subroutine
+ * RUN n kind*n                 n consecutive int/long/string/bytes/float/double values, each
+ *                              maybe ["null", X] (F_OPTIONAL added to its kind)
+ * BOOLEAN
+ * FIXED size name              name: index into names
+ * ENUM symbols                 symbols: index into symbolTables (its name in names)
+ * OPTIONAL rel end             ["null", X]: X's code follows; index 0 jumps to end
+ * UNION rel n target*n         each branch's code ends with JMP to after the union
+ * JMP target
+ * ARRAY|MAP rel end            the item's code follows, ending with RET; end is after it
+ * CALL entry rel               a recursive record, compiled once as a subroutine at entry
+ * DEPTH rel                    nesting check of a record whose base depth is only known at run time
+ * CAP_* slot                   the same reads, recording the value into a Captures slot
+ * CAP_START slot / CAP_END slot  around a captured record, array or map
+ * </pre>
+ *
+ * {@code rel} is the nesting depth of the instruction relative to its subroutine (the plan itself
+ * is the subroutine at depth 0).
+ */
+public final class ScanPlan {
+  static final int RET = 0;
+  static final int RUN = 1;
+  static final int OPTIONAL = 2;
+  static final int UNION = 3;
+  static final int JMP = 4;
+  static final int BOOLEAN = 5;
+  static final int FIXED = 6;
+  static final int ENUM = 7;
+  static final int ARRAY = 8;
+  static final int MAP = 9;
+  static final int CALL = 10;
+  static final int DEPTH = 11;
+  static final int CAP_NULL = 12;
+  static final int CAP_BOOLEAN = 13;
+  static final int CAP_INT = 14;
+  static final int CAP_LONG = 15;
+  static final int CAP_FLOAT = 16;
+  static final int CAP_DOUBLE = 17;
+  static final int CAP_STRING = 18;
+  static final int CAP_BYTES = 19;
+  static final int CAP_FIXED = 20;
+  static final int CAP_ENUM = 21;
+  static final int CAP_START = 22;
+  static final int CAP_END = 23;
+
+  /** Field kinds in a RUN. */
+  static final int F_INT = 0;
+
+  static final int F_LONG = 1;
+  static final int F_STRING = 2;
+  static final int F_BYTES = 3;
+  static final int F_FLOAT = 4;
+  static final int F_DOUBLE = 5;
+
+  /** Added to a field kind: the field is {@code ["null", kind]}. */
+  static final int F_OPTIONAL = 8;
+
+  final int[] code;
+
+  /**
+   * Per instruction start (and per field of a RUN): the dotted field path of the value it reads,
+   * within its routine.
+   */
+  final String[] paths;
+
+  /** Type names of fixed and enum types, for messages. */
+  final String[] names;
+
+  /** Enum symbols, by the index in an ENUM instruction (its name at the same index of names). */
+  final String[][] symbolTables;
+
+  /** True when the plan has arrays, maps or subroutines: the scan then keeps an item budget. */
+  final boolean needsBudget;
+
+  private final String description;
+
+  ScanPlan(
+      int[] code,
+      String[] paths,
+      String[] names,
+      String[][] symbolTables,
+      boolean needsBudget,
+      String description) {
+    this.code = code;
+    this.paths = paths;
+    this.names = names;
+    this.symbolTables = symbolTables;
+    this.needsBudget = needsBudget;
+    this.description = description;
+  }
+
+  /** Number of int instructions and operands; for tests and diagnostics. */
+  public int size() {
+    return code.length;
+  }
+
+  @Override
+  public String toString() {
+    return "scan plan of " + description + " (" + code.length + " ints)";
+  }
+}
