@@ -13,8 +13,9 @@ import io.sluice.schema.wire.WireFormat;
  * for the key (when there is one), key fields equal to the row's primary-key fields; then the
  * Debezium contract.
  *
- * <p>The hot path builds no Avro objects: after the first record of a (value id, key id) pair it is
- * one cache lookup and a scan of the bytes ({@link AvroScanner}). Thread-safe.
+ * <p>The hot path builds no Avro objects and allocates nothing for a valid record: after the first
+ * record of a (value id, key id) pair it is one cache lookup and a scan of the bytes ({@link
+ * AvroScanner}) into capture slots that each thread reuses. Thread-safe.
  */
 public final class RecordValidator {
   private static final byte[] DELETE = {'d'};
@@ -23,6 +24,27 @@ public final class RecordValidator {
   private final DebeziumContract contract;
   private final boolean contractEnabled;
   private final PlanCache plans = new PlanCache();
+  private final ThreadLocal<Slots> slots = ThreadLocal.withInitial(Slots::new);
+
+  /** One thread's capture slots for the value and the key, reused record after record. */
+  private static final class Slots {
+    private Captures row = new Captures(0);
+    private Captures key = new Captures(0);
+
+    Captures row(byte[] value, int count) {
+      if (row.slots() < count) {
+        row = new Captures(count);
+      }
+      return row.reset(value);
+    }
+
+    Captures key(byte[] key, int count) {
+      if (this.key.slots() < count) {
+        this.key = new Captures(count);
+      }
+      return this.key.reset(key);
+    }
+  }
 
   /** A validator with the default rules (contract on, ops c/u/d/r). */
   public RecordValidator(SchemaRegistryClient registry) {
@@ -101,7 +123,8 @@ public final class RecordValidator {
 
   private ValidationResult check(RecordPlan plan, String topic, byte[] key, byte[] value) {
     int valueId = plan.valueSchemaId;
-    Captures row = new Captures(value, plan.valueSlots);
+    Slots threadSlots = slots.get();
+    Captures row = threadSlots.row(value, plan.valueSlots);
     int end;
     try {
       end = AvroScanner.scan(plan.valueScan, value, WireFormat.HEADER_SIZE, row);
@@ -130,7 +153,16 @@ public final class RecordValidator {
     int imageBase = delete ? plan.beforeBase : plan.afterBase;
     String imageName = plan.envelope ? (delete ? "before" : "after") : "value";
     if (key != null) {
-      Poison keyProblem = checkKey(plan, topic, key, row, imagePresent, imageBase, imageName);
+      Poison keyProblem =
+          checkKey(
+              plan,
+              topic,
+              key,
+              threadSlots.key(key, plan.keyFields.length),
+              row,
+              imagePresent,
+              imageBase,
+              imageName);
       if (keyProblem != null) {
         return keyProblem;
       }
@@ -157,6 +189,7 @@ public final class RecordValidator {
       RecordPlan plan,
       String topic,
       byte[] key,
+      Captures keyFields,
       Captures row,
       boolean imagePresent,
       int imageBase,
@@ -174,7 +207,6 @@ public final class RecordValidator {
           null);
     }
     int keyId = plan.keySchemaId;
-    Captures keyFields = new Captures(key, plan.keyFields.length);
     int end;
     try {
       end = AvroScanner.scan(plan.keyScan, key, WireFormat.HEADER_SIZE, keyFields);
