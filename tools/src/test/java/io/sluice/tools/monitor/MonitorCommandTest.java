@@ -7,6 +7,7 @@ import java.io.StringWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import picocli.CommandLine;
@@ -28,8 +29,16 @@ class MonitorCommandTest {
             "--group-pattern",
             "--interval",
             "--metrics-host",
-            "--metrics-port")
-        .contains("sluice_dlq_backlog_records", "sluice_consumer_group_lag_records");
+            "--metrics-port",
+            "--catalog",
+            "--iceberg-table",
+            "--iceberg-interval",
+            "--no-iceberg")
+        .contains("sluice_dlq_backlog_records", "sluice_consumer_group_lag_records")
+        .contains(
+            "sluice_iceberg_table_commits_total{operation}",
+            "sluice_iceberg_table_equality_deletes",
+            "sluice_iceberg_table_load_failures_total");
   }
 
   @Test
@@ -90,5 +99,88 @@ class MonitorCommandTest {
     cli.setUsageHelpWidth(200);
     int exit = cli.execute(args);
     return new Run(exit, out.toString(), err.toString());
+  }
+
+  @Test
+  void theReadyFilesIcebergCatalogTurnsTheIcebergPartOn() throws Exception {
+    Path ready = dir.resolve("ready.json");
+    Files.writeString(
+        ready,
+        "{\"bootstrap_servers\": \"127.0.0.1:41234\", \"iceberg_catalog\": {\"name\": \"sluice\","
+            + " \"type\": \"jdbc\", \"uri\": \"jdbc:sqlite:/data/catalog.db\","
+            + " \"jdbc.schema-version\": \"V1\", \"warehouse\": \"file:/data/warehouse\"}}");
+
+    MonitorSettings settings =
+        settings("--ready-file", ready.toString(), "--iceberg-interval", "1.5");
+
+    assertThat(settings.iceberg().catalog())
+        .containsExactly(
+            Map.entry("name", "sluice"),
+            Map.entry("type", "jdbc"),
+            Map.entry("uri", "jdbc:sqlite:/data/catalog.db"),
+            Map.entry("jdbc.schema-version", "V1"),
+            Map.entry("warehouse", "file:/data/warehouse"));
+    assertThat(settings.iceberg().tables()).isEmpty();
+    assertThat(settings.iceberg().refreshInterval()).isEqualTo(Duration.ofMillis(1500));
+
+    MonitorSettings off = settings("--ready-file", ready.toString(), "--no-iceberg");
+    assertThat(off.iceberg().enabled()).isFalse();
+    assertThat(off.bootstrapServers()).isEqualTo("127.0.0.1:41234");
+  }
+
+  @Test
+  void catalogFlagsReplaceTheReadyFilesCatalogAndTablesNarrowIt() throws Exception {
+    Path ready = dir.resolve("ready.json");
+    Files.writeString(
+        ready, "{\"iceberg_catalog\": {\"type\": \"jdbc\", \"uri\": \"jdbc:sqlite:x.db\"}}");
+
+    MonitorSettings settings =
+        settings(
+            "--ready-file",
+            ready.toString(),
+            "--bootstrap-servers",
+            "kafka:19092",
+            "--catalog",
+            "name=sluice",
+            "--catalog",
+            "type=rest",
+            "--catalog",
+            "uri=http://iceberg-rest:8181",
+            "--iceberg-table",
+            "cdc_lab.orders_changelog",
+            "--iceberg-table",
+            "other");
+
+    assertThat(settings.iceberg().catalog())
+        .containsExactly(
+            Map.entry("name", "sluice"),
+            Map.entry("type", "rest"),
+            Map.entry("uri", "http://iceberg-rest:8181"));
+    assertThat(settings.iceberg().tables()).containsExactly("cdc_lab.orders_changelog", "other");
+    assertThat(settings.iceberg().refreshInterval()).isEqualTo(Duration.ofSeconds(10));
+  }
+
+  @Test
+  void aCatalogWithoutTypeOrContradictingFlagsAreUsageErrors() {
+    Run untyped =
+        run("--bootstrap-servers", "127.0.0.1:1", "--catalog", "uri=http://iceberg-rest:8181");
+    assertThat(untyped.exit).isEqualTo(2);
+    assertThat(untyped.err)
+        .contains("--catalog: icebergCatalog must name its type (type=jdbc|rest|...)");
+
+    Run both = run("--bootstrap-servers", "127.0.0.1:1", "--catalog", "type=rest", "--no-iceberg");
+    assertThat(both.exit).isEqualTo(2);
+    assertThat(both.err).contains("--no-iceberg and --catalog contradict each other");
+
+    Run interval = run("--bootstrap-servers", "127.0.0.1:1", "--iceberg-interval", "0");
+    assertThat(interval.exit).isEqualTo(2);
+    assertThat(interval.err)
+        .contains("--iceberg-interval must be between 0.1 and 86400 seconds, got 0.0");
+  }
+
+  private static MonitorSettings settings(String... args) {
+    MonitorCommand command = new MonitorCommand();
+    new CommandLine(command).parseArgs(args);
+    return command.settings();
   }
 }

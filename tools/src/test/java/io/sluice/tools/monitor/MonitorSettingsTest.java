@@ -4,6 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.time.Duration;
+import java.util.List;
+import java.util.Map;
 import org.junit.jupiter.api.Test;
 
 class MonitorSettingsTest {
@@ -49,5 +51,53 @@ class MonitorSettingsTest {
         .hasMessage("metricsPort must be a TCP port (1-65535) or 0 for a free one, got 70000");
     assertThatThrownBy(() -> MonitorSettings.defaults(" "))
         .hasMessage("bootstrapServers must name at least one host:port, got ' '");
+  }
+
+  @Test
+  void theIcebergPartIsOffByDefaultAndTakesTheCatalogObjectOfTheReadyFile() {
+    assertThat(defaults.iceberg().enabled()).isFalse();
+    assertThat(defaults.iceberg().refreshInterval()).isEqualTo(Duration.ofSeconds(10));
+
+    MonitorSettings lake =
+        defaults
+            .withIcebergCatalog(
+                Map.of("name", "sluice", "type", "jdbc", "uri", "jdbc:sqlite:/tmp/catalog.db"))
+            .withIcebergTables(List.of("cdc_lab", "other.events"))
+            .withIcebergRefreshInterval(Duration.ofSeconds(1));
+
+    assertThat(lake.iceberg().enabled()).isTrue();
+    assertThat(lake.iceberg().catalogName()).isEqualTo("sluice");
+    assertThat(lake.iceberg().tables()).containsExactly("cdc_lab", "other.events");
+    assertThat(lake.iceberg().refreshInterval()).isEqualTo(Duration.ofSeconds(1));
+    assertThat(lake.withIcebergCatalog(null).iceberg().enabled()).isFalse();
+  }
+
+  @Test
+  void aCatalogWithoutTypeAndBadTableNamesAreRefused() {
+    assertThatThrownBy(() -> defaults.withIcebergCatalog(Map.of("uri", "http://rest:8181")))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessage(
+            "icebergCatalog must name its type (type=jdbc|rest|...) or catalog-impl, got the keys"
+                + " [uri]");
+    assertThatThrownBy(() -> defaults.withIcebergTables(List.of("cdc_lab..orders")))
+        .hasMessage(
+            "icebergTables entries are namespaces or namespace.table, got 'cdc_lab..orders'");
+    assertThatThrownBy(() -> defaults.withIcebergRefreshInterval(Duration.ofMillis(10)))
+        .hasMessage("icebergRefreshInterval must be at least 100 ms, got 10 ms");
+  }
+
+  @Test
+  void theSettingsNeverShowTheCatalogsCredentials() {
+    MonitorSettings lake =
+        defaults.withIcebergCatalog(
+            Map.of(
+                "type", "rest",
+                "uri", "http://iceberg-rest:8181",
+                "s3.access-key-id", "sluice",
+                "s3.secret-access-key", "sluice-secret"));
+
+    assertThat(lake.toString())
+        .contains("type=rest", "uri=http://iceberg-rest:8181")
+        .doesNotContain("sluice-secret", "access-key");
   }
 }

@@ -301,12 +301,7 @@ class PipelineMonitorIT {
   }
 
   private static Scrape scrape(PipelineMonitor monitor) throws Exception {
-    HttpResponse<String> response =
-        http.send(
-            HttpRequest.newBuilder(URI.create(monitor.metricsUrl())).build(),
-            HttpResponse.BodyHandlers.ofString());
-    assertThat(response.statusCode()).isEqualTo(200);
-    return Scrape.of(response.body());
+    return Scrape.fetch(monitor.metricsUrl());
   }
 
   private static int status(String url) throws Exception {

@@ -1,5 +1,10 @@
 package io.sluice.tools.monitor;
 
+import java.io.IOException;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -13,6 +18,20 @@ record Scrape(List<Sample> samples) {
   private static final Pattern LABEL = Pattern.compile("(\\w+)=\"((?:[^\"\\\\]|\\\\.)*)\"");
 
   record Sample(String name, Map<String, String> labels, double value) {}
+
+  private static final HttpClient HTTP = HttpClient.newHttpClient();
+
+  /** GETs {@code metricsUrl}, which must answer 200, and parses the body. */
+  static Scrape fetch(String metricsUrl) throws IOException, InterruptedException {
+    HttpResponse<String> response =
+        HTTP.send(
+            HttpRequest.newBuilder(URI.create(metricsUrl)).build(),
+            HttpResponse.BodyHandlers.ofString());
+    if (response.statusCode() != 200) {
+      throw new IOException(metricsUrl + " answered " + response.statusCode());
+    }
+    return of(response.body());
+  }
 
   static Scrape of(String text) {
     List<Sample> samples = new ArrayList<>();
