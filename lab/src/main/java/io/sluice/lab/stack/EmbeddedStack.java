@@ -84,7 +84,10 @@ public final class EmbeddedStack implements AutoCloseable {
   public static final String UPSERT_SINK_JOB = "sluice-upsert-sink";
   public static final String MONITOR_JOB = "sluice-monitor";
 
-  /** How often the monitor re-reads the DLQ topics, their ledgers and the groups' offsets. */
+  /**
+   * How often the monitor re-reads the DLQ topics, their ledgers, the groups' offsets and the
+   * Iceberg tables' metadata.
+   */
   public static final Duration MONITOR_REFRESH = Duration.ofSeconds(1);
 
   private static final Logger log = LoggerFactory.getLogger(EmbeddedStack.class);
@@ -250,14 +253,17 @@ public final class EmbeddedStack implements AutoCloseable {
               () -> startedSinks.running(CHANGELOG_SINK))
           .await(remaining(deadline));
     }
-    log.info("Starting the monitor (DLQ backlog and consumer lag metrics)");
+    log.info("Starting the monitor (DLQ backlog, consumer lag and Iceberg table metrics)");
     monitor =
         PipelineMonitor.start(
             MonitorSettings.defaults(kafka.bootstrapServers())
-                .withRefreshInterval(MONITOR_REFRESH));
+                .withRefreshInterval(MONITOR_REFRESH)
+                .withIcebergCatalog(icebergCatalog())
+                .withIcebergRefreshInterval(MONITOR_REFRESH));
     abortIfClosed();
     PipelineMonitor startedMonitor = monitor;
-    // /health answers 200 once the monitor has read the DLQ topics, ledgers and group offsets.
+    // /health answers 200 once the monitor has read the DLQ topics, ledgers, group offsets and
+    // the Iceberg tables' metadata.
     new Readiness().http("Monitor", startedMonitor.healthUrl()).await(remaining(deadline));
     if (prometheusBinary != null) {
       startPrometheus(prometheusBinary, deadline);

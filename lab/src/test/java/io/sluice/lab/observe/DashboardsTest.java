@@ -13,7 +13,9 @@ import io.sluice.router.metrics.RouterMetrics;
 import io.sluice.router.validate.ErrorCode;
 import io.sluice.tools.monitor.DlqSnapshot;
 import io.sluice.tools.monitor.GroupTopic;
+import io.sluice.tools.monitor.IcebergMetrics;
 import io.sluice.tools.monitor.MonitorMetrics;
+import io.sluice.tools.monitor.TableReading;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -187,8 +189,8 @@ class DashboardsTest {
   }
 
   /**
-   * Every metric name the router's, the capture's, the upsert sink's and the monitor's meters
-   * render.
+   * Every metric name the router's, the capture's, the upsert sink's and the monitor's meters (its
+   * Kafka and its Iceberg part) render.
    */
   private static Set<String> renderedSluiceNames() {
     PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
@@ -207,6 +209,14 @@ class DashboardsTest {
     monitor.lag(
         Map.of(new GroupTopic("connect-sluice-upsert-sink", "broker.cdc_lab.orders.clean"), 0L));
     monitor.refreshed(Instant.now());
+    // A table's meters exist from its first reading, the last-commit gauge from its first commit,
+    // the load-failure counter from its first reading or failure, the refresh gauge from the first
+    // Iceberg refresh.
+    IcebergMetrics iceberg = new IcebergMetrics(registry);
+    iceberg
+        .table("cdc_lab.orders_changelog")
+        .publish(new TableReading(System.currentTimeMillis(), 1, 1, 1, 0, 0, Map.of("append", 1L)));
+    iceberg.refreshed(Instant.now());
     Set<String> names = new TreeSet<>();
     for (String line : registry.scrape().split("\n")) {
       if (line.startsWith("sluice_")) {
