@@ -176,7 +176,7 @@ final class IcebergWatcher implements AutoCloseable {
       } catch (RuntimeException e) {
         table = null;
         meters.loadFailed();
-        String error = PipelineMonitor.describe(e);
+        String error = RefreshTask.describe(e);
         if (!error.equals(failure)) {
           log.warn(
               "Iceberg table {} cannot be loaded; counted, retried next refresh: {}", id, error);

@@ -12,15 +12,12 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.time.Clock;
 import java.time.Duration;
-import java.time.Instant;
 import java.util.Map;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
-import java.util.function.Consumer;
-import java.util.function.IntSupplier;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.slf4j.Logger;
@@ -61,8 +58,8 @@ public final class PipelineMonitor implements AutoCloseable {
   private final DlqWatcher dlq;
   private final ConsumerLag lag;
   private final IcebergWatcher icebergTables;
-  private final Refresher kafka;
-  private final Refresher iceberg;
+  private final RefreshTask kafka;
+  private final RefreshTask iceberg;
   private final ScheduledExecutorService scheduler;
   private final AtomicBoolean closed = new AtomicBoolean();
   private HttpEndpoint endpoint;
@@ -88,25 +85,29 @@ public final class PipelineMonitor implements AutoCloseable {
     this.dlq = new DlqWatcher(scanner, settings.dlqTopicPattern(), metrics);
     this.lag = new ConsumerLag(admin, scanner, settings.groupPattern(), BROKER_TIMEOUT);
     this.kafka =
-        new Refresher(
+        new RefreshTask(
             "monitor",
             "DLQ topic(s)",
             this::refreshKafka,
             metrics::refreshed,
             metrics::refreshFailed,
-            settings.refreshInterval());
+            settings.refreshInterval(),
+            clock,
+            closed::get);
     IcebergSettings lake = settings.iceberg();
     if (lake.enabled()) {
       IcebergMetrics icebergMetrics = new IcebergMetrics(registry);
       this.icebergTables = new IcebergWatcher(lake, icebergMetrics, IcebergCatalogs::open);
       this.iceberg =
-          new Refresher(
+          new RefreshTask(
               "Iceberg",
               "table(s)",
               icebergTables::refresh,
               icebergMetrics::refreshed,
               icebergMetrics::refreshFailed,
-              lake.refreshInterval());
+              lake.refreshInterval(),
+              clock,
+              closed::get);
     } else {
       this.icebergTables = null;
       this.iceberg = null;
@@ -220,8 +221,8 @@ public final class PipelineMonitor implements AutoCloseable {
   }
 
   private Health health() {
-    Part kafkaNow = kafka.status;
-    Part icebergNow = iceberg == null ? null : iceberg.status;
+    RefreshTask.Status kafkaNow = kafka.status();
+    RefreshTask.Status icebergNow = iceberg == null ? null : iceberg.status();
     String state = kafkaNow.state();
     if (kafkaNow.up() && icebergNow != null && !icebergNow.up()) {
       state = icebergNow.state();
@@ -235,97 +236,5 @@ public final class PipelineMonitor implements AutoCloseable {
       icebergNow.describeInto(lake, "tables");
     }
     return new Health(kafkaNow.up() && (icebergNow == null || icebergNow.up()), body.toString());
-  }
-
-  /** One part's refresh state, as {@code /health} shows it. */
-  private record Part(String state, Instant lastRefresh, int watched, String error) {
-    static final Part STARTING = new Part("STARTING", null, 0, null);
-
-    boolean up() {
-      return state.equals("RUNNING");
-    }
-
-    void describeInto(ObjectNode body, String watchedKey) {
-      if (lastRefresh != null) {
-        body.put("last_refresh", lastRefresh.toString());
-        body.put(watchedKey, watched);
-      }
-      if (error != null) {
-        body.put("error", error);
-      }
-    }
-  }
-
-  /**
-   * Runs one part's refresh (Kafka, or Iceberg) on the scheduler: success and failure are recorded
-   * in its status and meters; a failure is logged once until the part recovers, then retried.
-   */
-  private final class Refresher implements Runnable {
-    private final String name;
-    private final String watchedName;
-    private final IntSupplier work;
-    private final Consumer<Instant> refreshed;
-    private final Runnable failed;
-    private final Duration interval;
-    private volatile Part status = Part.STARTING;
-
-    Refresher(
-        String name,
-        String watchedName,
-        IntSupplier work,
-        Consumer<Instant> refreshed,
-        Runnable failed,
-        Duration interval) {
-      this.name = name;
-      this.watchedName = watchedName;
-      this.work = work;
-      this.refreshed = refreshed;
-      this.failed = failed;
-      this.interval = interval;
-    }
-
-    @Override
-    public void run() {
-      if (closed.get()) {
-        return;
-      }
-      try {
-        int watched = work.getAsInt();
-        Instant now = clock.instant();
-        refreshed.accept(now);
-        if (!status.up()) {
-          log.info("{} refresh done: {} {} watched", name, watched, watchedName);
-        }
-        status = new Part("RUNNING", now, watched, null);
-      } catch (RuntimeException e) {
-        if (closed.get()) {
-          return;
-        }
-        failed.run();
-        String error = describe(e);
-        if (status.error() == null) {
-          log.warn("{} refresh failed, retrying every {} ms: {}", name, interval.toMillis(), error);
-        } else {
-          log.debug("{} refresh failed again: {}", name, error);
-        }
-        status = new Part("FAILING", status.lastRefresh(), status.watched(), error);
-      } catch (Error e) {
-        // An Error ends the scheduled task silently; make it visible before it does.
-        log.error("{} refresh stopped by {}", name, e.toString());
-        status = new Part("STOPPED", status.lastRefresh(), status.watched(), e.toString());
-        throw e;
-      }
-    }
-  }
-
-  /** The message of {@code e} and of its causes, each once: for logs and /health. */
-  static String describe(Throwable e) {
-    StringBuilder message = new StringBuilder(String.valueOf(e.getMessage()));
-    for (Throwable cause = e.getCause(); cause != null; cause = cause.getCause()) {
-      if (cause.getMessage() != null && !message.toString().contains(cause.getMessage())) {
-        message.append(": ").append(cause.getMessage());
-      }
-    }
-    return message.toString();
   }
 }
