@@ -264,13 +264,25 @@ class ComposeFilesTest {
   }
 
   @Test
-  void theMonitorsCommandIsAcceptedByMonitorCommandAndReadsTheInternalListener() {
+  void theMonitorsCommandIsAcceptedByMonitorCommandAndReadsTheInternalListener()
+      throws IOException {
     MonitorSettings settings = monitorSettings();
 
     assertThat(settings.bootstrapServers()).isEqualTo(INTERNAL_BOOTSTRAP);
     assertThat(settings.metricsHost()).isEqualTo("0.0.0.0");
     assertThat(services.path("monitor").path("ports").get(0).asText())
         .isEqualTo(settings.metricsPort() + ":" + settings.metricsPort());
+
+    // The monitor reads the tables through the catalog the connectors write them to.
+    Map<String, String> connectorCatalog = new TreeMap<>();
+    connectorJson(EmbeddedStack.UPSERT_SINK)
+        .forEach(
+            (k, v) -> {
+              if (k.startsWith("iceberg.catalog.")) {
+                connectorCatalog.put(k.substring("iceberg.catalog.".length()), v);
+              }
+            });
+    assertThat(new TreeMap<>(settings.iceberg().catalog())).isEqualTo(connectorCatalog);
   }
 
   /** The settings compose's monitor command gives, parsed by the command class it names. */
