@@ -9,6 +9,7 @@ import io.sluice.router.retry.RegistryRetry;
 import io.sluice.router.topics.OutputTopics;
 import io.sluice.router.validate.Poison;
 import io.sluice.router.validate.RecordValidator;
+import io.sluice.router.validate.TopicValidator;
 import io.sluice.router.validate.ValidationResult;
 import io.sluice.schema.registry.RegistryUnavailableException;
 import java.util.HashMap;
@@ -61,10 +62,15 @@ final class RoutingProcessor implements Processor<byte[], byte[], byte[], Routed
   }
 
   /**
-   * One input topic: its output topic names and counters; null names and counters when the topic is
-   * not an input.
+   * One input topic: its validator, output topic names and counters; all null when the topic is not
+   * an input.
    */
-  private record Route(String input, String clean, String dlq, ValidatedCounters validated) {
+  private record Route(
+      String input,
+      TopicValidator validator,
+      String clean,
+      String dlq,
+      ValidatedCounters validated) {
     boolean ignored() {
       return clean == null;
     }
@@ -89,14 +95,14 @@ final class RoutingProcessor implements Processor<byte[], byte[], byte[], Routed
     ValidationResult result;
     boolean timed = --untilTimed == 0;
     try {
-      result = validator.validate(route.input(), record.key(), record.value());
+      result = route.validator().validate(record.key(), record.value());
     } catch (RegistryUnavailableException e) {
       timed = true;
       result =
           retry.retry(
               e,
               start,
-              () -> validator.validate(route.input(), record.key(), record.value()),
+              () -> route.validator().validate(record.key(), record.value()),
               () -> describe(source));
     }
     int partition = source.partition();
@@ -161,11 +167,15 @@ final class RoutingProcessor implements Processor<byte[], byte[], byte[], Routed
       log.warn(
           "Topic {} matches the input pattern but is an output or internal topic; not routing it",
           topic);
-      return new Route(topic, null, null, null);
+      return new Route(topic, null, null, null, null);
     }
     outputs.ensure(topic);
     return new Route(
-        topic, roles.cleanTopic(topic), roles.dlqTopic(topic), metrics.validatedCounters(topic));
+        topic,
+        validator.forTopic(topic),
+        roles.cleanTopic(topic),
+        roles.dlqTopic(topic),
+        metrics.validatedCounters(topic));
   }
 
   private static String describe(RecordMetadata source) {

@@ -15,20 +15,23 @@ final class PlanCache {
 
   private final ConcurrentHashMap<String, TopicPlans> byTopic = new ConcurrentHashMap<>();
 
-  RecordPlan find(String topic, int valueId, boolean keyed, int keyId) {
+  /**
+   * The plans of {@code topic}, shared by every thread. A caller may keep the result: when the
+   * cache drops the topic, its plans stay valid for whoever holds them.
+   */
+  TopicPlans forTopic(String topic) {
     TopicPlans plans = byTopic.get(topic);
-    return plans == null ? null : plans.find(valueId, keyed, keyId);
-  }
-
-  void add(String topic, RecordPlan plan) {
-    if (byTopic.size() >= MAX_TOPICS && !byTopic.containsKey(topic)) {
+    if (plans != null) {
+      return plans;
+    }
+    if (byTopic.size() >= MAX_TOPICS) {
       byTopic.clear();
     }
-    byTopic.computeIfAbsent(topic, t -> new TopicPlans()).add(plan);
+    return byTopic.computeIfAbsent(topic, t -> new TopicPlans());
   }
 
   /** Copy-on-write array: lookups read one volatile field and scan a few entries. */
-  private static final class TopicPlans {
+  static final class TopicPlans {
     private volatile RecordPlan[] plans = new RecordPlan[0];
 
     RecordPlan find(int valueId, boolean keyed, int keyId) {

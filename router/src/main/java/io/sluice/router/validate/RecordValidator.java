@@ -15,7 +15,8 @@ import io.sluice.schema.wire.WireFormat;
  *
  * <p>The hot path builds no Avro objects and allocates nothing for a valid record: after the first
  * record of a (value id, key id) pair it is one cache lookup and a scan of the bytes ({@link
- * AvroScanner}) into capture slots that each thread reuses. Thread-safe.
+ * AvroScanner}) into capture slots that each thread reuses. Thread-safe; {@link #forTopic} gives a
+ * single-threaded caller a validator without the per-record lookups.
  */
 public final class RecordValidator {
   private static final byte[] DELETE = {'d'};
@@ -24,27 +25,7 @@ public final class RecordValidator {
   private final DebeziumContract contract;
   private final boolean contractEnabled;
   private final PlanCache plans = new PlanCache();
-  private final ThreadLocal<Slots> slots = ThreadLocal.withInitial(Slots::new);
-
-  /** One thread's capture slots for the value and the key, reused record after record. */
-  private static final class Slots {
-    private Captures row = new Captures(0);
-    private Captures key = new Captures(0);
-
-    Captures row(byte[] value, int count) {
-      if (row.slots() < count) {
-        row = new Captures(count);
-      }
-      return row.reset(value);
-    }
-
-    Captures key(byte[] key, int count) {
-      if (this.key.slots() < count) {
-        this.key = new Captures(count);
-      }
-      return this.key.reset(key);
-    }
-  }
+  private final ThreadLocal<CaptureSlots> threadSlots = ThreadLocal.withInitial(CaptureSlots::new);
 
   /** A validator with the default rules (contract on, ops c/u/d/r). */
   public RecordValidator(SchemaRegistryClient registry) {
@@ -67,6 +48,16 @@ public final class RecordValidator {
    *     about the record (authorization, bad URL): fail rather than quarantine
    */
   public ValidationResult validate(String topic, byte[] key, byte[] value) {
+    return validate(topic, plans.forTopic(topic), threadSlots.get(), key, value);
+  }
+
+  /** A validator for the records of {@code topic}, for one thread at a time. */
+  public TopicValidator forTopic(String topic) {
+    return new TopicValidator(this, topic, plans.forTopic(topic));
+  }
+
+  ValidationResult validate(
+      String topic, PlanCache.TopicPlans topicPlans, CaptureSlots slots, byte[] key, byte[] value) {
     if (value == null) {
       return ValidationResult.TOMBSTONE;
     }
@@ -84,30 +75,37 @@ public final class RecordValidator {
     int valueId = WireFormat.schemaId(value);
     boolean keyed = key != null && WireFormat.hasHeader(key);
     int keyId = keyed ? WireFormat.schemaId(key) : 0;
-    RecordPlan plan = plans.find(topic, valueId, keyed, keyId);
+    RecordPlan plan = topicPlans.find(valueId, keyed, keyId);
     if (plan != null) {
-      return check(plan, topic, key, value);
+      return check(plan, topic, slots, key, value);
     }
-    return resolveAndCheck(topic, key, value, valueId, keyed, keyId);
+    return resolveAndCheck(topic, topicPlans, slots, key, value, valueId, keyed, keyId);
   }
 
   /** The slow path: look the ids up in the registry, build and cache the plan, then check. */
   private ValidationResult resolveAndCheck(
-      String topic, byte[] key, byte[] value, int valueId, boolean keyed, int keyId) {
-    RecordPlan valuePlan = plans.find(topic, valueId, false, 0);
+      String topic,
+      PlanCache.TopicPlans topicPlans,
+      CaptureSlots slots,
+      byte[] key,
+      byte[] value,
+      int valueId,
+      boolean keyed,
+      int keyId) {
+    RecordPlan valuePlan = topicPlans.find(valueId, false, 0);
     if (valuePlan == null) {
       SchemaLookup.Result resolved = lookup.resolve(topic, valueId, false, null);
       if (resolved.poison() != null) {
         return resolved.poison();
       }
       valuePlan = RecordPlan.forValue(valueId, resolved.schema());
-      plans.add(topic, valuePlan);
+      topicPlans.add(valuePlan);
     }
     if (!keyed) {
-      return check(valuePlan, topic, key, value);
+      return check(valuePlan, topic, slots, key, value);
     }
     // The value's stages come before the key's: report a broken value first.
-    ValidationResult valueOnly = check(valuePlan, topic, null, value);
+    ValidationResult valueOnly = check(valuePlan, topic, slots, null, value);
     if (valueOnly instanceof Poison poison && isValueDecodeCode(poison.code())) {
       return withKeyId(poison, keyId);
     }
@@ -117,14 +115,14 @@ public final class RecordValidator {
     }
     RecordPlan plan =
         RecordPlan.forValueAndKey(valueId, valuePlan.valueSchema, keyId, keySchema.schema());
-    plans.add(topic, plan);
-    return check(plan, topic, key, value);
+    topicPlans.add(plan);
+    return check(plan, topic, slots, key, value);
   }
 
-  private ValidationResult check(RecordPlan plan, String topic, byte[] key, byte[] value) {
+  private ValidationResult check(
+      RecordPlan plan, String topic, CaptureSlots slots, byte[] key, byte[] value) {
     int valueId = plan.valueSchemaId;
-    Slots threadSlots = slots.get();
-    Captures row = threadSlots.row(value, plan.valueSlots);
+    Captures row = slots.row(value, plan.valueSlots);
     int end;
     try {
       end = AvroScanner.scan(plan.valueScan, value, WireFormat.HEADER_SIZE, row);
@@ -158,7 +156,7 @@ public final class RecordValidator {
               plan,
               topic,
               key,
-              threadSlots.key(key, plan.keyFields.length),
+              slots.key(key, plan.keyFields.length),
               row,
               imagePresent,
               imageBase,

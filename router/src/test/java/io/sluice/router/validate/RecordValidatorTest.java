@@ -326,6 +326,28 @@ class RecordValidatorTest {
   }
 
   @Test
+  void aTopicValidatorJudgesLikeTheValidatorAndSharesItsPlans() {
+    TopicValidator topicValidator = validator.forTopic(TOPIC);
+    assertThat(topicValidator.topic()).isEqualTo(TOPIC);
+    List<byte[][]> records =
+        List.of(
+            new byte[][] {key(1), value(Orders.create(1))},
+            new byte[][] {key(2), value(Orders.envelope("d", Orders.row(2), null))},
+            new byte[][] {key(3), value(Orders.envelope("d", null, null))},
+            new byte[][] {key(4), value(Orders.create(5))},
+            new byte[][] {null, value(Orders.create(6))},
+            new byte[][] {key(7), Arrays.copyOf(value(Orders.create(7)), 20)},
+            new byte[][] {key(8), null});
+    for (byte[][] record : records) {
+      assertThat(topicValidator.validate(record[0], record[1]))
+          .isEqualTo(validator.validate(TOPIC, record[0], record[1]));
+    }
+    int calls = registry.calls();
+    validator.forTopic(TOPIC).validate(key(9), value(Orders.create(9)));
+    assertThat(registry.calls()).as("plans built by one are found by the other").isEqualTo(calls);
+  }
+
+  @Test
   void everyErrorCodeHasAnExceptionType() {
     for (ErrorCode code : ErrorCode.values()) {
       assertThat(code.errorType()).startsWith("io.sluice.");
