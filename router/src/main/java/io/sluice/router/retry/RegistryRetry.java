@@ -57,11 +57,12 @@ public final class RegistryRetry {
   }
 
   /**
-   * Goes on after a first attempt, made by the caller from {@code startNanos} (see {@link
-   * #nanoTime()}), failed with {@code failure}: waits, then runs {@code action} until it returns
-   * without {@link RegistryUnavailableException}. The bound counts from {@code startNanos}. Callers
-   * on a hot path make the first attempt themselves, so records the registry does not hold up cost
-   * no lambdas.
+   * Goes on after a first attempt made by the caller failed with {@code failure}: waits, then runs
+   * {@code action} until it returns without {@link RegistryUnavailableException}. The bound counts
+   * from {@code startNanos} (see {@link #nanoTime()}): when the first attempt started, or when it
+   * failed for a caller that reads the clock only once something went wrong. Callers on a hot path
+   * make the first attempt themselves, so records the registry does not hold up cost no lambdas and
+   * no clock reads.
    *
    * @param where names the record (topic, partition, offset) for logs and the timeout message
    * @throws RegistryRetryTimeoutException when the registry is still unavailable after the bound
