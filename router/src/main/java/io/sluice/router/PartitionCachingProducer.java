@@ -35,6 +35,8 @@ final class PartitionCachingProducer implements Producer<byte[], byte[]> {
 
   private final Producer<byte[], byte[]> delegate;
   private final Map<String, Cached> partitions = new ConcurrentHashMap<>();
+  private String lastTopic;
+  private Cached lastCached;
 
   PartitionCachingProducer(Producer<byte[], byte[]> delegate) {
     this.delegate = delegate;
@@ -51,11 +53,16 @@ final class PartitionCachingProducer implements Producer<byte[], byte[]> {
 
   @Override
   public List<PartitionInfo> partitionsFor(String topic) {
-    Cached cached = partitions.get(topic);
+    // Records come in runs to one output topic (the router names it with the same String).
+    Cached cached = topic == lastTopic ? lastCached : partitions.get(topic);
     if (cached != null && ++cached.uses < REFRESH_EVERY) {
+      lastTopic = topic;
+      lastCached = cached;
       return cached.partitions;
     }
     List<PartitionInfo> fresh = delegate.partitionsFor(topic);
+    lastTopic = null;
+    lastCached = null;
     if (fresh.isEmpty()) {
       partitions.remove(topic);
     } else {

@@ -51,6 +51,21 @@ class PartitionCachingProducerTest {
   }
 
   @Test
+  void keepsEachTopicsCountWhenTopicsAlternate() {
+    delegate.partitionCounts.put("t.clean", 3);
+    delegate.partitionCounts.put("t.dlq", 1);
+
+    for (int i = 0; i < PartitionCachingProducer.REFRESH_EVERY - 1; i++) {
+      assertThat(producer.partitionsFor("t.clean")).hasSize(3);
+      assertThat(producer.partitionsFor("t.dlq")).hasSize(1);
+      // The same name in another String: found by equality, not only identity.
+      assertThat(producer.partitionsFor(new String("t.clean"))).hasSize(3);
+    }
+
+    assertThat(delegate.asked).isEqualTo(3);
+  }
+
+  @Test
   void seesAddedPartitionsWithinOneRefreshInterval() {
     delegate.partitionCounts.put("t.clean", 2);
     producer.partitionsFor("t.clean");
