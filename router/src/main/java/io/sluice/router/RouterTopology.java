@@ -24,7 +24,8 @@ import org.apache.kafka.streams.kstream.Produced;
 /**
  * The router's topology, as a pure builder: every topic matching the input pattern → validate → one
  * sink that writes to {@code <topic>.clean} or {@code <topic>.dlq} in the input partition. Keys and
- * values stay bytes end to end. Tests drive this same method through {@code TopologyTestDriver}.
+ * values stay bytes end to end (a value travels wrapped in a {@link Routed}, never re-encoded).
+ * Tests drive this same method through {@code TopologyTestDriver}.
  */
 public final class RouterTopology {
   /** Producer max.request.size default: DLQ envelopes are larger than their input record. */
@@ -62,7 +63,7 @@ public final class RouterTopology {
         new DlqRecordBuilder(config.dlqFormat(), config.applicationId(), wallClock);
     builder.stream(
             roles.inputPattern(),
-            Consumed.with(Serdes.ByteArray(), Serdes.ByteArray()).withName("sluice-inputs"))
+            Consumed.with(Serdes.ByteArray(), Routed.serde()).withName("sluice-inputs"))
         .process(
             () ->
                 new RoutingProcessor(

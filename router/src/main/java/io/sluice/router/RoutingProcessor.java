@@ -29,7 +29,7 @@ import org.slf4j.LoggerFactory;
  * <p>Everything a record needs beyond validation is resolved once per topic ({@link Route}): the
  * router's throughput is measured against a pass-through, so per-record lookups show.
  */
-final class RoutingProcessor implements Processor<byte[], byte[], byte[], Routed> {
+final class RoutingProcessor implements Processor<byte[], Routed, byte[], Routed> {
   private static final Logger log = LoggerFactory.getLogger(RoutingProcessor.class);
 
   private final TopicRoles roles;
@@ -82,7 +82,7 @@ final class RoutingProcessor implements Processor<byte[], byte[], byte[], Routed
   }
 
   @Override
-  public void process(Record<byte[], byte[]> record) {
+  public void process(Record<byte[], Routed> record) {
     RecordMetadata source =
         context
             .recordMetadata()
@@ -96,9 +96,11 @@ final class RoutingProcessor implements Processor<byte[], byte[], byte[], Routed
     // its first failed attempt.
     boolean timed = --untilTimed == 0;
     long start = timed ? retry.nanoTime() : 0;
+    Routed routed = record.value();
+    byte[] value = routed == null ? null : routed.bytes();
     ValidationResult result;
     try {
-      result = route.validator().validate(record.key(), record.value());
+      result = route.validator().validate(record.key(), value);
     } catch (RegistryUnavailableException e) {
       if (!timed) {
         timed = true;
@@ -108,12 +110,12 @@ final class RoutingProcessor implements Processor<byte[], byte[], byte[], Routed
           retry.retry(
               e,
               start,
-              () -> route.validator().validate(record.key(), record.value()),
+              () -> route.validator().validate(record.key(), value),
               () -> describe(source));
     }
     int partition = source.partition();
     if (result instanceof Poison poison) {
-      quarantine(record, source, route, poison);
+      quarantine(record, value, source, route, poison);
     } else if (result == ValidationResult.TOMBSTONE) {
       route.validated().increment(Result.TOMBSTONE);
       if (tombstones == TombstoneMode.PASS) {
@@ -121,7 +123,9 @@ final class RoutingProcessor implements Processor<byte[], byte[], byte[], Routed
       }
     } else {
       route.validated().increment(Result.VALID);
-      context.forward(record.withValue(new Routed(route.clean(), partition, record.value())));
+      // The same record, its value routed in place: see Routed.
+      routed.routeTo(route.clean(), partition);
+      context.forward(record);
     }
     if (timed) {
       untilTimed = RouterMetrics.LATENCY_SAMPLE_EVERY;
@@ -130,7 +134,11 @@ final class RoutingProcessor implements Processor<byte[], byte[], byte[], Routed
   }
 
   private void quarantine(
-      Record<byte[], byte[]> record, RecordMetadata source, Route route, Poison poison) {
+      Record<byte[], Routed> record,
+      byte[] value,
+      RecordMetadata source,
+      Route route,
+      Poison poison) {
     DlqRecordBuilder.Original original =
         new DlqRecordBuilder.Original(
             source.topic(),
@@ -138,7 +146,7 @@ final class RoutingProcessor implements Processor<byte[], byte[], byte[], Routed
             source.offset(),
             record.timestamp(),
             record.key(),
-            record.value(),
+            value,
             record.headers());
     log.warn(
         "Poison record {}-{}@{} ({}, value sha256 {}) goes to {}: {}",
@@ -146,7 +154,7 @@ final class RoutingProcessor implements Processor<byte[], byte[], byte[], Routed
         source.partition(),
         source.offset(),
         poison.code(),
-        DlqRecordBuilder.sha256(record.value()),
+        DlqRecordBuilder.sha256(value),
         route.dlq(),
         poison.message());
     route.validated().increment(Result.POISON);

@@ -37,4 +37,19 @@ class RoutedTest {
         .isSameAs(bytes);
     assertThat(Routed.serde().serializer().serialize("t", new Routed("t", 1, null))).isNull();
   }
+
+  @Test
+  void serdeReadsAnInputValueUnroutedAndATombstoneAsNull() {
+    byte[] bytes = {0, 0, 0, 0, 1, 2, 3};
+    Routed read = Routed.serde().deserializer().deserialize("in", bytes);
+    assertThat(read.bytes()).isSameAs(bytes);
+    assertThat(read.topic()).isNull();
+    assertThat(read.partition()).isEqualTo(-1);
+    assertThat(Routed.serde().deserializer().deserialize("in", null)).isNull();
+
+    read.routeTo("in.clean", 2);
+    assertThat(read.topic()).isEqualTo("in.clean");
+    assertThat(Routed.partitioner().partitions("in.clean", null, read, 3))
+        .isEqualTo(Optional.of(Set.of(2)));
+  }
 }
