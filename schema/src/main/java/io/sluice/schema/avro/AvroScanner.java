@@ -92,7 +92,7 @@ public final class AvroScanner {
           case ScanPlan.RET:
             return pos;
           case ScanPlan.RUN:
-            pos = fields(plan, pc, buf, pos, limit);
+            pos = fields(plan, pc, buf, pos, limit, captures);
             pc += 2 + code[pc + 1];
             break;
           case ScanPlan.OPTIONAL:
@@ -110,6 +110,22 @@ public final class AvroScanner {
                 checkBranch(index, 2, pos);
                 pos = skipVarint(buf, pos, limit, INT_BYTES);
                 pc = index == 0 ? code[pc + 2] : pc + 3;
+              }
+              break;
+            }
+          case ScanPlan.CAP_OPTIONAL:
+            {
+              checkDepth(depth + code[pc + 1], pos);
+              int b = pos < limit ? buf[pos] : -1;
+              int index = b == 0 || b == 2 ? b >> 1 : readInt(buf, pos, limit);
+              checkBranch(index, 2, pos);
+              pos = b == 0 || b == 2 ? pos + 1 : skipVarint(buf, pos, limit, INT_BYTES);
+              if (index == 0) {
+                captures.setNull(code[pc + 3]);
+                pc = code[pc + 2];
+              } else {
+                captures.start(code[pc + 3], pos);
+                pc += 4;
               }
               break;
             }
@@ -172,28 +188,6 @@ public final class AvroScanner {
             captures.setNull(code[pc + 1]);
             pc += 2;
             break;
-          case ScanPlan.CAP_STRING:
-          case ScanPlan.CAP_BYTES:
-            {
-              int after = skipVarint(buf, pos, limit, LONG_BYTES);
-              int length =
-                  checkedLength(
-                      buf, pos, after, limit, code[pc] == ScanPlan.CAP_STRING ? "string" : "bytes");
-              captures.setRange(code[pc + 1], Captures.BYTES, after, length);
-              pos = after + length;
-              pc += 2;
-              break;
-            }
-          case ScanPlan.CAP_LONG:
-            captures.setScalar(code[pc + 1], Captures.INTEGER, readLong(buf, pos, limit));
-            pos = skipVarint(buf, pos, limit, LONG_BYTES);
-            pc += 2;
-            break;
-          case ScanPlan.CAP_INT:
-            captures.setScalar(code[pc + 1], Captures.INTEGER, readInt(buf, pos, limit));
-            pos = skipVarint(buf, pos, limit, INT_BYTES);
-            pc += 2;
-            break;
           default:
             pos = capture(plan, pc, buf, pos, limit, captures);
             pc += code[pc] == ScanPlan.CAP_FIXED ? 4 : code[pc] == ScanPlan.CAP_ENUM ? 3 : 2;
@@ -210,11 +204,16 @@ public final class AvroScanner {
    * and {@code ["null", X]} indexes, the common case, are read inline; everything else (and every
    * failure) takes {@link #field}.
    */
-  private static int fields(ScanPlan plan, int pc, byte[] buf, int pos, int limit) {
+  private static int fields(
+      ScanPlan plan, int pc, byte[] buf, int pos, int limit, Captures captures) {
     int[] code = plan.code;
     int end = pc + 2 + code[pc + 1];
     for (int i = pc + 2; i < end; i++) {
       int kind = code[i];
+      if (kind >= ScanPlan.F_CAPTURED) {
+        pos = capturedField(plan, i, buf, pos, limit, captures);
+        continue;
+      }
       if (pos < limit) {
         int b = buf[pos];
         if (kind >= ScanPlan.F_OPTIONAL) {
@@ -251,6 +250,53 @@ public final class AvroScanner {
       pos = field(plan, i, kind, buf, pos, limit);
     }
     return pos;
+  }
+
+  /** Reads captured field {@code i} of a RUN into its slot; failures name the field. */
+  private static int capturedField(
+      ScanPlan plan, int i, byte[] buf, int pos, int limit, Captures captures) {
+    try {
+      int slot = (plan.code[i] >>> ScanPlan.F_SLOT_SHIFT) - 1;
+      int kind = plan.code[i] & (ScanPlan.F_CAPTURED - 1);
+      if (kind >= ScanPlan.F_OPTIONAL) {
+        int index = readInt(buf, pos, limit);
+        checkBranch(index, 2, pos);
+        pos = skipVarint(buf, pos, limit, INT_BYTES);
+        if (index == 0) {
+          captures.setNull(slot);
+          return pos;
+        }
+        kind -= ScanPlan.F_OPTIONAL;
+      }
+      switch (kind) {
+        case ScanPlan.F_INT:
+          captures.setScalar(slot, Captures.INTEGER, readInt(buf, pos, limit));
+          return skipVarint(buf, pos, limit, INT_BYTES);
+        case ScanPlan.F_LONG:
+          captures.setScalar(slot, Captures.INTEGER, readLong(buf, pos, limit));
+          return skipVarint(buf, pos, limit, LONG_BYTES);
+        case ScanPlan.F_STRING:
+        case ScanPlan.F_BYTES:
+          {
+            int after = skipVarint(buf, pos, limit, LONG_BYTES);
+            String what = kind == ScanPlan.F_STRING ? "string" : "bytes";
+            int length = checkedLength(buf, pos, after, limit, what);
+            captures.setRange(slot, Captures.BYTES, after, length);
+            return after + length;
+          }
+        default:
+          {
+            boolean isFloat = kind == ScanPlan.F_FLOAT;
+            int size = isFloat ? 4 : 8;
+            require(pos, limit, size, isFloat ? "float" : "double");
+            captures.setScalar(
+                slot, isFloat ? Captures.FLOAT : Captures.DOUBLE, littleEndian(buf, pos, size));
+            return pos + size;
+          }
+      }
+    } catch (AvroDecodeException e) {
+      throw e.locate(plan.paths[i]);
+    }
   }
 
   /**
@@ -305,14 +351,6 @@ public final class AvroScanner {
         checkBoolean(buf[pos], pos);
         captures.setScalar(code[pc + 1], Captures.BOOLEAN, buf[pos]);
         return pos + 1;
-      case ScanPlan.CAP_FLOAT:
-        require(pos, limit, 4, "float");
-        captures.setScalar(code[pc + 1], Captures.FLOAT, littleEndian(buf, pos, 4));
-        return pos + 4;
-      case ScanPlan.CAP_DOUBLE:
-        require(pos, limit, 8, "double");
-        captures.setScalar(code[pc + 1], Captures.DOUBLE, littleEndian(buf, pos, 8));
-        return pos + 8;
       case ScanPlan.CAP_FIXED:
         {
           int size = code[pc + 1];
@@ -398,13 +436,42 @@ public final class AvroScanner {
   private static int skipVarint(byte[] buf, int pos, int limit, int maxBytes) {
     // Varint lengths differ from record to record: a byte loop would mispredict its exit on most
     // varints. The first byte without a continuation bit among the next eight, found at once:
-    if (buf.length - pos >= 8) {
-      long stops = ~(long) EIGHT_BYTES.get(buf, pos) & CONTINUATION_BITS;
-      int length = (Long.numberOfTrailingZeros(stops) >>> 3) + 1;
-      if (stops != 0 && length <= maxBytes && length <= limit - pos) {
+    if (buf.length >= 8) {
+      int length = varintLength(eightBytes(buf, pos));
+      if (length <= maxBytes && length <= limit - pos) {
         return pos + length;
       }
     }
+    return skipVarintByBytes(buf, pos, limit, maxBytes);
+  }
+
+  /**
+   * The eight bytes from {@code pos} (little-endian), zeros past the end of the array; needs an
+   * array of at least eight bytes. Near the end (a key's last field, a value's last) they are the
+   * array's last eight, shifted so that {@code pos} comes first.
+   */
+  private static long eightBytes(byte[] buf, int pos) {
+    int available = buf.length - pos;
+    if (available >= 8) {
+      return (long) EIGHT_BYTES.get(buf, pos);
+    }
+    return available <= 0
+        ? 0
+        : (long) EIGHT_BYTES.get(buf, buf.length - 8) >>> ((8 - available) * 8);
+  }
+
+  /**
+   * How many of {@code bytes} a varint starting at the first takes; {@link Integer#MAX_VALUE} when
+   * it does not end within them. A zero byte from past the end of the array reads as an end, but
+   * such a varint is longer than the bytes left, which callers check.
+   */
+  private static int varintLength(long bytes) {
+    long stops = ~bytes & CONTINUATION_BITS;
+    return stops == 0 ? Integer.MAX_VALUE : (Long.numberOfTrailingZeros(stops) >>> 3) + 1;
+  }
+
+  /** {@link #skipVarint} one byte at a time, for what it does not decide: and every failure. */
+  private static int skipVarintByBytes(byte[] buf, int pos, int limit, int maxBytes) {
     if (limit - pos >= maxBytes) {
       int end = pos + maxBytes;
       for (int p = pos; p < end; p++) {

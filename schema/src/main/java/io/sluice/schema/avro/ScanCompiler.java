@@ -92,13 +92,8 @@ public final class ScanCompiler {
           }
         }
         case BOOLEAN -> scalar(ScanPlan.BOOLEAN, ScanPlan.CAP_BOOLEAN, slot, path);
-        case INT, LONG, FLOAT, DOUBLE, STRING, BYTES -> {
-          if (captured) {
-            emit(capturingOp(schema.getType()), path, slot);
-          } else {
-            field(fieldKind(schema.getType()), path);
-          }
-        }
+        case INT, LONG, FLOAT, DOUBLE, STRING, BYTES ->
+            field(fieldKind(schema.getType()) + slotBits(slot), path);
         case FIXED -> {
           int name = typeName("fixed " + schema.getFullName(), null);
           if (captured) {
@@ -145,35 +140,37 @@ public final class ScanCompiler {
       };
     }
 
-    private static int capturingOp(Schema.Type type) {
-      return switch (type) {
-        case INT -> ScanPlan.CAP_INT;
-        case LONG -> ScanPlan.CAP_LONG;
-        case STRING -> ScanPlan.CAP_STRING;
-        case BYTES -> ScanPlan.CAP_BYTES;
-        case FLOAT -> ScanPlan.CAP_FLOAT;
-        case DOUBLE -> ScanPlan.CAP_DOUBLE;
-        default -> throw new IllegalArgumentException("no capturing read for " + type);
-      };
+    /** What a RUN field word adds for a capture into {@code slot} (nothing for -1). */
+    private static int slotBits(int slot) {
+      return (slot + 1) << ScanPlan.F_SLOT_SHIFT;
     }
 
     private void union(
         Schema schema, Map<String, Capture> captures, int slot, String path, int rel) {
       List<Schema> branches = schema.getTypes();
-      if (slot < 0
-          && branches.size() == 2
+      if (branches.size() == 2
           && branches.get(0).getType() == Schema.Type.NULL
           && branches.get(1).getType() != Schema.Type.NULL) {
-        int kind = fieldKind(branches.get(1).getType());
+        Schema present = branches.get(1);
+        int kind = fieldKind(present.getType());
         // In a RUN the union's depth is not checked: only where it is known to pass.
         if (kind >= 0 && !inRoutine && rel <= AvroScanner.MAX_DEPTH) {
-          field(kind + ScanPlan.F_OPTIONAL, path);
+          field(kind + ScanPlan.F_OPTIONAL + slotBits(slot), path);
           return;
         }
-        int at = emit(ScanPlan.OPTIONAL, path, rel, 0);
-        value(branches.get(1), captures, -1, path, rel + 1);
-        code[at + 2] = here();
-        return;
+        if (slot < 0) {
+          int at = emit(ScanPlan.OPTIONAL, path, rel, 0);
+          value(present, captures, -1, path, rel + 1);
+          code[at + 2] = here();
+          return;
+        }
+        if (isComplex(present)) {
+          int at = emit(ScanPlan.CAP_OPTIONAL, path, rel, 0, slot);
+          value(present, captures, -1, path, rel + 1);
+          emit(ScanPlan.CAP_END, path, slot);
+          code[at + 2] = here();
+          return;
+        }
       }
       int at = emit(ScanPlan.UNION, path, rel, branches.size());
       for (int i = 0; i < branches.size(); i++) {
@@ -258,6 +255,14 @@ public final class ScanCompiler {
       if (added) {
         enclosing.remove(schema);
       }
+    }
+
+    /** Captured as a byte range: records, arrays and maps. */
+    private static boolean isComplex(Schema schema) {
+      return switch (schema.getType()) {
+        case RECORD, ARRAY, MAP -> true;
+        default -> false;
+      };
     }
 
     private static boolean isEmptyRecord(Schema schema) {

@@ -12,7 +12,8 @@ package io.sluice.schema.avro;
  * <pre>
  * RET                          end of the plan, an array/map item or a subroutine
  * RUN n kind*n                 n consecutive int/long/string/bytes/float/double values, each
- *                              maybe ["null", X] (F_OPTIONAL added to its kind)
+ *                              maybe ["null", X] (F_OPTIONAL added to its kind) and maybe
+ *                              captured (its slot encoded in the kind, see F_CAPTURED)
  * BOOLEAN
  * FIXED size name              name: index into names
  * ENUM symbols                 symbols: index into symbolTables (its name in names)
@@ -22,7 +23,9 @@ package io.sluice.schema.avro;
  * ARRAY|MAP rel end            the item's code follows, ending with RET; end is after it
  * CALL entry rel               a recursive record, compiled once as a subroutine at entry
  * DEPTH rel                    nesting check of a record whose base depth is only known at run time
- * CAP_* slot                   the same reads, recording the value into a Captures slot
+ * CAP_OPTIONAL rel end slot    a captured ["null", record/array/map]: X's code follows, ending
+ *                              with CAP_END slot; index 0 records null and jumps to end
+ * CAP_NULL|CAP_BOOLEAN|CAP_FIXED|CAP_ENUM ... slot  the same reads, recording into a slot
  * CAP_START slot / CAP_END slot  around a captured record, array or map
  * </pre>
  *
@@ -42,18 +45,13 @@ public final class ScanPlan {
   static final int MAP = 9;
   static final int CALL = 10;
   static final int DEPTH = 11;
-  static final int CAP_NULL = 12;
-  static final int CAP_BOOLEAN = 13;
-  static final int CAP_INT = 14;
-  static final int CAP_LONG = 15;
-  static final int CAP_FLOAT = 16;
-  static final int CAP_DOUBLE = 17;
-  static final int CAP_STRING = 18;
-  static final int CAP_BYTES = 19;
-  static final int CAP_FIXED = 20;
-  static final int CAP_ENUM = 21;
-  static final int CAP_START = 22;
-  static final int CAP_END = 23;
+  static final int CAP_OPTIONAL = 12;
+  static final int CAP_NULL = 13;
+  static final int CAP_BOOLEAN = 14;
+  static final int CAP_FIXED = 15;
+  static final int CAP_ENUM = 16;
+  static final int CAP_START = 17;
+  static final int CAP_END = 18;
 
   /** Field kinds in a RUN. */
   static final int F_INT = 0;
@@ -66,6 +64,14 @@ public final class ScanPlan {
 
   /** Added to a field kind: the field is {@code ["null", kind]}. */
   static final int F_OPTIONAL = 8;
+
+  /**
+   * A captured field's word is its kind plus {@code (slot + 1) << F_SLOT_SHIFT}: words from {@link
+   * #F_CAPTURED} on are captured.
+   */
+  static final int F_SLOT_SHIFT = 8;
+
+  static final int F_CAPTURED = 1 << F_SLOT_SHIFT;
 
   final int[] code;
 

@@ -350,4 +350,78 @@ class AvroScannerTest {
         .isInstanceOf(IllegalStateException.class)
         .hasMessageContaining("Captures.NONE is shared");
   }
+
+  @Test
+  void everyScalarKindIsCapturedPlainOrOptional() {
+    Schema row =
+        record(
+            "{\"name\":\"i\",\"type\":\"int\"},{\"name\":\"l\",\"type\":\"long\"},"
+                + "{\"name\":\"f\",\"type\":\"float\"},{\"name\":\"d\",\"type\":\"double\"},"
+                + "{\"name\":\"s\",\"type\":\"string\"},{\"name\":\"b\",\"type\":\"bytes\"},"
+                + "{\"name\":\"oi\",\"type\":[\"null\",\"int\"]},"
+                + "{\"name\":\"os\",\"type\":[\"null\",\"string\"]},"
+                + "{\"name\":\"rec\",\"type\":[\"null\",{\"type\":\"record\",\"name\":\"In\","
+                + "\"fields\":[{\"name\":\"x\",\"type\":\"int\"}]}]}");
+    Map<String, Capture> slots = new java.util.HashMap<>();
+    String[] names = {"i", "l", "f", "d", "s", "b", "oi", "os", "rec"};
+    for (int slot = 0; slot < names.length; slot++) {
+      slots.put(names[slot], Capture.slot(slot));
+    }
+    ScanPlan plan = new ScanCompiler().compile(row, slots);
+    byte[] floatBytes = {0, 0, (byte) 0xc0, 0x3f}; // 1.5f
+    byte[] doubleBytes = {0, 0, 0, 0, 0, 0, 4, 0x40}; // 2.5
+    byte[] first =
+        concat(
+            varint(7),
+            varint(7),
+            floatBytes,
+            doubleBytes,
+            varint(2),
+            new byte[] {'a', 'b'},
+            varint(2),
+            new byte[] {1, 2},
+            varint(1),
+            varint(7),
+            new byte[] {(byte) 0x80, 0}, // os: null, its index in two bytes
+            varint(1),
+            varint(3));
+    Captures a = new Captures(first, names.length);
+    assertThat(AvroScanner.scan(plan, first, 0, a)).isEqualTo(first.length);
+    assertThat(a.kind(0)).isEqualTo(Captures.INTEGER);
+    assertThat(a.sameValue(0, a, 1)).as("int 7 equals long 7").isTrue();
+    assertThat(a.sameValue(0, a, 6)).as("int 7 equals optional int 7").isTrue();
+    assertThat(a.kind(2)).isEqualTo(Captures.FLOAT);
+    assertThat(a.kind(3)).isEqualTo(Captures.DOUBLE);
+    assertThat(a.bytesEqual(4, new byte[] {'a', 'b'})).isTrue();
+    assertThat(a.bytesEqual(5, new byte[] {1, 2})).isTrue();
+    assertThat(a.kind(7)).isEqualTo(Captures.NULL);
+    assertThat(a.kind(8)).isEqualTo(Captures.COMPLEX);
+    assertThat(a.length(8)).as("the In record: one varint").isEqualTo(1);
+
+    byte[] second =
+        concat(
+            varint(8),
+            varint(7),
+            floatBytes,
+            new byte[8],
+            varint(0),
+            varint(0),
+            varint(0),
+            varint(1),
+            varint(1),
+            new byte[] {'a'},
+            varint(0));
+    Captures b = new Captures(second, names.length);
+    assertThat(AvroScanner.scan(plan, second, 0, b)).isEqualTo(second.length);
+    assertThat(a.sameValue(0, b, 0)).isFalse();
+    assertThat(a.sameValue(1, b, 1)).isTrue();
+    assertThat(a.sameValue(2, b, 2)).as("same float bits").isTrue();
+    assertThat(a.sameValue(3, b, 3)).as("2.5 is not 0.0").isFalse();
+    assertThat(b.kind(6)).isEqualTo(Captures.NULL);
+    assertThat(b.bytesEqual(7, new byte[] {'a'})).isTrue();
+    assertThat(b.kind(8)).isEqualTo(Captures.NULL);
+    assertThatThrownBy(() -> AvroScanner.scan(plan, first, 0, first.length - 1, a))
+        .isInstanceOf(AvroDecodeException.class)
+        .hasMessageContaining("truncated int at byte " + (first.length - 1) + " (field rec.x)");
+  }
 }
