@@ -10,8 +10,8 @@ public record RouterBenchResult(
   /**
    * One application's run: N records committed {@code elapsed} after start; the first commit (of
    * {@code firstCommitted} records) came {@code toFirstCommit} after start. Meanwhile the JVM spent
-   * {@code processCpu} of CPU time (broker and registry included) and the application's own threads
-   * {@code applicationCpu}.
+   * {@code processCpu} of CPU time (broker and registry included), the application's own threads
+   * {@code applicationCpu}, and of those its stream threads {@code streamThreadCpu}.
    */
   public record Run(
       String name,
@@ -20,11 +20,20 @@ public record RouterBenchResult(
       long firstCommitted,
       Duration toFirstCommit,
       Duration processCpu,
-      Duration applicationCpu) {
+      Duration applicationCpu,
+      Duration streamThreadCpu) {
     /** A run without CPU figures. */
     public Run(
         String name, long records, Duration elapsed, long firstCommitted, Duration toFirstCommit) {
-      this(name, records, elapsed, firstCommitted, toFirstCommit, Duration.ZERO, Duration.ZERO);
+      this(
+          name,
+          records,
+          elapsed,
+          firstCommitted,
+          toFirstCommit,
+          Duration.ZERO,
+          Duration.ZERO,
+          Duration.ZERO);
     }
 
     /** Records/s from start to the last commit: what a user waits for. */
@@ -50,6 +59,14 @@ public record RouterBenchResult(
     /** CPU microseconds of the application's own threads per record, start-up included. */
     public double applicationCpuMicrosPerRecord() {
       return applicationCpu.toNanos() / 1e3 / records;
+    }
+
+    /**
+     * CPU microseconds of the application's stream threads per record, start-up included: where
+     * records are processed, and the figure that moves least with the machine's other load.
+     */
+    public double streamThreadCpuMicrosPerRecord() {
+      return streamThreadCpu.toNanos() / 1e3 / records;
     }
   }
 
@@ -98,6 +115,16 @@ public record RouterBenchResult(
   /** Median CPU microseconds per record of the pass-through's own threads. */
   public double passThroughApplicationCpuMicrosPerRecord() {
     return median(passThrough, Run::applicationCpuMicrosPerRecord);
+  }
+
+  /** Median CPU microseconds per record of the router's stream threads. */
+  public double routerStreamThreadCpuMicrosPerRecord() {
+    return median(router, Run::streamThreadCpuMicrosPerRecord);
+  }
+
+  /** Median CPU microseconds per record of the pass-through's stream threads. */
+  public double passThroughStreamThreadCpuMicrosPerRecord() {
+    return median(passThrough, Run::streamThreadCpuMicrosPerRecord);
   }
 
   private static double median(List<Run> runs) {

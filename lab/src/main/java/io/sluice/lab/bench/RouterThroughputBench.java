@@ -116,12 +116,15 @@ public final class RouterThroughputBench {
               rounds.routerRuns, rounds.passThroughRuns, produced.poison(), produced.valueBytes());
       progress.accept(
           String.format(
-              "CPU per record (medians): router %.2f µs in the JVM, %.2f µs in its threads;"
-                  + " pass-through %.2f µs in the JVM, %.2f µs in its threads",
+              "CPU per record (medians): router %.2f µs in the JVM, %.2f µs in its threads, %.2f"
+                  + " µs in its stream threads; pass-through %.2f µs in the JVM, %.2f µs in its"
+                  + " threads, %.2f µs in its stream threads",
               result.routerProcessCpuMicrosPerRecord(),
               result.routerApplicationCpuMicrosPerRecord(),
+              result.routerStreamThreadCpuMicrosPerRecord(),
               result.passThroughProcessCpuMicrosPerRecord(),
-              result.passThroughApplicationCpuMicrosPerRecord()));
+              result.passThroughApplicationCpuMicrosPerRecord(),
+              result.passThroughStreamThreadCpuMicrosPerRecord()));
       return result;
     } finally {
       deleteRecursively(dir);
@@ -253,7 +256,8 @@ public final class RouterThroughputBench {
                 firstCommitted,
                 Duration.ofNanos(firstCommitNanos - start.nanos()),
                 processCpu,
-                applicationCpu);
+                applicationCpu,
+                streamThreadsCpu);
         progress.accept(
             String.format(
                 "%s: %d records committed in %.2f s (running after %.2f s, first commit after"
@@ -266,7 +270,7 @@ public final class RouterThroughputBench {
                 run.toFirstCommit().toNanos() / 1e9,
                 run.processCpuMicrosPerRecord(),
                 run.applicationCpuMicrosPerRecord(),
-                streamThreadsCpu.toNanos() / 1e3 / target));
+                run.streamThreadCpuMicrosPerRecord()));
         return run;
       }
       if (now > deadline) {

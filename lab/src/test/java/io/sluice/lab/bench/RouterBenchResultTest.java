@@ -43,10 +43,10 @@ class RouterBenchResultTest {
     RouterBenchResult result =
         new RouterBenchResult(
             List.of(
-                cpuRun(Duration.ofSeconds(5), Duration.ofSeconds(2)),
-                cpuRun(Duration.ofSeconds(4), Duration.ofSeconds(3)),
-                cpuRun(Duration.ofSeconds(9), Duration.ofSeconds(1))),
-            List.of(cpuRun(Duration.ofSeconds(3), Duration.ofSeconds(2))),
+                cpuRun(Duration.ofSeconds(5), Duration.ofSeconds(2), Duration.ofMillis(1500)),
+                cpuRun(Duration.ofSeconds(4), Duration.ofSeconds(3), Duration.ofMillis(1400)),
+                cpuRun(Duration.ofSeconds(9), Duration.ofSeconds(1), Duration.ofMillis(900))),
+            List.of(cpuRun(Duration.ofSeconds(3), Duration.ofSeconds(2), Duration.ofMillis(1200))),
             0,
             132);
 
@@ -55,11 +55,20 @@ class RouterBenchResultTest {
     assertThat(result.routerApplicationCpuMicrosPerRecord()).isCloseTo(2, within(1e-9));
     assertThat(result.passThroughProcessCpuMicrosPerRecord()).isCloseTo(3, within(1e-9));
     assertThat(result.passThroughApplicationCpuMicrosPerRecord()).isCloseTo(2, within(1e-9));
+    assertThat(result.routerStreamThreadCpuMicrosPerRecord()).isCloseTo(1.4, within(1e-9));
+    assertThat(result.passThroughStreamThreadCpuMicrosPerRecord()).isCloseTo(1.2, within(1e-9));
   }
 
-  private static Run cpuRun(Duration processCpu, Duration applicationCpu) {
+  private static Run cpuRun(Duration processCpu, Duration applicationCpu, Duration streamCpu) {
     return new Run(
-        "x", 1_000_000, Duration.ofSeconds(4), 0, Duration.ZERO, processCpu, applicationCpu);
+        "x",
+        1_000_000,
+        Duration.ofSeconds(4),
+        0,
+        Duration.ZERO,
+        processCpu,
+        applicationCpu,
+        streamCpu);
   }
 
   private static Run run(long records, long seconds) {
