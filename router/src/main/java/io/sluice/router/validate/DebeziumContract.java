@@ -2,6 +2,7 @@ package io.sluice.router.validate;
 
 import io.sluice.schema.avro.Captures;
 import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
 import java.util.List;
 
 /**
@@ -10,20 +11,36 @@ import java.util.List;
  * primary-key fields of the row image are not null.
  */
 final class DebeziumContract {
-  private static final byte[][] NEEDS_AFTER = {{'c'}, {'u'}, {'r'}};
-
   private final List<String> allowedOps;
-  private final byte[][] allowedOpBytes;
+
+  /** Allowed one-byte ops (Debezium's), by byte: every record checks one. */
+  private final boolean[] allowedByte = new boolean[256];
+
+  /** Allowed ops of any other length. */
+  private final byte[][] allowedOtherOps;
 
   DebeziumContract(ValidationRules rules) {
     this.allowedOps = rules.allowedOps();
-    this.allowedOpBytes = rules.allowedOpBytes();
+    List<byte[]> others = new ArrayList<>();
+    for (byte[] op : rules.allowedOpBytes()) {
+      if (op.length == 1) {
+        allowedByte[op[0] & 0xff] = true;
+      } else {
+        others.add(op);
+      }
+    }
+    this.allowedOtherOps = others.toArray(new byte[0][]);
   }
 
-  /** What breaks the contract, or null when nothing does. */
+  /**
+   * What breaks the contract, or null when nothing does.
+   *
+   * @param op the op when it is one byte ({@link Captures#singleByte}), else -1
+   */
   String violation(
       RecordPlan plan,
       Captures row,
+      int op,
       boolean delete,
       boolean imagePresent,
       int imageBase,
@@ -34,10 +51,10 @@ final class DebeziumContract {
     if (!row.present(RecordPlan.OP)) {
       return "op is null";
     }
-    if (!isOneOf(row, allowedOpBytes)) {
+    if (op >= 0 ? !allowedByte[op] : !isOneOf(row, allowedOtherOps)) {
       return "op " + describeOp(row) + " is not one of " + allowedOps;
     }
-    if (!imagePresent && (delete || isOneOf(row, NEEDS_AFTER))) {
+    if (!imagePresent && (delete || op == 'c' || op == 'u' || op == 'r')) {
       return "op " + describeOp(row) + " without " + (delete ? "a before" : "an after") + " image";
     }
     if (plan.keyed && plan.keyMismatchReason == null && imagePresent) {

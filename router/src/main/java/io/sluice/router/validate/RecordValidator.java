@@ -19,8 +19,6 @@ import io.sluice.schema.wire.WireFormat;
  * single-threaded caller a validator without the per-record lookups.
  */
 public final class RecordValidator {
-  private static final byte[] DELETE = {'d'};
-
   private final SchemaLookup lookup;
   private final DebeziumContract contract;
   private final boolean contractEnabled;
@@ -145,7 +143,8 @@ public final class RecordValidator {
           valueId,
           keyIdOf(plan));
     }
-    boolean delete = plan.envelope && row.bytesEqual(RecordPlan.OP, DELETE);
+    int op = plan.envelope ? row.singleByte(RecordPlan.OP) : -1;
+    boolean delete = op == 'd';
     int image = delete ? RecordPlan.BEFORE : RecordPlan.AFTER;
     boolean imagePresent = !plan.envelope || row.present(image);
     int imageBase = delete ? plan.beforeBase : plan.afterBase;
@@ -166,7 +165,8 @@ public final class RecordValidator {
       }
     }
     if (contractEnabled) {
-      String violation = contract.violation(plan, row, delete, imagePresent, imageBase, imageName);
+      String violation =
+          contract.violation(plan, row, op, delete, imagePresent, imageBase, imageName);
       if (violation != null) {
         return new Poison(
             ErrorCode.CONTRACT_VIOLATION,

@@ -215,6 +215,24 @@ class RecordValidatorTest {
   }
 
   @Test
+  void configuredOpsOfAnyLengthAreAllowedAndOnlyThose() {
+    RecordValidator custom =
+        new RecordValidator(registry, new ValidationRules(true, List.of("c", "upsert", "")));
+    assertThat(
+            custom.validate(TOPIC, key(1), value(Orders.envelope("upsert", null, Orders.row(1)))))
+        .isEqualTo(ValidationResult.VALID);
+    assertThat(custom.validate(TOPIC, key(2), value(Orders.envelope("", null, Orders.row(2)))))
+        .isEqualTo(ValidationResult.VALID);
+    ValidationResult u =
+        custom.validate(TOPIC, key(3), value(Orders.envelope("u", Orders.row(3), Orders.row(3))));
+    assertThat(u).isInstanceOf(Poison.class);
+    assertThat(((Poison) u).message()).contains("op 'u' is not one of [c, upsert, ]");
+    ValidationResult ups =
+        custom.validate(TOPIC, key(4), value(Orders.envelope("ups", null, Orders.row(4))));
+    assertThat(((Poison) ups).message()).contains("op 'ups' is not one of [c, upsert, ]");
+  }
+
+  @Test
   void createWithoutAfterBreaksTheContract() {
     Poison poison = poison(key(1), value(Orders.envelope("c", null, null)));
     assertThat(poison.code()).isEqualTo(ErrorCode.CONTRACT_VIOLATION);

@@ -79,6 +79,11 @@ public final class Captures {
     return Arrays.equals(buf, off, off + length(slot), expected, 0, expected.length);
   }
 
+  /** The byte (0 to 255) of a one-byte {@link #BYTES} value; -1 for anything else. */
+  public int singleByte(int slot) {
+    return kinds[slot] == BYTES && length(slot) == 1 ? buf[offset(slot)] & 0xff : -1;
+  }
+
   /** Length of a {@link #BYTES} or {@link #COMPLEX} value. */
   public int length(int slot) {
     return (int) values[slot];

@@ -419,6 +419,9 @@ class AvroScannerTest {
     assertThat(a.sameValue(3, b, 3)).as("2.5 is not 0.0").isFalse();
     assertThat(b.kind(6)).isEqualTo(Captures.NULL);
     assertThat(b.bytesEqual(7, new byte[] {'a'})).isTrue();
+    assertThat(b.singleByte(7)).isEqualTo('a');
+    assertThat(a.singleByte(4)).as("two bytes").isEqualTo(-1);
+    assertThat(a.singleByte(0)).as("not bytes").isEqualTo(-1);
     assertThat(b.kind(8)).isEqualTo(Captures.NULL);
     assertThatThrownBy(() -> AvroScanner.scan(plan, first, 0, first.length - 1, a))
         .isInstanceOf(AvroDecodeException.class)
