@@ -33,7 +33,7 @@ public final class RouterMetrics {
 
   /**
    * The processing latency is timed on one record in this many, and on every record that waited for
-   * an unavailable registry.
+   * an unavailable registry (from its first failed registry call: the clock is read only then).
    */
   public static final int LATENCY_SAMPLE_EVERY = 16;
 
@@ -72,7 +72,8 @@ public final class RouterMetrics {
                 "Time to validate and route one record, registry retries included; timed on one"
                     + " record in "
                     + LATENCY_SAMPLE_EVERY
-                    + " and on every record that waited for the registry")
+                    + " (from its start) and on every record that waited for the registry (from"
+                    + " its first failed registry call)")
             .register(registry);
   }
 
