@@ -103,6 +103,15 @@ public final class TableMeters {
    */
   public void committed(List<ChangeEvent> batch, List<ChangeEvent> events, long durationNanos) {
     long now = clock.millis();
+    // The gauge first: a scrape that sees this commit's counts also sees its time.
+    if (lastCommitMs.getAndAccumulate(now, Math::max) == 0) {
+      Gauge.builder(SinkMeters.LAST_COMMIT_TIMESTAMP, lastCommitMs, ms -> ms.get() / 1000.0)
+          .description("When the table's last commit by this connector succeeded (epoch)")
+          .tags(tags)
+          .baseUnit("seconds")
+          .strongReference(true)
+          .register(registry);
+    }
     commitSuccesses.increment();
     commitDuration.record(durationNanos, TimeUnit.NANOSECONDS);
     int deletes = 0;
@@ -117,14 +126,6 @@ public final class TableMeters {
       if (event.sourceTimeMs() != ChangeEvent.NO_TIME) {
         freshness.record(Math.max(0, now - event.sourceTimeMs()), TimeUnit.MILLISECONDS);
       }
-    }
-    if (lastCommitMs.getAndAccumulate(now, Math::max) == 0) {
-      Gauge.builder(SinkMeters.LAST_COMMIT_TIMESTAMP, lastCommitMs, ms -> ms.get() / 1000.0)
-          .description("When the table's last commit by this connector succeeded (epoch)")
-          .tags(tags)
-          .baseUnit("seconds")
-          .strongReference(true)
-          .register(registry);
     }
   }
 
