@@ -19,8 +19,10 @@ import java.util.Map;
  * then moved over the target.
  */
 public final class ReadyFile {
-  public static final String BOOTSTRAP_SERVERS = "bootstrap_servers";
-  public static final String SCHEMA_REGISTRY_URL = "schema_registry_url";
+  // The keys the tools read are defined once, in the tools' reader.
+  public static final String BOOTSTRAP_SERVERS = io.sluice.tools.cli.ReadyFile.BOOTSTRAP_SERVERS;
+  public static final String SCHEMA_REGISTRY_URL =
+      io.sluice.tools.cli.ReadyFile.SCHEMA_REGISTRY_URL;
   public static final String ROUTER_METRICS_URL = "router_metrics_url";
   public static final String JDBC_URL = "jdbc_url";
   public static final String JDBC_USER = "jdbc_user";
@@ -39,7 +41,7 @@ public final class ReadyFile {
    * The Iceberg catalog as one JSON object of properties exactly as {@code
    * CatalogUtil.buildIcebergCatalog} takes them, plus its {@code name}.
    */
-  public static final String ICEBERG_CATALOG = "iceberg_catalog";
+  public static final String ICEBERG_CATALOG = io.sluice.tools.cli.ReadyFile.ICEBERG_CATALOG;
 
   public static final String WAREHOUSE = "warehouse";
 

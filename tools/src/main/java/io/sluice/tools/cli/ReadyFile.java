@@ -10,11 +10,15 @@ import picocli.CommandLine.ParameterException;
 
 /**
  * The ready file of {@code sluice up} as the tools' commands read it: endpoints come from flags
- * first, then from this file; what is missing is named with the flag and the key.
+ * first, then from this file; what is missing is named with the flag and the key. The keys the
+ * tools read are defined here once; {@code sluice up}'s writer (lab) names them through these.
  */
 public final class ReadyFile {
   public static final String BOOTSTRAP_SERVERS = "bootstrap_servers";
   public static final String SCHEMA_REGISTRY_URL = "schema_registry_url";
+
+  /** The Iceberg catalog object: catalog properties plus {@code name}. */
+  public static final String ICEBERG_CATALOG = "iceberg_catalog";
 
   private final Path path;
   private final CommandLine commandLine;

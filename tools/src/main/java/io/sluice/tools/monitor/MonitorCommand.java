@@ -53,9 +53,6 @@ import picocli.CommandLine.Spec;
       "Runs until SIGTERM or Ctrl-C; GET /health is 200 while refreshes succeed."
     })
 public final class MonitorCommand implements Callable<Integer> {
-  /** The ready file's key of the Iceberg catalog object (properties plus name). */
-  public static final String ICEBERG_CATALOG = "iceberg_catalog";
-
   @Spec CommandSpec spec;
 
   @Option(
@@ -225,7 +222,8 @@ public final class MonitorCommand implements Callable<Integer> {
     MonitorSettings metrics =
         checked("--metrics-host", () -> groups.withMetrics(metricsHost, metricsPort));
     Map<String, String> lake = noIceberg ? null : icebergCatalog(readyObject);
-    String lakeOption = catalog.isEmpty() ? "--ready-file's " + ICEBERG_CATALOG : "--catalog";
+    String lakeOption =
+        catalog.isEmpty() ? "--ready-file's " + ReadyFile.ICEBERG_CATALOG : "--catalog";
     MonitorSettings withCatalog = checked(lakeOption, () -> metrics.withIcebergCatalog(lake));
     MonitorSettings tables =
         checked("--iceberg-table", () -> withCatalog.withIcebergTables(icebergTables));
@@ -239,7 +237,7 @@ public final class MonitorCommand implements Callable<Integer> {
     if (!catalog.isEmpty()) {
       return catalog;
     }
-    JsonNode object = readyObject == null ? null : readyObject.get(ICEBERG_CATALOG);
+    JsonNode object = readyObject == null ? null : readyObject.get(ReadyFile.ICEBERG_CATALOG);
     if (object == null || !object.isObject()) {
       return null;
     }
