@@ -7,11 +7,13 @@ import io.sluice.observe.HttpEndpoint;
 import io.sluice.router.config.RouterConfig;
 import io.sluice.router.metrics.RouterEndpoint;
 import io.sluice.router.metrics.RouterMetrics;
+import io.sluice.router.retry.RetryClock;
 import io.sluice.router.topics.AdminOutputTopics;
 import io.sluice.router.validate.RecordValidator;
 import io.sluice.router.validate.ValidationRules;
 import io.sluice.schema.registry.HttpSchemaRegistryClient;
 import io.sluice.schema.registry.SchemaRegistryClient;
+import java.time.Clock;
 import java.time.Duration;
 import java.util.Properties;
 import java.util.Set;
@@ -42,6 +44,7 @@ public final class Router implements AutoCloseable {
   private PrometheusMeterRegistry meters;
   private KafkaStreamsMetrics streamsMetrics;
   private HttpEndpoint server;
+  private Prevalidator prevalidator = Prevalidator.disabled();
   private volatile KafkaStreams streams;
   private boolean started;
   private boolean closed;
@@ -75,14 +78,25 @@ public final class Router implements AutoCloseable {
             config.replicationFactor(),
             ADMIN_TIMEOUT);
     ensureOutputsOfExistingInputs(outputs);
+    RecordValidator validator = new RecordValidator(registry, ValidationRules.from(config));
+    if (config.validateAhead()) {
+      prevalidator =
+          Prevalidator.start(
+              validator,
+              TopicRoles.from(config)::isInput,
+              config.applicationId() + "-validate-ahead");
+    }
     Topology topology =
         RouterTopology.build(
             new StreamsBuilder(),
             config,
-            new RecordValidator(registry, ValidationRules.from(config)),
+            validator,
             outputs,
-            metrics);
-    streams = new KafkaStreams(topology, streamsProps, new RouterClientSupplier());
+            metrics,
+            RetryClock.SYSTEM,
+            Clock.systemUTC(),
+            prevalidator);
+    streams = new KafkaStreams(topology, streamsProps, new RouterClientSupplier(prevalidator));
     streams.setUncaughtExceptionHandler(
         e -> {
           log.error(
@@ -143,7 +157,10 @@ public final class Router implements AutoCloseable {
     return current == null ? null : current.state();
   }
 
-  /** Stops Kafka Streams (bounded by {@code close.timeout.ms}) and the metrics server. */
+  /**
+   * Stops Kafka Streams (bounded by {@code close.timeout.ms}), the validate-ahead thread and the
+   * metrics server.
+   */
   @Override
   public synchronized void close() {
     if (closed) {
@@ -162,6 +179,7 @@ public final class Router implements AutoCloseable {
         log.warn("Kafka Streams did not stop within {} ms", config.closeTimeoutMs());
       }
     }
+    prevalidator.close();
     if (streamsMetrics != null) {
       streamsMetrics.close();
     }

@@ -12,9 +12,16 @@ import org.apache.kafka.streams.KafkaClientSupplier;
 
 /**
  * The clients Kafka Streams would create by default, except that producers answer {@code
- * partitionsFor} from a cache ({@link PartitionCachingProducer}).
+ * partitionsFor} from a cache ({@link PartitionCachingProducer}) and main consumers hand their
+ * polls to the {@link Prevalidator} ({@link PrevalidatingConsumer}).
  */
 final class RouterClientSupplier implements KafkaClientSupplier {
+  private final Prevalidator prevalidator;
+
+  RouterClientSupplier(Prevalidator prevalidator) {
+    this.prevalidator = prevalidator;
+  }
+
   @Override
   public Admin getAdmin(Map<String, Object> config) {
     return Admin.create(config);
@@ -28,7 +35,7 @@ final class RouterClientSupplier implements KafkaClientSupplier {
 
   @Override
   public Consumer<byte[], byte[]> getConsumer(Map<String, Object> config) {
-    return consumer(config);
+    return new PrevalidatingConsumer(consumer(config), prevalidator);
   }
 
   @Override

@@ -58,6 +58,27 @@ public final class RouterTopology {
       RouterMetrics metrics,
       RetryClock retryClock,
       Clock wallClock) {
+    return build(
+        builder,
+        config,
+        validator,
+        outputs,
+        metrics,
+        retryClock,
+        wallClock,
+        Prevalidator.disabled());
+  }
+
+  /** Builds the topology; processors take the verdicts {@code prevalidator} found ahead. */
+  static Topology build(
+      StreamsBuilder builder,
+      RouterConfig config,
+      RecordValidator validator,
+      OutputTopics outputs,
+      RouterMetrics metrics,
+      RetryClock retryClock,
+      Clock wallClock,
+      Prevalidator prevalidator) {
     TopicRoles roles = TopicRoles.from(config);
     DlqRecordBuilder dlq =
         new DlqRecordBuilder(config.dlqFormat(), config.applicationId(), wallClock);
@@ -70,6 +91,7 @@ public final class RouterTopology {
                     roles,
                     config.tombstones(),
                     validator,
+                    prevalidator,
                     outputs,
                     metrics,
                     new RegistryRetry(

@@ -26,6 +26,9 @@ import org.slf4j.LoggerFactory;
  * record, to the DLQ topic. Registry outages are retried here (never a DLQ record); past the bound
  * the exception fails the task.
  *
+ * <p>A record the {@link Prevalidator} already found valid (the very value array) is not scanned
+ * again; every other record is validated here.
+ *
  * <p>Everything a record needs beyond validation is resolved once per topic ({@link Route}): the
  * router's throughput is measured against a pass-through, so per-record lookups show.
  */
@@ -35,6 +38,7 @@ final class RoutingProcessor implements Processor<byte[], Routed, byte[], Routed
   private final TopicRoles roles;
   private final TombstoneMode tombstones;
   private final RecordValidator validator;
+  private final Prevalidator prevalidator;
   private final OutputTopics outputs;
   private final RouterMetrics metrics;
   private final RegistryRetry retry;
@@ -48,6 +52,7 @@ final class RoutingProcessor implements Processor<byte[], Routed, byte[], Routed
       TopicRoles roles,
       TombstoneMode tombstones,
       RecordValidator validator,
+      Prevalidator prevalidator,
       OutputTopics outputs,
       RouterMetrics metrics,
       RegistryRetry retry,
@@ -55,6 +60,7 @@ final class RoutingProcessor implements Processor<byte[], Routed, byte[], Routed
     this.roles = roles;
     this.tombstones = tombstones;
     this.validator = validator;
+    this.prevalidator = prevalidator;
     this.outputs = outputs;
     this.metrics = metrics;
     this.retry = retry;
@@ -62,12 +68,13 @@ final class RoutingProcessor implements Processor<byte[], Routed, byte[], Routed
   }
 
   /**
-   * One input topic: its validator, output topic names and counters; all null when the topic is not
-   * an input.
+   * One input topic: its validator, the verdicts found ahead, output topic names and counters; all
+   * null when the topic is not an input.
    */
   private record Route(
       String input,
       TopicValidator validator,
+      Prevalidator.TopicLanes prevalidated,
       String clean,
       String dlq,
       ValidatedCounters validated) {
@@ -100,7 +107,10 @@ final class RoutingProcessor implements Processor<byte[], Routed, byte[], Routed
     byte[] value = routed == null ? null : routed.bytes();
     ValidationResult result;
     try {
-      result = route.validator().validate(record.key(), value);
+      result =
+          route.prevalidated().takeValid(source.partition(), source.offset(), value)
+              ? ValidationResult.VALID
+              : route.validator().validate(record.key(), value);
     } catch (RegistryUnavailableException e) {
       if (!timed) {
         timed = true;
@@ -181,12 +191,13 @@ final class RoutingProcessor implements Processor<byte[], Routed, byte[], Routed
       log.warn(
           "Topic {} matches the input pattern but is an output or internal topic; not routing it",
           topic);
-      return new Route(topic, null, null, null, null);
+      return new Route(topic, null, null, null, null, null);
     }
     outputs.ensure(topic);
     return new Route(
         topic,
         validator.forTopic(topic),
+        prevalidator.lanes(topic),
         roles.cleanTopic(topic),
         roles.dlqTopic(topic),
         metrics.validatedCounters(topic));

@@ -102,6 +102,13 @@ public final class RouterConfig extends AbstractConfig {
   public static final String CONTRACT_ALLOWED_OPS_DOC =
       "Debezium `op` values accepted by the contract check.";
 
+  public static final String VALIDATE_AHEAD_CONFIG = "validate.ahead";
+  public static final String VALIDATE_AHEAD_DOC =
+      "Validate each poll's records on a background thread while the stream thread is busy or"
+          + " waits for a commit; the stream thread then takes a valid verdict instead of scanning"
+          + " the bytes itself (poison, tombstones and registry outages are always decided by the"
+          + " stream thread). Uses one more thread; `false` validates on the stream threads only.";
+
   public static final String REGISTRY_RETRY_BACKOFF_MS_CONFIG = "registry.retry.backoff.ms";
   public static final String REGISTRY_RETRY_BACKOFF_MS_DOC =
       "First wait before retrying a record whose schema lookup failed because the registry was"
@@ -226,6 +233,10 @@ public final class RouterConfig extends AbstractConfig {
 
   public boolean contractEnabled() {
     return getBoolean(CONTRACT_ENABLED_CONFIG);
+  }
+
+  public boolean validateAhead() {
+    return getBoolean(VALIDATE_AHEAD_CONFIG);
   }
 
   public List<String> contractAllowedOps() {
@@ -524,6 +535,17 @@ public final class RouterConfig extends AbstractConfig {
         ++order,
         Width.SHORT,
         "Allowed ops");
+    def.define(
+        VALIDATE_AHEAD_CONFIG,
+        Type.BOOLEAN,
+        true,
+        null,
+        Importance.LOW,
+        VALIDATE_AHEAD_DOC,
+        GROUP_VALIDATION,
+        ++order,
+        Width.SHORT,
+        "Validate ahead");
 
     order = 0;
     def.define(

@@ -56,6 +56,25 @@ public final class RecordValidator {
 
   ValidationResult validate(
       String topic, PlanCache.TopicPlans topicPlans, CaptureSlots slots, byte[] key, byte[] value) {
+    return validate(topic, topicPlans, slots, key, value, true);
+  }
+
+  /**
+   * As {@link #validate(String, byte[], byte[])} when the record's schema ids already have a plan;
+   * null when the registry would have to be asked first (it never is).
+   */
+  ValidationResult validateIfCached(
+      String topic, PlanCache.TopicPlans topicPlans, CaptureSlots slots, byte[] key, byte[] value) {
+    return validate(topic, topicPlans, slots, key, value, false);
+  }
+
+  private ValidationResult validate(
+      String topic,
+      PlanCache.TopicPlans topicPlans,
+      CaptureSlots slots,
+      byte[] key,
+      byte[] value,
+      boolean mayAskRegistry) {
     if (value == null) {
       return ValidationResult.TOMBSTONE;
     }
@@ -76,6 +95,9 @@ public final class RecordValidator {
     RecordPlan plan = topicPlans.find(valueId, keyed, keyId);
     if (plan != null) {
       return check(plan, topic, slots, key, value);
+    }
+    if (!mayAskRegistry) {
+      return null;
     }
     return resolveAndCheck(topic, topicPlans, slots, key, value, valueId, keyed, keyId);
   }

@@ -30,4 +30,12 @@ public final class TopicValidator {
   public ValidationResult validate(byte[] key, byte[] value) {
     return validator.validate(topic, plans, slots, key, value);
   }
+
+  /**
+   * As {@link #validate} when the record's schema ids were resolved before (by any thread); null
+   * when the registry would have to be asked first. Never calls the registry.
+   */
+  public ValidationResult validateIfCached(byte[] key, byte[] value) {
+    return validator.validateIfCached(topic, plans, slots, key, value);
+  }
 }

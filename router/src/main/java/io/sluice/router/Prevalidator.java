@@ -1,0 +1,328 @@
+package io.sluice.router;
+
+import io.sluice.router.validate.RecordValidator;
+import io.sluice.router.validate.TopicValidator;
+import io.sluice.router.validate.ValidationResult;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ArrayBlockingQueue;
+import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.AtomicReferenceArray;
+import java.util.function.Predicate;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.consumer.ConsumerRecords;
+import org.apache.kafka.common.TopicPartition;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Validates the records a stream thread has just polled on a background thread, while the stream
+ * thread is still processing earlier records or waiting for a commit; the stream thread then takes
+ * the verdict instead of scanning the bytes itself.
+ *
+ * <p>Why: under exactly_once_v2 one stream thread processes, then blocks on each commit, so the
+ * rate is set by its time per record, and on a busy stream thread the scan costs about twice what
+ * it costs in a loop of its own (caches and branch predictors are cold). The worker scans in such a
+ * loop, on a core the stream thread leaves idle.
+ *
+ * <p>Only "valid" is handed over, as the identity of the value array that was checked: the stream
+ * thread accepts a record only when its value is that very array (the consumer makes a new one per
+ * record), so a stale, missing or overwritten verdict costs nothing but the stream thread's own
+ * validation. Tombstones, poison and registry outages are always decided by the stream thread, so
+ * DLQ records, retries and metrics do not change. The routing decision and its output stay in the
+ * stream thread's transaction.
+ */
+final class Prevalidator implements AutoCloseable {
+  private static final Logger log = LoggerFactory.getLogger(Prevalidator.class);
+
+  /**
+   * Verdicts kept per partition (8 KiB with compressed references); an offset's slot is reused this
+   * many offsets later. More than Kafka Streams buffers per partition (1,000 records by default)
+   * plus one poll.
+   */
+  static final int LANE_SIZE = 2048;
+
+  /** How often (in records) a stream thread tells the worker how far it has got. */
+  static final int PROGRESS_EVERY = 32;
+
+  /** Polls waiting for the worker; when it falls this far behind, further polls are skipped. */
+  static final int QUEUED_POLLS = 32;
+
+  /** Records of one partition validated before moving on to the next partition of a poll. */
+  static final int CHUNK = 64;
+
+  private static final Duration CLOSE_WAIT = Duration.ofSeconds(5);
+  private static final Prevalidator DISABLED = new Prevalidator();
+
+  private final RecordValidator validator;
+  private final Predicate<String> isInput;
+  private final BlockingQueue<ConsumerRecords<byte[], byte[]>> polls;
+  private final Map<String, TopicLanes> topics = new ConcurrentHashMap<>();
+  private final Thread worker;
+  private final AtomicLong pollsDone = new AtomicLong();
+  private volatile boolean closed;
+
+  private Prevalidator() {
+    this.validator = null;
+    this.isInput = topic -> false;
+    this.polls = null;
+    this.worker = null;
+  }
+
+  private Prevalidator(RecordValidator validator, Predicate<String> isInput, String threadName) {
+    this.validator = validator;
+    this.isInput = isInput;
+    this.polls = new ArrayBlockingQueue<>(QUEUED_POLLS);
+    this.worker = new Thread(this::work, threadName);
+    this.worker.setDaemon(true);
+  }
+
+  /**
+   * Starts the worker thread ({@code threadName}); records of topics {@code isInput} rejects are
+   * not looked at.
+   */
+  static Prevalidator start(
+      RecordValidator validator, Predicate<String> isInput, String threadName) {
+    Prevalidator prevalidator = new Prevalidator(validator, isInput, threadName);
+    prevalidator.worker.start();
+    return prevalidator;
+  }
+
+  /** One that validates nothing ahead: every record is validated by its stream thread. */
+  static Prevalidator disabled() {
+    return DISABLED;
+  }
+
+  /**
+   * Hands a stream thread's poll to the worker; never blocks. Skipped when the worker is too far
+   * behind (its stream threads then validate those records themselves).
+   */
+  void submit(ConsumerRecords<byte[], byte[]> records) {
+    if (polls != null && !closed && !records.isEmpty()) {
+      polls.offer(records);
+    }
+  }
+
+  /** How many submitted polls the worker has been through; for tests. */
+  long pollsDone() {
+    return pollsDone.get();
+  }
+
+  /** The verdicts of {@code topic}'s partitions. */
+  TopicLanes lanes(String topic) {
+    if (polls == null) {
+      return TopicLanes.NONE;
+    }
+    return topics.computeIfAbsent(topic, t -> new TopicLanes());
+  }
+
+  private void work() {
+    // One validator per topic, used only by this thread.
+    Map<String, TopicValidator> validators = new HashMap<>();
+    try {
+      while (!closed) {
+        validate(polls.take(), validators);
+        pollsDone.incrementAndGet();
+      }
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    } catch (RuntimeException e) {
+      // Nothing is lost: every record not marked valid is validated by its stream thread.
+      log.warn("Validation ahead stopped; stream threads validate every record themselves", e);
+    }
+  }
+
+  /**
+   * Validates one poll, {@value #CHUNK} records of each partition in turn: Kafka Streams takes
+   * records from all of a task's partitions in timestamp order, not one partition after the other.
+   */
+  private void validate(
+      ConsumerRecords<byte[], byte[]> records, Map<String, TopicValidator> validators) {
+    List<Batch> batches = new ArrayList<>();
+    for (TopicPartition partition : records.partitions()) {
+      String topic = partition.topic();
+      if (isInput.test(topic)) {
+        batches.add(
+            new Batch(
+                validators.computeIfAbsent(topic, validator::forTopic),
+                lanes(topic).lane(partition.partition()),
+                records.records(partition)));
+      }
+    }
+    boolean more = !batches.isEmpty();
+    while (more && !closed) {
+      more = false;
+      for (Batch batch : batches) {
+        more |= batch.validateNext(CHUNK);
+      }
+    }
+  }
+
+  /** One partition's records of a poll, validated a chunk at a time. */
+  private static final class Batch {
+    private final TopicValidator validator;
+    private final Lane lane;
+    private final List<ConsumerRecord<byte[], byte[]>> records;
+    private int next;
+
+    Batch(TopicValidator validator, Lane lane, List<ConsumerRecord<byte[], byte[]>> records) {
+      this.validator = validator;
+      this.lane = lane;
+      this.records = records;
+    }
+
+    /**
+     * Validates up to {@code count} more records, after skipping those the stream thread has
+     * passed; false when none are left.
+     */
+    boolean validateNext(int count) {
+      long passed = lane.processed();
+      while (next < records.size() && records.get(next).offset() <= passed) {
+        next++;
+      }
+      int end = Math.min(records.size(), next + count);
+      for (; next < end; next++) {
+        validate(records.get(next));
+      }
+      return next < records.size();
+    }
+
+    private void validate(ConsumerRecord<byte[], byte[]> record) {
+      byte[] value = record.value();
+      if (value == null) {
+        return; // a tombstone: the stream thread decides
+      }
+      ValidationResult result;
+      try {
+        // Never asks the registry: records with schema ids the stream thread has not resolved yet
+        // (null) are left to it, with its retries and backoff.
+        result = validator.validateIfCached(record.key(), value);
+      } catch (RuntimeException e) {
+        // Whatever it is, the stream thread meets it again on the same record.
+        log.debug(
+            "Not validated ahead: {}-{}@{} ({})",
+            record.topic(),
+            record.partition(),
+            record.offset(),
+            e.toString());
+        return;
+      }
+      if (result == ValidationResult.VALID) {
+        lane.markValid(record.offset(), value);
+      }
+    }
+  }
+
+  /** Stops the worker; stream threads validate everything from then on. */
+  @Override
+  public void close() {
+    if (worker == null || closed) {
+      return;
+    }
+    closed = true;
+    worker.interrupt();
+    try {
+      worker.join(CLOSE_WAIT.toMillis());
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
+    if (worker.isAlive()) {
+      log.warn("Validation-ahead thread {} did not stop within {}", worker.getName(), CLOSE_WAIT);
+    }
+    polls.clear();
+  }
+
+  /** The lanes of one topic, by partition; created as partitions show up. */
+  static final class TopicLanes {
+    static final TopicLanes NONE = new TopicLanes();
+
+    private volatile Lane[] lanes = new Lane[0];
+
+    /**
+     * True when the worker found the record at {@code offset} of {@code partition} valid, with
+     * exactly this {@code value} array: the caller may skip validating it. Called by the stream
+     * thread for every record, in offset order per partition.
+     */
+    boolean takeValid(int partition, long offset, byte[] value) {
+      if (this == NONE) {
+        return false;
+      }
+      return lane(partition).takeValid(offset, value);
+    }
+
+    Lane lane(int partition) {
+      Lane[] current = lanes;
+      Lane lane = partition < current.length ? current[partition] : null;
+      return lane != null ? lane : create(partition);
+    }
+
+    private synchronized Lane create(int partition) {
+      Lane[] current = lanes;
+      if (partition < current.length && current[partition] != null) {
+        return current[partition];
+      }
+      Lane[] grown = Arrays.copyOf(current, Math.max(current.length, partition + 1));
+      grown[partition] = new Lane();
+      lanes = grown;
+      return grown[partition];
+    }
+  }
+
+  /**
+   * One partition's verdicts: slot {@code offset mod LANE_SIZE} holds the value array found valid
+   * at that offset. Written by the worker, read and cleared by the stream thread.
+   */
+  static final class Lane {
+    private final AtomicReferenceArray<byte[]> valid = new AtomicReferenceArray<>(LANE_SIZE);
+    private final AtomicLong processed = new AtomicLong(-1);
+    // Written by the stream thread only: how many records until it next publishes its offset.
+    private int untilProgress = 1;
+
+    void markValid(long offset, byte[] value) {
+      valid.setRelease(slot(offset), value);
+    }
+
+    boolean takeValid(long offset, byte[] value) {
+      // The offset reached is only a hint for the worker: published every PROGRESS_EVERY records,
+      // so that the two threads do not pass its cache line back and forth on every record.
+      if (--untilProgress == 0) {
+        untilProgress = PROGRESS_EVERY;
+        processed.setOpaque(offset);
+      }
+      if (value == null) {
+        return false; // a tombstone (and an empty slot holds null too)
+      }
+      int slot = slot(offset);
+      if (valid.getAcquire(slot) != value) {
+        return false;
+      }
+      // Cleared so that the lane does not keep values alive; a newer verdict overwritten here at
+      // worst means one more record validated by the stream thread.
+      valid.setRelease(slot, null);
+      return true;
+    }
+
+    /** True when {@code value} is marked valid at {@code offset}; for tests. */
+    boolean isMarkedValid(long offset, byte[] value) {
+      return value != null && valid.getAcquire(slot(offset)) == value;
+    }
+
+    /**
+     * An offset the stream thread has reached (at most {@link #PROGRESS_EVERY} records behind): the
+     * worker skips what lies behind it.
+     */
+    long processed() {
+      return processed.getOpaque();
+    }
+
+    private static int slot(long offset) {
+      return (int) (offset & (LANE_SIZE - 1));
+    }
+  }
+}
