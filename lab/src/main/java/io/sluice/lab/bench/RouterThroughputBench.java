@@ -51,6 +51,17 @@ public final class RouterThroughputBench {
   static final String PASS_THROUGH_TOPIC = "sluice_bench_passthrough";
   static final int PARTITIONS = 3;
   private static final Duration POLL = Duration.ofMillis(50);
+
+  /** Router keys the benchmark sets for each run. */
+  static final List<String> BENCH_KEYS =
+      List.of(
+          RouterConfig.BOOTSTRAP_SERVERS_CONFIG,
+          RouterConfig.SCHEMA_REGISTRY_URL_CONFIG,
+          RouterConfig.APPLICATION_ID_CONFIG,
+          RouterConfig.STATE_DIR_CONFIG,
+          RouterConfig.METRICS_HOST_CONFIG,
+          RouterConfig.METRICS_PORT_CONFIG);
+
   private static final Duration PROGRESS_EVERY = Duration.ofSeconds(2);
 
   /**
@@ -64,8 +75,27 @@ public final class RouterThroughputBench {
       double poisonRatio,
       int warmupRounds,
       int rounds,
-      Duration timeout) {
+      Duration timeout,
+      Map<String, String> routerProperties) {
+    /** Settings with the router's defaults. */
+    public Settings(
+        long records,
+        int payloadBytes,
+        double poisonRatio,
+        int warmupRounds,
+        int rounds,
+        Duration timeout) {
+      this(records, payloadBytes, poisonRatio, warmupRounds, rounds, timeout, Map.of());
+    }
+
     public Settings {
+      routerProperties = Map.copyOf(routerProperties);
+      for (String key : BENCH_KEYS) {
+        if (routerProperties.containsKey(key)) {
+          throw new IllegalArgumentException(
+              "router property " + key + " is set by the benchmark itself");
+        }
+      }
       if (records < 1) {
         throw new IllegalArgumentException("records must be at least 1, got " + records);
       }
@@ -97,6 +127,9 @@ public final class RouterThroughputBench {
             DevSchemaRegistry.start(kafka.bootstrapServers(), "127.0.0.1", 0);
         Admin admin = admin(kafka.bootstrapServers())) {
       progress.accept("broker " + kafka.bootstrapServers() + ", registry " + registry.url());
+      if (!settings.routerProperties().isEmpty()) {
+        progress.accept("router properties (both applications): " + settings.routerProperties());
+      }
       for (String topic : List.of(CLEAN_TOPIC, DLQ_TOPIC, PASS_THROUGH_TOPIC, INPUT_TOPIC)) {
         Topics.ensure(admin, topic, PARTITIONS);
       }
@@ -170,7 +203,8 @@ public final class RouterThroughputBench {
     }
 
     private RouterBenchResult.Run router(String label) {
-      RouterConfig config = routerConfig(kafka, registry, dir, "sluice-bench-router-");
+      RouterConfig config =
+          routerConfig(kafka, registry, dir, "sluice-bench-router-", settings.routerProperties());
       progress.accept(label + ": router, application id " + config.applicationId());
       RouterBenchResult.Run run;
       Start start = Start.now();
@@ -187,7 +221,9 @@ public final class RouterThroughputBench {
     }
 
     private RouterBenchResult.Run passThrough(String label) {
-      RouterConfig config = routerConfig(kafka, registry, dir, "sluice-bench-passthrough-");
+      RouterConfig config =
+          routerConfig(
+              kafka, registry, dir, "sluice-bench-passthrough-", settings.routerProperties());
       progress.accept(label + ": pass-through, application id " + config.applicationId());
       RouterBenchResult.Run run;
       Start start = Start.now();
@@ -300,9 +336,13 @@ public final class RouterThroughputBench {
   }
 
   private static RouterConfig routerConfig(
-      EmbeddedKafka kafka, DevSchemaRegistry registry, Path dir, String idPrefix) {
+      EmbeddedKafka kafka,
+      DevSchemaRegistry registry,
+      Path dir,
+      String idPrefix,
+      Map<String, String> routerProperties) {
     String applicationId = idPrefix + UUID.randomUUID().toString().substring(0, 8);
-    Map<String, Object> props = new HashMap<>();
+    Map<String, Object> props = new HashMap<>(routerProperties);
     props.put(RouterConfig.BOOTSTRAP_SERVERS_CONFIG, kafka.bootstrapServers());
     props.put(RouterConfig.SCHEMA_REGISTRY_URL_CONFIG, registry.url());
     props.put(RouterConfig.APPLICATION_ID_CONFIG, applicationId);

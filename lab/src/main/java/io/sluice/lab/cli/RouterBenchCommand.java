@@ -6,6 +6,8 @@ import io.sluice.lab.bench.RouterThroughputBench;
 import io.sluice.lab.bench.RouterThroughputBench.Settings;
 import java.io.PrintWriter;
 import java.time.Duration;
+import java.util.LinkedHashMap;
+import java.util.Map;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
@@ -61,6 +63,16 @@ final class RouterBenchCommand implements Callable<Integer> {
   int warmupRounds;
 
   @Option(
+      names = "--router-property",
+      paramLabel = "KEY=VALUE",
+      description =
+          "A router configuration property for every run (repeatable), e.g."
+              + " validate.ahead=false. The pass-through runs with the router's Kafka Streams"
+              + " properties too, so streams.<key> settings reach both applications. The"
+              + " connection, application id, state and metrics keys are the benchmark's own.")
+  Map<String, String> routerProperties = new LinkedHashMap<>();
+
+  @Option(
       names = "--timeout",
       defaultValue = "600",
       description = "Seconds each run may take before the benchmark fails (default: 600).")
@@ -76,7 +88,8 @@ final class RouterBenchCommand implements Callable<Integer> {
             poisonRatio,
             warmupRounds,
             rounds,
-            Duration.ofSeconds(timeoutSeconds));
+            Duration.ofSeconds(timeoutSeconds),
+            routerProperties);
     RouterBenchResult result =
         new RouterThroughputBench(
                 settings,

@@ -1,10 +1,12 @@
 package io.sluice.lab.bench;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import org.junit.jupiter.api.Test;
 
 class RouterThroughputBenchIT {
@@ -25,5 +27,31 @@ class RouterThroughputBenchIT {
     assertThat(result.passThrough()).hasSize(1);
     assertThat(result.ratio()).isPositive();
     assertThat(progress).anyMatch(line -> line.startsWith("produced 2000 records (100 poison)"));
+  }
+
+  @Test
+  void routerPropertiesReachTheRouter() {
+    List<String> progress = new ArrayList<>();
+    RouterThroughputBench.Settings settings =
+        new RouterThroughputBench.Settings(
+            1_000, 0, 0.1, 0, 1, Duration.ofSeconds(120), Map.of("validate.ahead", "false"));
+
+    RouterBenchResult result = new RouterThroughputBench(settings, progress::add).run();
+
+    // Every record validated by the stream thread: the counts on .clean and .dlq still hold.
+    assertThat(result.poison()).isEqualTo(100);
+    assertThat(progress)
+        .anyMatch(
+            line -> line.contains("router properties") && line.contains("validate.ahead=false"));
+  }
+
+  @Test
+  void theBenchmarksOwnKeysCannotBeOverridden() {
+    assertThatThrownBy(
+            () ->
+                new RouterThroughputBench.Settings(
+                    1, 0, 0, 0, 1, Duration.ofSeconds(1), Map.of("application.id", "x")))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("application.id");
   }
 }
