@@ -25,9 +25,19 @@ import org.apache.kafka.common.metrics.KafkaMetric;
 
 /**
  * A stream thread's main consumer that hands every poll to the {@link Prevalidator} before
- * returning it; everything else is passed through.
+ * returning it, and has it forget the verdicts of partitions this consumer gives up (so they do not
+ * keep values alive); everything else is passed through.
  */
 final class PrevalidatingConsumer implements Consumer<byte[], byte[]> {
+  private static final ConsumerRebalanceListener NO_CALLBACK =
+      new ConsumerRebalanceListener() {
+        @Override
+        public void onPartitionsRevoked(Collection<TopicPartition> partitions) {}
+
+        @Override
+        public void onPartitionsAssigned(Collection<TopicPartition> partitions) {}
+      };
+
   private final Consumer<byte[], byte[]> delegate;
   private final Prevalidator prevalidator;
 
@@ -43,6 +53,28 @@ final class PrevalidatingConsumer implements Consumer<byte[], byte[]> {
     return records;
   }
 
+  /** {@code callback}, after the prevalidator forgot the partitions revoked or lost. */
+  private ConsumerRebalanceListener forgetting(ConsumerRebalanceListener callback) {
+    return new ConsumerRebalanceListener() {
+      @Override
+      public void onPartitionsRevoked(Collection<TopicPartition> partitions) {
+        prevalidator.forget(partitions);
+        callback.onPartitionsRevoked(partitions);
+      }
+
+      @Override
+      public void onPartitionsAssigned(Collection<TopicPartition> partitions) {
+        callback.onPartitionsAssigned(partitions);
+      }
+
+      @Override
+      public void onPartitionsLost(Collection<TopicPartition> partitions) {
+        prevalidator.forget(partitions);
+        callback.onPartitionsLost(partitions);
+      }
+    };
+  }
+
   @Override
   public Set<TopicPartition> assignment() {
     return delegate.assignment();
@@ -55,12 +87,12 @@ final class PrevalidatingConsumer implements Consumer<byte[], byte[]> {
 
   @Override
   public void subscribe(Collection<String> topics) {
-    delegate.subscribe(topics);
+    delegate.subscribe(topics, forgetting(NO_CALLBACK));
   }
 
   @Override
   public void subscribe(Collection<String> topics, ConsumerRebalanceListener callback) {
-    delegate.subscribe(topics, callback);
+    delegate.subscribe(topics, forgetting(callback));
   }
 
   @Override
@@ -70,22 +102,22 @@ final class PrevalidatingConsumer implements Consumer<byte[], byte[]> {
 
   @Override
   public void subscribe(Pattern pattern, ConsumerRebalanceListener callback) {
-    delegate.subscribe(pattern, callback);
+    delegate.subscribe(pattern, forgetting(callback));
   }
 
   @Override
   public void subscribe(Pattern pattern) {
-    delegate.subscribe(pattern);
+    delegate.subscribe(pattern, forgetting(NO_CALLBACK));
   }
 
   @Override
   public void subscribe(SubscriptionPattern pattern, ConsumerRebalanceListener callback) {
-    delegate.subscribe(pattern, callback);
+    delegate.subscribe(pattern, forgetting(callback));
   }
 
   @Override
   public void subscribe(SubscriptionPattern pattern) {
-    delegate.subscribe(pattern);
+    delegate.subscribe(pattern, forgetting(NO_CALLBACK));
   }
 
   @Override

@@ -6,6 +6,7 @@ import io.sluice.router.validate.ValidationResult;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.Collection;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -106,6 +107,20 @@ final class Prevalidator implements AutoCloseable {
   void submit(ConsumerRecords<byte[], byte[]> records) {
     if (polls != null && !closed && !records.isEmpty()) {
       polls.offer(records);
+    }
+  }
+
+  /**
+   * Drops the verdicts of partitions a stream thread gave up (revoked or lost), so they do not keep
+   * values alive. A poll queued before may still leave marks for them; they are overwritten as the
+   * partition's offsets come round again and never match another consumer's arrays.
+   */
+  void forget(Collection<TopicPartition> partitions) {
+    for (TopicPartition partition : partitions) {
+      TopicLanes lanes = topics.get(partition.topic());
+      if (lanes != null) {
+        lanes.reset(partition.partition());
+      }
     }
   }
 
@@ -260,6 +275,16 @@ final class Prevalidator implements AutoCloseable {
       Lane[] current = lanes;
       Lane lane = partition < current.length ? current[partition] : null;
       return lane != null ? lane : create(partition);
+    }
+
+    /** Replaces the lane of {@code partition}, if it has one, by an empty one. */
+    synchronized void reset(int partition) {
+      Lane[] current = lanes;
+      if (partition < current.length && current[partition] != null) {
+        Lane[] next = current.clone();
+        next[partition] = new Lane();
+        lanes = next;
+      }
     }
 
     private synchronized Lane create(int partition) {

@@ -13,7 +13,9 @@ import org.apache.kafka.streams.KafkaClientSupplier;
 /**
  * The clients Kafka Streams would create by default, except that producers answer {@code
  * partitionsFor} from a cache ({@link PartitionCachingProducer}) and main consumers hand their
- * polls to the {@link Prevalidator} ({@link PrevalidatingConsumer}).
+ * polls to the {@link Prevalidator} ({@link PrevalidatingConsumer}). Kafka Streams asks for a main
+ * consumer here only with the classic group protocol; with {@code group.protocol=streams} it builds
+ * its own, and the stream threads validate every record themselves.
  */
 final class RouterClientSupplier implements KafkaClientSupplier {
   private final Prevalidator prevalidator;

@@ -15,6 +15,7 @@ import java.util.Arrays;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import org.apache.kafka.clients.consumer.ConsumerRebalanceListener;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.ConsumerRecords;
 import org.apache.kafka.clients.consumer.MockConsumer;
@@ -207,5 +208,55 @@ class PrevalidatorTest {
   private static boolean threadAlive() {
     return Thread.getAllStackTraces().keySet().stream()
         .anyMatch(t -> t.getName().equals(THREAD) && t.isAlive());
+  }
+
+  @Test
+  void revokedAndLostPartitionsAreForgotten() {
+    resolveSchemasOnTheStreamThread();
+    TopicPartition revoked = new TopicPartition(TOPIC, 0);
+    TopicPartition kept = new TopicPartition(TOPIC, 1);
+    TopicPartition lost = new TopicPartition(TOPIC, 2);
+    List<ConsumerRebalanceListener> listeners = new ArrayList<>();
+    MockConsumer<byte[], byte[]> mock =
+        new MockConsumer<>("earliest") {
+          @Override
+          public synchronized void subscribe(
+              java.util.regex.Pattern pattern, ConsumerRebalanceListener listener) {
+            listeners.add(listener);
+          }
+        };
+    ConsumerRecord<byte[], byte[]> onRevoked = valid(TOPIC, 0, 0);
+    ConsumerRecord<byte[], byte[]> onKept = valid(TOPIC, 1, 0);
+    ConsumerRecord<byte[], byte[]> onLost = valid(TOPIC, 2, 0);
+    prevalidator.submit(poll(onRevoked, onKept, onLost));
+    awaitMarked(onRevoked);
+    awaitMarked(onKept);
+    awaitMarked(onLost);
+    List<String> seenByStreams = new ArrayList<>();
+    try (PrevalidatingConsumer consumer = new PrevalidatingConsumer(mock, prevalidator)) {
+      consumer.subscribe(
+          java.util.regex.Pattern.compile(".*"),
+          new ConsumerRebalanceListener() {
+            @Override
+            public void onPartitionsRevoked(java.util.Collection<TopicPartition> partitions) {
+              seenByStreams.add("revoked " + partitions);
+            }
+
+            @Override
+            public void onPartitionsAssigned(java.util.Collection<TopicPartition> partitions) {}
+
+            @Override
+            public void onPartitionsLost(java.util.Collection<TopicPartition> partitions) {
+              seenByStreams.add("lost " + partitions);
+            }
+          });
+      listeners.get(0).onPartitionsRevoked(List.of(revoked));
+      listeners.get(0).onPartitionsLost(List.of(lost));
+    }
+
+    assertThat(seenByStreams).containsExactly("revoked [" + revoked + "]", "lost [" + lost + "]");
+    assertThat(lane(TOPIC, 0).isMarkedValid(0, onRevoked.value())).isFalse();
+    assertThat(lane(TOPIC, 2).isMarkedValid(0, onLost.value())).isFalse();
+    assertThat(lane(TOPIC, 1).isMarkedValid(0, onKept.value())).isTrue();
   }
 }
