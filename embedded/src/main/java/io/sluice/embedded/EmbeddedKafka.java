@@ -44,7 +44,7 @@ public final class EmbeddedKafka implements AutoCloseable {
    */
   public static EmbeddedKafka start(Path logDir, int brokerPort, int controllerPort) {
     int port = brokerPort == 0 ? FreePort.pick() : brokerPort;
-    int cport = controllerPort == 0 ? FreePort.pick() : controllerPort;
+    int cport = controllerPort == 0 ? FreePort.pickOtherThan(List.of(port)) : controllerPort;
     try {
       Files.createDirectories(logDir);
     } catch (IOException e) {

@@ -9,7 +9,9 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
+import java.util.HashSet;
 import java.util.Properties;
+import java.util.Set;
 
 /**
  * The loopback ports of the embedded stack, kept in {@code <data dir>/stack.properties} so a
@@ -54,19 +56,41 @@ public record StackPorts(
    */
   public static StackPorts resolve(Path dataDir, Requested requested) {
     Properties stored = load(dataDir.resolve(FILE_NAME));
-    StackPorts ports =
+    // In the constructor's order. Prometheus's is kept whether or not it runs, so its URL survives
+    // restarts either way.
+    String[] keys = {
+      KAFKA, CONTROLLER, REGISTRY, METRICS, MARIADB, CAPTURE_ADMIN, CONNECT, PROMETHEUS
+    };
+    int[] wanted = {
+      requested.kafka(),
+      0,
+      requested.registry(),
+      requested.metrics(),
+      requested.mariadb(),
+      requested.captureAdmin(),
+      requested.connect(),
+      requested.prometheus()
+    };
+    int[] ports = new int[keys.length];
+    Set<Integer> taken = new HashSet<>();
+    for (int i = 0; i < keys.length; i++) {
+      ports[i] = known(wanted[i], stored, keys[i]);
+      if (ports[i] != 0) {
+        taken.add(ports[i]);
+      }
+    }
+    // Free ports last, none twice: the kernel may hand out a port it just gave for another key.
+    for (int i = 0; i < keys.length; i++) {
+      if (ports[i] == 0) {
+        ports[i] = FreePort.pickOtherThan(taken);
+        taken.add(ports[i]);
+      }
+    }
+    StackPorts result =
         new StackPorts(
-            choose(requested.kafka(), stored, KAFKA),
-            choose(0, stored, CONTROLLER),
-            choose(requested.registry(), stored, REGISTRY),
-            choose(requested.metrics(), stored, METRICS),
-            choose(requested.mariadb(), stored, MARIADB),
-            choose(requested.captureAdmin(), stored, CAPTURE_ADMIN),
-            choose(requested.connect(), stored, CONNECT),
-            // Kept whether or not Prometheus runs, so its URL survives restarts either way.
-            choose(requested.prometheus(), stored, PROMETHEUS));
-    ports.store(dataDir);
-    return ports;
+            ports[0], ports[1], ports[2], ports[3], ports[4], ports[5], ports[6], ports[7]);
+    result.store(dataDir);
+    return result;
   }
 
   /** The ports stored in {@code dataDir}, failing when none were. */
@@ -110,12 +134,13 @@ public record StackPorts(
     }
   }
 
-  private static int choose(int requested, Properties stored, String key) {
+  /** The requested port, else the stored one, else 0. */
+  private static int known(int requested, Properties stored, String key) {
     if (requested != 0) {
       return requested;
     }
     String value = stored.getProperty(key);
-    return value == null ? FreePort.pick() : parse(value, key);
+    return value == null ? 0 : parse(value, key);
   }
 
   private static int stored(Properties p, String key, Path file) {
