@@ -119,9 +119,21 @@ final class Prevalidator implements AutoCloseable {
     for (TopicPartition partition : partitions) {
       TopicLanes lanes = topics.get(partition.topic());
       if (lanes != null) {
-        lanes.reset(partition.partition());
+        lanes.forget(partition.partition());
       }
     }
+  }
+
+  /**
+   * Valid records the stream threads took from the worker instead of scanning them, since the
+   * start; monotonic.
+   */
+  long recordsTaken() {
+    long taken = 0;
+    for (TopicLanes lanes : topics.values()) {
+      taken += lanes.taken();
+    }
+    return taken;
   }
 
   /** How many submitted polls the worker has been through; for tests. */
@@ -277,14 +289,21 @@ final class Prevalidator implements AutoCloseable {
       return lane != null ? lane : create(partition);
     }
 
-    /** Replaces the lane of {@code partition}, if it has one, by an empty one. */
-    synchronized void reset(int partition) {
+    /** Empties the lane of {@code partition}, if it has one. */
+    void forget(int partition) {
       Lane[] current = lanes;
       if (partition < current.length && current[partition] != null) {
-        Lane[] next = current.clone();
-        next[partition] = new Lane();
-        lanes = next;
+        current[partition].clear();
       }
+    }
+
+    /** Records taken from this topic's lanes. */
+    long taken() {
+      long taken = 0;
+      for (Lane lane : lanes) {
+        taken += lane == null ? 0 : lane.taken();
+      }
+      return taken;
     }
 
     private synchronized Lane create(int partition) {
@@ -306,6 +325,8 @@ final class Prevalidator implements AutoCloseable {
   static final class Lane {
     private final AtomicReferenceArray<byte[]> valid = new AtomicReferenceArray<>(LANE_SIZE);
     private final AtomicLong processed = new AtomicLong(-1);
+    // Written by the partition's stream thread (one at a time): a plain add, read opaquely.
+    private final AtomicLong taken = new AtomicLong();
     // Written by the stream thread only: how many records until it next publishes its offset.
     private int untilProgress = 1;
 
@@ -330,7 +351,19 @@ final class Prevalidator implements AutoCloseable {
       // Cleared so that the lane does not keep values alive; a newer verdict overwritten here at
       // worst means one more record validated by the stream thread.
       valid.setRelease(slot, null);
+      taken.setOpaque(taken.getPlain() + 1);
       return true;
+    }
+
+    long taken() {
+      return taken.getOpaque();
+    }
+
+    /** Drops every verdict (the count of records taken stays). */
+    void clear() {
+      for (int slot = 0; slot < LANE_SIZE; slot++) {
+        valid.setRelease(slot, null);
+      }
     }
 
     /** True when {@code value} is marked valid at {@code offset}; for tests. */

@@ -85,6 +85,8 @@ public final class Router implements AutoCloseable {
               validator,
               TopicRoles.from(config)::isInput,
               config.applicationId() + "-validate-ahead");
+      // The router holds the prevalidator, which Micrometer would not.
+      metrics.validatedAhead(prevalidator, Prevalidator::recordsTaken);
     }
     Topology topology =
         RouterTopology.build(

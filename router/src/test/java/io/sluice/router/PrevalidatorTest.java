@@ -112,6 +112,7 @@ class PrevalidatorTest {
     assertThat(lanes.takeValid(0, 2, null)).as("tombstone").isFalse();
     assertThat(lanes.takeValid(0, 3, last.value())).isTrue();
     assertThat(lanes.takeValid(1, 3, last.value())).as("other partition").isFalse();
+    assertThat(prevalidator.recordsTaken()).isEqualTo(2);
   }
 
   @Test
@@ -258,5 +259,7 @@ class PrevalidatorTest {
     assertThat(lane(TOPIC, 0).isMarkedValid(0, onRevoked.value())).isFalse();
     assertThat(lane(TOPIC, 2).isMarkedValid(0, onLost.value())).isFalse();
     assertThat(lane(TOPIC, 1).isMarkedValid(0, onKept.value())).isTrue();
+    assertThat(prevalidator.lanes(TOPIC).takeValid(1, 0, onKept.value())).isTrue();
+    assertThat(prevalidator.recordsTaken()).as("counts survive forgetting").isEqualTo(1);
   }
 }

@@ -159,6 +159,29 @@ class RouterIT {
   }
 
   @Test
+  void aBacklogIsValidatedAheadOfTheStreamThread() throws Exception {
+    String topic = "backlog.cdc_lab.orders";
+    Ids ids = setUpTopic(topic, PARTITIONS);
+    int records = 30_000;
+    for (int n = 0; n < records; n++) {
+      send(topic, PARTITIONS, ids, n, false);
+    }
+    producer.flush();
+
+    try (Router router =
+        new Router(new RouterConfig(routerProps("it-backlog", "^backlog\\.cdc_lab\\.[a-z]+$")))) {
+      router.start();
+      assertThat(awaitCommitted(topic + ".clean", records)).hasSize(records);
+
+      // The first poll waits for the stream thread to resolve the schemas; the polls after it are
+      // validated ahead while the stream thread works through the records before them.
+      assertThat(validatedAhead(httpGet(router.metricsUrl()).body()))
+          .isPositive()
+          .isLessThanOrEqualTo(records);
+    }
+  }
+
+  @Test
   void topicCreatedWhileRunningIsRoutedWithinTenSeconds() throws Exception {
     try (Router router =
         new Router(new RouterConfig(routerProps("it-fresh", "^fresh\\.cdc_lab\\.[a-z]+$")))) {
@@ -301,6 +324,16 @@ class RouterIT {
     headers.add("n", String.valueOf(n).getBytes(StandardCharsets.UTF_8));
     producer.send(new ProducerRecord<>(topic, partition, null, key, value, headers));
     return new Sent(n, partition, key, value, poison);
+  }
+
+  /** The value of {@code sluice_router_records_validated_ahead_total} on a /metrics page. */
+  private static double validatedAhead(String metrics) {
+    return metrics
+        .lines()
+        .filter(line -> line.startsWith("sluice_router_records_validated_ahead_total "))
+        .mapToDouble(line -> Double.parseDouble(line.substring(line.indexOf(' ') + 1)))
+        .findFirst()
+        .orElse(0);
   }
 
   private static Map<String, Object> routerProps(String applicationId, String pattern) {

@@ -28,6 +28,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.stream.Stream;
 import org.apache.kafka.connect.data.Schema;
 import org.apache.kafka.connect.data.SchemaBuilder;
@@ -198,6 +199,7 @@ class DashboardsTest {
     router.validated("broker.cdc_lab.orders", RouterMetrics.Result.VALID);
     router.quarantined("broker.cdc_lab.orders", ErrorCode.NOT_AVRO_WIRE_FORMAT);
     router.processingLatency(1_000_000);
+    router.validatedAhead(new AtomicLong(1), AtomicLong::get);
     new CaptureMetrics(registry, Clock.systemUTC()).published(changeEvent());
     // A commit registers the last-commit gauge, which exists only from the first commit on.
     new SinkMeters(registry)

@@ -1,19 +1,22 @@
 package io.sluice.router.metrics;
 
 import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.FunctionCounter;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.sluice.router.validate.ErrorCode;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
+import java.util.function.ToLongFunction;
 
 /**
  * The router's own meters. Names are Micrometer's dotted form; the Prometheus registry renders them
  * as {@code sluice_router_records_validated_total{topic,result}}, {@code
  * sluice_router_records_quarantined_total{topic,error_code}}, {@code
- * sluice_router_registry_retries_total}, {@code sluice_router_thread_replacements_total} and {@code
- * sluice_router_processing_latency_seconds_{count,sum,max}}.
+ * sluice_router_registry_retries_total}, {@code sluice_router_thread_replacements_total}, {@code
+ * sluice_router_processing_latency_seconds_{count,sum,max}} and, with validate.ahead, {@code
+ * sluice_router_records_validated_ahead_total}.
  *
  * <p>The per-record path is cheap on purpose: a router adds little to what Kafka Streams spends on
  * a record, so a map lookup and two clock reads per record show in its throughput. Hence {@link
@@ -30,6 +33,7 @@ public final class RouterMetrics {
   public static final String REGISTRY_RETRIES = "sluice.router.registry.retries";
   public static final String THREAD_REPLACEMENTS = "sluice.router.thread.replacements";
   public static final String PROCESSING_LATENCY = "sluice.router.processing.latency";
+  public static final String VALIDATED_AHEAD = "sluice.router.records.validated.ahead";
 
   /**
    * The processing latency is timed on one record in this many, and on every record that waited for
@@ -130,6 +134,17 @@ public final class RouterMetrics {
 
   public void threadReplaced() {
     threadReplacements.increment();
+  }
+
+  /**
+   * Counts, with {@code taken} applied to {@code source}, the valid records the stream threads took
+   * from the validate-ahead thread instead of scanning them (a share of the {@code valid} ones).
+   * Micrometer holds {@code source} weakly: the caller must keep it.
+   */
+  public <T> void validatedAhead(T source, ToLongFunction<T> taken) {
+    FunctionCounter.builder(VALIDATED_AHEAD, source, s -> taken.applyAsLong(s))
+        .description("Valid records taken from the validate-ahead thread instead of scanned")
+        .register(registry);
   }
 
   public void processingLatency(long nanos) {
