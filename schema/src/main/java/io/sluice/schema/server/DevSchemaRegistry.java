@@ -25,6 +25,8 @@ public final class DevSchemaRegistry implements AutoCloseable {
   private static final Logger log = LoggerFactory.getLogger(DevSchemaRegistry.class);
   private static final int HTTP_THREADS = 4;
 
+  private static final String JDK_HTTP_SERVER_NODELAY = "sun.net.httpserver.nodelay";
+
   private final HttpServer server;
   private final ExecutorService executor;
   private final AutoCloseable storage;
@@ -90,6 +92,10 @@ public final class DevSchemaRegistry implements AutoCloseable {
       int port) {
     HttpServer server;
     try {
+      // Without TCP_NODELAY the JDK server's response waits ~40 ms for the client's delayed ACK on
+      // every request after a connection's first (measured: 4 ms, then 45 ms each). Read once, when
+      // the JVM's first HttpServer starts; a value set on the command line wins.
+      System.getProperties().putIfAbsent(JDK_HTTP_SERVER_NODELAY, "true");
       server = HttpServer.create(new InetSocketAddress(host, port), 0);
     } catch (IOException e) {
       throw new UncheckedIOException(
