@@ -1,5 +1,6 @@
 package io.sluice.lab.bench;
 
+import java.lang.management.CompilationMXBean;
 import java.lang.management.ManagementFactory;
 import java.lang.management.ThreadInfo;
 import java.lang.management.ThreadMXBean;
@@ -24,6 +25,18 @@ final class CpuMeter {
       return Duration.ofNanos(Math.max(0, os.getProcessCpuTime()));
     }
     return Duration.ZERO;
+  }
+
+  /**
+   * Time the JIT compiler threads have spent compiling since the JVM started (summed over them);
+   * zero when the JVM does not say.
+   */
+  static Duration jitCompilation() {
+    CompilationMXBean jit = ManagementFactory.getCompilationMXBean();
+    if (jit == null || !jit.isCompilationTimeMonitoringSupported()) {
+      return Duration.ZERO;
+    }
+    return Duration.ofMillis(jit.getTotalCompilationTime());
   }
 
   /** CPU time of the live threads whose name contains {@code applicationId}. */

@@ -19,13 +19,16 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
 import java.util.function.Supplier;
 import java.util.stream.Stream;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
-import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.clients.admin.AlterConfigOp;
+import org.apache.kafka.clients.admin.ConfigEntry;
+import org.apache.kafka.common.config.ConfigResource;
 import org.apache.kafka.streams.KafkaStreams;
 
 /**
@@ -51,6 +54,8 @@ public final class RouterThroughputBench {
   static final String PASS_THROUGH_TOPIC = "sluice_bench_passthrough";
   static final int PARTITIONS = 3;
   private static final Duration POLL = Duration.ofMillis(50);
+  private static final String SEGMENT_DELETE_DELAY_MS = "log.segment.delete.delay.ms";
+  private static final Duration RECREATE_TIMEOUT = Duration.ofSeconds(30);
 
   /** Router keys the benchmark sets for each run. */
   static final List<String> BENCH_KEYS =
@@ -65,19 +70,27 @@ public final class RouterThroughputBench {
   private static final Duration PROGRESS_EVERY = Duration.ofSeconds(2);
 
   /**
-   * What to run: N records of about {@code payloadBytes} each, a share of them poison; {@code
-   * warmupRounds} untimed rounds, then {@code rounds} timed rounds of both applications (their
-   * order alternating, so neither always runs on a warmer JVM or page cache).
+   * Warm-up goes on while the JIT compiler spends more than this share of a round's time compiling.
+   */
+  public static final int JIT_QUIET_PERCENT = 10;
+
+  /**
+   * What to run: N records of about {@code payloadBytes} each, a share of them poison; at least
+   * {@code warmupRounds} untimed rounds, and more (up to {@code maxWarmupRounds}) while the JIT
+   * compiler was busy for more than {@value #JIT_QUIET_PERCENT}% of the last one; then {@code
+   * rounds} timed rounds of both applications (their order alternating, so neither always runs on a
+   * warmer JVM or page cache).
    */
   public record Settings(
       long records,
       int payloadBytes,
       double poisonRatio,
       int warmupRounds,
+      int maxWarmupRounds,
       int rounds,
       Duration timeout,
       Map<String, String> routerProperties) {
-    /** Settings with the router's defaults. */
+    /** Settings with the router's defaults and exactly {@code warmupRounds} warm-up rounds. */
     public Settings(
         long records,
         int payloadBytes,
@@ -86,6 +99,26 @@ public final class RouterThroughputBench {
         int rounds,
         Duration timeout) {
       this(records, payloadBytes, poisonRatio, warmupRounds, rounds, timeout, Map.of());
+    }
+
+    /** Settings with exactly {@code warmupRounds} warm-up rounds. */
+    public Settings(
+        long records,
+        int payloadBytes,
+        double poisonRatio,
+        int warmupRounds,
+        int rounds,
+        Duration timeout,
+        Map<String, String> routerProperties) {
+      this(
+          records,
+          payloadBytes,
+          poisonRatio,
+          warmupRounds,
+          warmupRounds,
+          rounds,
+          timeout,
+          routerProperties);
     }
 
     public Settings {
@@ -109,6 +142,14 @@ public final class RouterThroughputBench {
         throw new IllegalArgumentException(
             "need rounds >= 1 and warm-up rounds >= 0, got " + rounds + " and " + warmupRounds);
       }
+      if (maxWarmupRounds < warmupRounds) {
+        throw new IllegalArgumentException(
+            "the most warm-up rounds ("
+                + maxWarmupRounds
+                + ") must not be fewer than the warm-up rounds ("
+                + warmupRounds
+                + ")");
+      }
     }
   }
 
@@ -130,6 +171,7 @@ public final class RouterThroughputBench {
       if (!settings.routerProperties().isEmpty()) {
         progress.accept("router properties (both applications): " + settings.routerProperties());
       }
+      deleteFilesAtOnce(admin);
       for (String topic : List.of(CLEAN_TOPIC, DLQ_TOPIC, PASS_THROUGH_TOPIC, INPUT_TOPIC)) {
         Topics.ensure(admin, topic, PARTITIONS);
       }
@@ -141,8 +183,10 @@ public final class RouterThroughputBench {
                   INPUT_TOPIC,
                   progress);
       Rounds rounds = new Rounds(kafka, registry, dir, admin, produced);
-      for (int round = 1 - settings.warmupRounds(); round <= settings.rounds(); round++) {
-        rounds.play(round);
+      warmUp(rounds);
+      for (int round = 1; round <= settings.rounds(); round++) {
+        // Odd rounds start with the router, even ones with the pass-through.
+        rounds.play("round " + round, round % 2 == 1, true);
       }
       RouterBenchResult result =
           new RouterBenchResult(
@@ -171,7 +215,6 @@ public final class RouterThroughputBench {
     private final Path dir;
     private final Admin admin;
     private final BenchInput.Produced produced;
-    private final Map<String, Map<TopicPartition, Long>> counted = new HashMap<>();
     final List<RouterBenchResult.Run> routerRuns = new ArrayList<>();
     final List<RouterBenchResult.Run> passThroughRuns = new ArrayList<>();
 
@@ -188,15 +231,11 @@ public final class RouterThroughputBench {
       this.produced = produced;
     }
 
-    void play(int round) {
-      boolean warmup = round < 1;
-      String label = warmup ? "warm-up " + (round + settings.warmupRounds()) : "round " + round;
-      // Odd rounds start with the router, even ones with the pass-through.
-      boolean routerFirst = Math.floorMod(round, 2) == 1;
+    void play(String label, boolean routerFirst, boolean timed) {
       for (boolean router :
           routerFirst ? new boolean[] {true, false} : new boolean[] {false, true}) {
         RouterBenchResult.Run run = router ? router(label) : passThrough(label);
-        if (!warmup) {
+        if (timed) {
           (router ? routerRuns : passThroughRuns).add(run);
         }
       }
@@ -215,8 +254,10 @@ public final class RouterThroughputBench {
         run = awaitCommitted(admin, "router", config.applicationId(), start, router::state);
       }
       expect(
-          "router " + CLEAN_TOPIC, newRecords(CLEAN_TOPIC), settings.records() - produced.poison());
-      expect("router " + DLQ_TOPIC, newRecords(DLQ_TOPIC), produced.poison());
+          "router " + CLEAN_TOPIC,
+          takeRecords(CLEAN_TOPIC),
+          settings.records() - produced.poison());
+      expect("router " + DLQ_TOPIC, takeRecords(DLQ_TOPIC), produced.poison());
       return run;
     }
 
@@ -241,23 +282,61 @@ public final class RouterThroughputBench {
                 .leaveGroup(true));
       }
       expect(
-          "pass-through " + PASS_THROUGH_TOPIC, newRecords(PASS_THROUGH_TOPIC), settings.records());
+          "pass-through " + PASS_THROUGH_TOPIC,
+          takeRecords(PASS_THROUGH_TOPIC),
+          settings.records());
       return run;
     }
 
-    /** Committed records written to {@code topic} since the last call for it. */
-    private long newRecords(String topic) {
-      CommittedRecords.Slice slice =
-          CommittedRecords.count(kafka.bootstrapServers(), topic, PARTITIONS, counted.get(topic));
-      counted.put(topic, slice.end());
-      return slice.records();
+    /**
+     * The committed records of output {@code topic}, which is then emptied (deleted and created
+     * again): so the benchmark takes the disk of one run's output, not of all runs', and no run
+     * waits for the kernel to write an earlier run's output to disk.
+     */
+    private long takeRecords(String topic) {
+      long records =
+          CommittedRecords.count(kafka.bootstrapServers(), topic, PARTITIONS, null).records();
+      Topics.recreate(admin, topic, PARTITIONS, RECREATE_TIMEOUT);
+      return records;
+    }
+  }
+
+  /**
+   * Plays the warm-up rounds: at least {@code warmupRounds}, then one more while the JIT compiler
+   * spent more than {@value #JIT_QUIET_PERCENT}% of the last round's time compiling (on 2 cores it
+   * still compiled for 0.5-0.7 s of a 2.5 s run after three rounds, CPU the applications lose), up
+   * to {@code maxWarmupRounds}. Warm-up k starts with the router when k is odd.
+   */
+  private void warmUp(Rounds rounds) {
+    for (int round = 1; round <= settings.maxWarmupRounds(); round++) {
+      long startNanos = System.nanoTime();
+      Duration compiledBefore = CpuMeter.jitCompilation();
+      rounds.play("warm-up " + round, round % 2 == 1, false);
+      double seconds = (System.nanoTime() - startNanos) / 1e9;
+      double compiled = CpuMeter.jitCompilation().minus(compiledBefore).toNanos() / 1e9;
+      boolean quiet = compiled * 100 <= JIT_QUIET_PERCENT * seconds;
+      if (round < settings.warmupRounds()) {
+        continue;
+      }
+      if (quiet || round == settings.maxWarmupRounds()) {
+        progress.accept(
+            String.format(
+                "warm-up %d: the JIT compiled for %.2f s of its %.2f s%s; timed rounds next",
+                round, compiled, seconds, quiet ? "" : " (the most warm-up rounds)"));
+        return;
+      }
+      progress.accept(
+          String.format(
+              "warm-up %d: the JIT compiled for %.2f s of its %.2f s (more than %d%%); one more"
+                  + " warm-up round",
+              round, compiled, seconds, JIT_QUIET_PERCENT));
     }
   }
 
   /** When a run started: wall clock and the JVM's CPU time. */
-  private record Start(long nanos, Duration processCpu) {
+  private record Start(long nanos, Duration processCpu, Duration jitCompilation) {
     static Start now() {
-      return new Start(System.nanoTime(), CpuMeter.process());
+      return new Start(System.nanoTime(), CpuMeter.process(), CpuMeter.jitCompilation());
     }
   }
 
@@ -298,7 +377,7 @@ public final class RouterThroughputBench {
             String.format(
                 "%s: %d records committed in %.2f s (running after %.2f s, first commit after"
                     + " %.2f s); CPU µs/record: %.2f in the JVM, %.2f in its threads, %.2f in its"
-                    + " stream threads",
+                    + " stream threads; the JIT compiled for %.2f s",
                 name,
                 target,
                 run.elapsed().toNanos() / 1e9,
@@ -306,7 +385,8 @@ public final class RouterThroughputBench {
                 run.toFirstCommit().toNanos() / 1e9,
                 run.processCpuMicrosPerRecord(),
                 run.applicationCpuMicrosPerRecord(),
-                run.streamThreadCpuMicrosPerRecord()));
+                run.streamThreadCpuMicrosPerRecord(),
+                CpuMeter.jitCompilation().minus(start.jitCompilation()).toNanos() / 1e9));
         return run;
       }
       if (now > deadline) {
@@ -350,6 +430,25 @@ public final class RouterThroughputBench {
     props.put(RouterConfig.METRICS_HOST_CONFIG, "127.0.0.1");
     props.put(RouterConfig.METRICS_PORT_CONFIG, 0);
     return new RouterConfig(props);
+  }
+
+  /**
+   * Has the broker delete the files of deleted topics at once rather than a minute later, so that
+   * emptied outputs leave the disk (and the page cache) before the next run.
+   */
+  private static void deleteFilesAtOnce(Admin admin) {
+    ConfigResource brokers = new ConfigResource(ConfigResource.Type.BROKER, "");
+    AlterConfigOp noDelay =
+        new AlterConfigOp(new ConfigEntry(SEGMENT_DELETE_DELAY_MS, "0"), AlterConfigOp.OpType.SET);
+    try {
+      admin.incrementalAlterConfigs(Map.of(brokers, List.of(noDelay))).all().get();
+    } catch (ExecutionException e) {
+      throw new IllegalStateException(
+          "cannot set " + SEGMENT_DELETE_DELAY_MS + " on the benchmark broker", e.getCause());
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new IllegalStateException("interrupted while configuring the benchmark broker", e);
+    }
   }
 
   private static Admin admin(String bootstrapServers) {

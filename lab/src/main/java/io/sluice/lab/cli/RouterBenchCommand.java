@@ -57,10 +57,21 @@ final class RouterBenchCommand implements Callable<Integer> {
       names = "--warmup-rounds",
       defaultValue = "3",
       description =
-          "Untimed rounds of both applications first, to warm the JVM and the broker (default:"
-              + " 3; after one, the JIT was still compiling 1,000-1,800 methods in a timed round"
-              + " on 2 cores).")
+          "Untimed rounds of both applications first, to warm the JVM and the broker; at least"
+              + " this many (default: 3; after one, the JIT was still compiling 1,000-1,800"
+              + " methods in a timed round on 2 cores).")
   int warmupRounds;
+
+  @Option(
+      names = "--max-warmup-rounds",
+      defaultValue = "10",
+      description =
+          "After --warmup-rounds, warm up one more round while the JIT compiler was busy for more"
+              + " than "
+              + RouterThroughputBench.JIT_QUIET_PERCENT
+              + "%% of the last one, up to this many rounds in all (default: 10; never fewer than"
+              + " --warmup-rounds, so the same number gives a fixed count).")
+  int maxWarmupRounds;
 
   @Option(
       names = "--router-property",
@@ -87,6 +98,7 @@ final class RouterBenchCommand implements Callable<Integer> {
             payloadBytes,
             poisonRatio,
             warmupRounds,
+            Math.max(warmupRounds, maxWarmupRounds),
             rounds,
             Duration.ofSeconds(timeoutSeconds),
             routerProperties);
