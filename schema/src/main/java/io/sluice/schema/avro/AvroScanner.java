@@ -233,6 +233,15 @@ public final class AvroScanner {
             pos++;
             continue;
           }
+          // Longer varints (ids, amounts, timestamps) end within the next eight bytes: found at
+          // once.
+          if (buf.length - pos >= 8) {
+            int length = varintLength((long) EIGHT_BYTES.get(buf, pos));
+            if (length <= (kind == ScanPlan.F_INT ? INT_BYTES : 8) && length <= limit - pos) {
+              pos += length;
+              continue;
+            }
+          }
         } else if (kind <= ScanPlan.F_BYTES) {
           int length = (b >>> 1) ^ -(b & 1);
           if (b >= 0 && length >= 0 && length < limit - pos) {

@@ -178,6 +178,45 @@ class AvroScannerTest {
   }
 
   @Test
+  void varintsOfEveryLengthAreReadWithBytesAfterThem() {
+    // Eight or more bytes from a varint on, its end is found with one 8-byte read: every length,
+    // too long ones and ones cut off by the limit must come out as the byte-by-byte reading does.
+    Schema pair = record("{\"name\":\"l\",\"type\":\"long\"},{\"name\":\"i\",\"type\":\"int\"}");
+    byte[] padding = new byte[16];
+    for (long value :
+        new long[] {
+          0,
+          -1,
+          63,
+          64,
+          8191,
+          1L << 20,
+          1L << 40,
+          1L << 48,
+          1L << 55,
+          1L << 56,
+          1L << 62,
+          Long.MAX_VALUE,
+          Long.MIN_VALUE
+        }) {
+      byte[] body = concat(varint(value), varint(Integer.MIN_VALUE), padding);
+      int end = varint(value).length + varint(Integer.MIN_VALUE).length;
+      assertThat(scan(pair, body)).as("long %d", value).isEqualTo(end);
+    }
+    Schema ints = record("{\"name\":\"i\",\"type\":\"int\"}");
+    byte[] sixBytes = {(byte) 0x80, (byte) 0x80, (byte) 0x80, (byte) 0x80, (byte) 0x80, 0x01};
+    assertThatThrownBy(() -> scan(ints, concat(sixBytes, padding)))
+        .isInstanceOf(AvroDecodeException.class)
+        .hasMessageContaining("int varint longer than 5 bytes");
+    byte[] threeBytes = concat(varint(1L << 20), padding);
+    ScanPlan longPlan = new ScanCompiler().compile(record("{\"name\":\"l\",\"type\":\"long\"}"));
+    assertThatThrownBy(
+            () -> AvroScanner.scan(longPlan, threeBytes, 0, 2, new Captures(threeBytes, 0)))
+        .isInstanceOf(AvroDecodeException.class)
+        .hasMessageContaining("truncated long");
+  }
+
+  @Test
   void booleanMustBeZeroOrOne() {
     Schema schema = record("{\"name\":\"flag\",\"type\":\"boolean\"}");
     assertThat(scan(schema, new byte[] {1})).isEqualTo(1);
