@@ -305,10 +305,12 @@ public final class RouterThroughputBench {
    * Plays the warm-up rounds: at least {@code warmupRounds}, then one more while the JIT compiler
    * spent more than {@value #JIT_QUIET_PERCENT}% of the last round's time compiling (on 2 cores it
    * still compiled for 0.5-0.7 s of a 2.5 s run after three rounds, CPU the applications lose), up
-   * to {@code maxWarmupRounds}. Warm-up k starts with the router when k is odd.
+   * to {@code maxWarmupRounds}; none at all when {@code warmupRounds} is 0. Warm-up k starts with
+   * the router when k is odd.
    */
   private void warmUp(Rounds rounds) {
-    for (int round = 1; round <= settings.maxWarmupRounds(); round++) {
+    int most = settings.warmupRounds() == 0 ? 0 : settings.maxWarmupRounds();
+    for (int round = 1; round <= most; round++) {
       long startNanos = System.nanoTime();
       Duration compiledBefore = CpuMeter.jitCompilation();
       rounds.play("warm-up " + round, round % 2 == 1, false);
@@ -318,7 +320,7 @@ public final class RouterThroughputBench {
       if (round < settings.warmupRounds()) {
         continue;
       }
-      if (quiet || round == settings.maxWarmupRounds()) {
+      if (quiet || round == most) {
         progress.accept(
             String.format(
                 "warm-up %d: the JIT compiled for %.2f s of its %.2f s%s; timed rounds next",

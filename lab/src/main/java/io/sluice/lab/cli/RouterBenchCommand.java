@@ -52,7 +52,7 @@ final class RouterBenchCommand implements Callable<Integer> {
       defaultValue = "5",
       description =
           "Timed rounds of both applications; medians are reported (default: 5; one run in five"
-              + " or so is 10% off for reasons outside the applications, which a median of three"
+              + " or so is 10%% off for reasons outside the applications, which a median of three"
               + " does not always absorb).")
   int rounds;
 
@@ -61,8 +61,8 @@ final class RouterBenchCommand implements Callable<Integer> {
       defaultValue = "3",
       description =
           "Untimed rounds of both applications first, to warm the JVM and the broker; at least"
-              + " this many (default: 3; after one, the JIT was still compiling 1,000-1,800"
-              + " methods in a timed round on 2 cores).")
+              + " this many, none with 0 (default: 3; after one, the JIT was still compiling"
+              + " 1,000-1,800 methods in a timed round on 2 cores).")
   int warmupRounds;
 
   @Option(

@@ -2,8 +2,11 @@ package io.sluice.lab.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
 import java.io.PrintWriter;
 import java.io.StringWriter;
+import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.Test;
@@ -63,6 +66,26 @@ class SluiceCliHelpTest {
     String description = description(path);
     assertThat(description).as("description of %s", path).isNotBlank();
     assertThat(run.out).contains(description.substring(0, Math.min(40, description.length())));
+  }
+
+  @ParameterizedTest
+  @MethodSource("commands")
+  void everyHelpTextRendersWithoutAWarning(List<String> path) {
+    // picocli formats each help line (for %n); a lone '%' makes it warn on stderr and print the
+    // raw text.
+    CommandLine cli = SluiceCli.commandLine();
+    for (String name : path) {
+      cli = cli.getSubcommands().get(name);
+    }
+    PrintStream stderr = System.err;
+    ByteArrayOutputStream warnings = new ByteArrayOutputStream();
+    System.setErr(new PrintStream(warnings, true, StandardCharsets.UTF_8));
+    try {
+      cli.getUsageMessage();
+    } finally {
+      System.setErr(stderr);
+    }
+    assertThat(warnings.toString(StandardCharsets.UTF_8)).as("stderr of %s --help", path).isEmpty();
   }
 
   @Test
