@@ -90,17 +90,6 @@ public final class RouterThroughputBench {
       int rounds,
       Duration timeout,
       Map<String, String> routerProperties) {
-    /** Settings with the router's defaults and exactly {@code warmupRounds} warm-up rounds. */
-    public Settings(
-        long records,
-        int payloadBytes,
-        double poisonRatio,
-        int warmupRounds,
-        int rounds,
-        Duration timeout) {
-      this(records, payloadBytes, poisonRatio, warmupRounds, rounds, timeout, Map.of());
-    }
-
     /** Settings with exactly {@code warmupRounds} warm-up rounds. */
     public Settings(
         long records,

@@ -14,7 +14,7 @@ class RouterThroughputBenchIT {
   void bothApplicationsCommitEveryRecordAndPoisonLandsOnTheDlq() {
     List<String> progress = new ArrayList<>();
     RouterThroughputBench.Settings settings =
-        new RouterThroughputBench.Settings(2_000, 0, 0.05, 0, 1, Duration.ofSeconds(120));
+        new RouterThroughputBench.Settings(2_000, 0, 0.05, 0, 1, Duration.ofSeconds(120), Map.of());
 
     RouterBenchResult result = new RouterThroughputBench(settings, progress::add).run();
 
