@@ -39,6 +39,23 @@ public final class ConnectorConfigs {
   }
 
   /**
+   * The consumer group in which the Apache Iceberg sink's commit coordinator reads the control
+   * topic: {@code <connect group>-coord}, the connect group being {@code connect-<connector>}
+   * unless {@code iceberg.connect.group-id} says otherwise ({@link #changelogSink} leaves it
+   * alone).
+   *
+   * <p>The coordinator commits this group's offsets only after a table commit and, without a
+   * committed offset, starts at the end of the control topic (Iceberg 1.12). A worker's data-file
+   * announcement sent before the coordinator's first table commit would then be skipped by the next
+   * coordinator while the worker's source offsets already moved past its records: they never reach
+   * the table. Committing this group's offsets at the start of the control topic before the
+   * connector first runs closes that gap (see {@code IcebergControlTopic} in the lab).
+   */
+  public static String icebergCoordinatorGroup(String connectorName) {
+    return "connect-" + connectorName + "-coord";
+  }
+
+  /**
    * The Apache Iceberg sink appending every event of {@code topic} to {@code
    * <db>.<table>_changelog} (db and table from the envelope's {@code source}), with the Debezium
    * operation and the Kafka topic/partition/offset of the event ({@code _cdc}, {@code

@@ -189,13 +189,13 @@ public final class EmbeddedStack implements AutoCloseable {
     abortIfClosed();
 
     log.info("Starting Kafka Connect worker (REST on 127.0.0.1:{})", ports.connect());
-    sinks =
-        starting(
-            "Kafka Connect",
-            ports.connect(),
-            () -> LakeSinks.start(dataDir, kafka.bootstrapServers(), ports.connect()));
-    abortIfClosed();
     try (Admin admin = admin(kafka.bootstrapServers())) {
+      sinks =
+          starting(
+              "Kafka Connect",
+              ports.connect(),
+              () -> LakeSinks.start(dataDir, admin, kafka.bootstrapServers(), ports.connect()));
+      abortIfClosed();
       // The router creates the clean topic; the sinks subscribe to it by name.
       new Readiness()
           .check(
@@ -203,7 +203,7 @@ public final class EmbeddedStack implements AutoCloseable {
               "topic " + CLEAN_TOPIC + " created",
               () -> Topics.exists(admin, CLEAN_TOPIC))
           .await(remaining(deadline));
-      sinks.createConnectors(admin, kafka.bootstrapServers(), registry.url());
+      sinks.createConnectors(kafka.bootstrapServers(), registry.url());
     }
     abortIfClosed();
 

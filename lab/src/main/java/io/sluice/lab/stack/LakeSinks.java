@@ -7,7 +7,7 @@ import io.sluice.embedded.ConnectRestClient.TaskStatus;
 import io.sluice.embedded.EmbeddedConnect;
 import io.sluice.lab.iceberg.Catalogs;
 import io.sluice.lab.iceberg.LakeCatalog;
-import io.sluice.lab.kafka.Topics;
+import io.sluice.lab.kafka.IcebergControlTopic;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
@@ -39,9 +39,11 @@ final class LakeSinks implements AutoCloseable {
 
   /**
    * Prepares the catalog (its SQLite tables are created once here, not raced by two connectors) and
-   * starts the worker; returns once the worker's REST API answers.
+   * the Apache Iceberg sink's control topic (see {@link IcebergControlTopic}: before the worker
+   * starts, so that its coordinator group has no member yet), then starts the worker; returns once
+   * the worker's REST API answers.
    */
-  static LakeSinks start(Path dataDir, String bootstrapServers, int restPort) {
+  static LakeSinks start(Path dataDir, Admin admin, String bootstrapServers, int restPort) {
     Map<String, String> catalog = Catalogs.embedded(dataDir.resolve("iceberg"));
     try {
       Files.createDirectories(dataDir.resolve("iceberg").resolve("warehouse"));
@@ -51,19 +53,19 @@ final class LakeSinks implements AutoCloseable {
     try (LakeCatalog opened = Catalogs.open(catalog)) {
       log.info("Iceberg catalog {} at {}", opened.catalog().name(), catalog.get("uri"));
     }
+    IcebergControlTopic.prepare(
+        admin, EmbeddedStack.ICEBERG_CONTROL_TOPIC, EmbeddedStack.CHANGELOG_SINK);
     EmbeddedConnect connect =
         EmbeddedConnect.start(bootstrapServers, EmbeddedStack.CONNECT_GROUP_ID, restPort);
     return new LakeSinks(connect, Collections.unmodifiableMap(new LinkedHashMap<>(catalog)));
   }
 
   /**
-   * Creates the Iceberg control topic when missing, then creates or updates both connectors (PUT
-   * config: the same config again changes nothing).
+   * Creates both connectors, or updates a connector whose stored config differs. An unchanged
+   * config is not written again: Connect restarts a connector on every write, and the Apache
+   * Iceberg sink's tasks with it (its task configs carry a fresh random id each time).
    */
-  void createConnectors(Admin admin, String bootstrapServers, String registryUrl) {
-    if (Topics.ensure(admin, EmbeddedStack.ICEBERG_CONTROL_TOPIC, 1)) {
-      log.info("Created topic {}", EmbeddedStack.ICEBERG_CONTROL_TOPIC);
-    }
+  void createConnectors(String bootstrapServers, String registryUrl) {
     ConnectRestClient client = connect.client();
     Map<String, String> upsert =
         new LinkedHashMap<>(
@@ -75,8 +77,8 @@ final class LakeSinks implements AutoCloseable {
     // Its own Prometheus endpoint on a free loopback port; the ready file names it.
     upsert.put("metrics.host", "127.0.0.1");
     upsert.put("metrics.port", "0");
-    client.putConnector(EmbeddedStack.UPSERT_SINK, upsert);
-    client.putConnector(
+    putIfChanged(EmbeddedStack.UPSERT_SINK, upsert);
+    putIfChanged(
         EmbeddedStack.CHANGELOG_SINK,
         ConnectorConfigs.changelogSink(
             EmbeddedStack.CLEAN_TOPIC,
@@ -90,6 +92,29 @@ final class LakeSinks implements AutoCloseable {
         EmbeddedStack.UPSERT_SINK,
         EmbeddedStack.CHANGELOG_SINK,
         EmbeddedStack.CLEAN_TOPIC);
+  }
+
+  private void putIfChanged(String name, Map<String, String> config) {
+    ConnectRestClient client = connect.client();
+    Map<String, String> stored;
+    try {
+      stored = new LinkedHashMap<>(client.connectorConfig(name));
+    } catch (ConnectRestClient.ConnectRestException e) {
+      // 404: a new connector; 409: the worker is still rebalancing, write it as before.
+      if (e.status() != 404 && e.status() != 409) {
+        throw e;
+      }
+      stored = null;
+    }
+    if (stored != null) {
+      // Connect adds the name to the config it stores.
+      stored.remove("name");
+      if (stored.equals(config)) {
+        log.info("Connector {} configured already", name);
+        return;
+      }
+    }
+    client.putConnector(name, config);
   }
 
   /**

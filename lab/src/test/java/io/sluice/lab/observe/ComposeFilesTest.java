@@ -235,7 +235,10 @@ class ComposeFilesTest {
     assertThat(script)
         .contains(EmbeddedStack.UPSERT_SINK, EmbeddedStack.CHANGELOG_SINK)
         .contains("CONTROL_TOPIC=" + EmbeddedStack.ICEBERG_CONTROL_TOPIC)
-        .contains("CLEAN_TOPIC=" + EmbeddedStack.CLEAN_TOPIC);
+        .contains("CLEAN_TOPIC=" + EmbeddedStack.CLEAN_TOPIC)
+        .contains(
+            "COORDINATOR_GROUP="
+                + ConnectorConfigs.icebergCoordinatorGroup(EmbeddedStack.CHANGELOG_SINK));
   }
 
   @Test

@@ -12,6 +12,7 @@ import io.sluice.lab.bench.sink.SinkBenchResult.Workload;
 import io.sluice.lab.iceberg.Catalogs;
 import io.sluice.lab.iceberg.IcebergRows;
 import io.sluice.lab.iceberg.LakeCatalog;
+import io.sluice.lab.kafka.IcebergControlTopic;
 import io.sluice.lab.kafka.Topics;
 import io.sluice.lab.workload.OrderRow;
 import io.sluice.lab.workload.OrdersAvro;
@@ -126,7 +127,7 @@ public final class SinkBench {
             DevSchemaRegistry.start(kafka.bootstrapServers(), "127.0.0.1", 0);
         Admin admin = admin(kafka.bootstrapServers())) {
       Topics.ensure(admin, TOPIC, PARTITIONS);
-      Topics.ensure(admin, CONTROL_TOPIC, 1);
+      IcebergControlTopic.prepare(admin, CONTROL_TOPIC, CHANGELOG_SINK);
       Map<String, String> catalog = Catalogs.embedded(dir.resolve("iceberg"));
       Files.createDirectories(dir.resolve("iceberg").resolve("warehouse"));
       try (LakeCatalog lake = Catalogs.open(catalog);
