@@ -49,7 +49,7 @@ public final class ConnectorConfigs {
    * announcement sent before the coordinator's first table commit would then be skipped by the next
    * coordinator while the worker's source offsets already moved past its records: they never reach
    * the table. Committing this group's offsets at the start of the control topic before the
-   * connector first runs closes that gap (see {@code IcebergControlTopic} in the lab).
+   * connector first runs closes that gap (see {@link IcebergControlTopic}).
    */
   public static String icebergCoordinatorGroup(String connectorName) {
     return "connect-" + connectorName + "-coord";

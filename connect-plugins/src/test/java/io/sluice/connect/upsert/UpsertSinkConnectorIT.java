@@ -8,6 +8,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
 import io.sluice.connect.ConnectorConfigs;
+import io.sluice.connect.IcebergControlTopic;
 import io.sluice.connect.testing.ChangeProducer;
 import io.sluice.connect.testing.Envelopes;
 import io.sluice.connect.testing.Lake;
@@ -101,7 +102,9 @@ class UpsertSinkConnectorIT {
   void changesReachTheCurrentTableAndEveryEventTheChangelog() throws Exception {
     String topic = "broker.cdc_lab.orders.clean";
     createTopic(topic, 2);
-    createTopic("control-iceberg-it", 1);
+    try (Admin admin = admin()) {
+      IcebergControlTopic.prepare(admin, "control-iceberg-it", "orders-changelog");
+    }
     Schema wider =
         SchemaBuilder.struct()
             .name("broker.cdc_lab.orders.Value")
@@ -351,10 +354,13 @@ class UpsertSinkConnectorIT {
   }
 
   private static void createTopic(String topic, int partitions) throws Exception {
-    try (Admin admin =
-        Admin.create(
-            Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, kafka.bootstrapServers()))) {
+    try (Admin admin = admin()) {
       admin.createTopics(List.of(new NewTopic(topic, partitions, (short) 1))).all().get();
     }
+  }
+
+  private static Admin admin() {
+    return Admin.create(
+        Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, kafka.bootstrapServers()));
   }
 }

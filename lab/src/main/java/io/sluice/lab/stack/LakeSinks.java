@@ -1,13 +1,13 @@
 package io.sluice.lab.stack;
 
 import io.sluice.connect.ConnectorConfigs;
+import io.sluice.connect.IcebergControlTopic;
 import io.sluice.embedded.ConnectRestClient;
 import io.sluice.embedded.ConnectRestClient.ConnectorStatus;
 import io.sluice.embedded.ConnectRestClient.TaskStatus;
 import io.sluice.embedded.EmbeddedConnect;
 import io.sluice.lab.iceberg.Catalogs;
 import io.sluice.lab.iceberg.LakeCatalog;
-import io.sluice.lab.kafka.IcebergControlTopic;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;

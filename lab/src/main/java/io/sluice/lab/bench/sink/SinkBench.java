@@ -1,6 +1,7 @@
 package io.sluice.lab.bench.sink;
 
 import io.sluice.connect.ConnectorConfigs;
+import io.sluice.connect.IcebergControlTopic;
 import io.sluice.embedded.ConnectRestClient;
 import io.sluice.embedded.EmbeddedConnect;
 import io.sluice.embedded.EmbeddedKafka;
@@ -12,7 +13,6 @@ import io.sluice.lab.bench.sink.SinkBenchResult.Workload;
 import io.sluice.lab.iceberg.Catalogs;
 import io.sluice.lab.iceberg.IcebergRows;
 import io.sluice.lab.iceberg.LakeCatalog;
-import io.sluice.lab.kafka.IcebergControlTopic;
 import io.sluice.lab.kafka.Topics;
 import io.sluice.lab.workload.OrderRow;
 import io.sluice.lab.workload.OrdersAvro;

@@ -1,16 +1,17 @@
-package io.sluice.lab.kafka;
+package io.sluice.connect;
 
-import io.sluice.connect.ConnectorConfigs;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ExecutionException;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.ListOffsetsResult.ListOffsetsResultInfo;
+import org.apache.kafka.clients.admin.NewTopic;
 import org.apache.kafka.clients.admin.OffsetSpec;
 import org.apache.kafka.clients.consumer.OffsetAndMetadata;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.errors.GroupNotEmptyException;
+import org.apache.kafka.common.errors.TopicExistsException;
 import org.apache.kafka.common.errors.UnknownMemberIdException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -33,20 +34,19 @@ public final class IcebergControlTopic {
   private IcebergControlTopic() {}
 
   /**
-   * Creates {@code controlTopic} (one partition) when missing and commits the start of each of its
-   * partitions for the coordinator group of {@code connectorName} where the group has no offset.
-   * Call it before the connector runs: Kafka refuses to move the offsets of a group with members,
-   * in which case this logs a warning naming the group and leaves it as it is.
+   * Creates {@code controlTopic} (one partition, replication factor 1: the embedded broker's) when
+   * missing and commits the start of each of its partitions for the coordinator group of {@code
+   * connectorName} where the group has no offset. Call it before the connector runs: Kafka refuses
+   * to move the offsets of a group with members, in which case this logs a warning naming the group
+   * and leaves it as it is.
    *
    * @return the offsets committed for the group (empty when it had offsets already)
    */
   public static Map<TopicPartition, Long> prepare(
       Admin admin, String controlTopic, String connectorName) {
-    if (Topics.ensure(admin, controlTopic, 1)) {
-      log.info("Created topic {}", controlTopic);
-    }
     String group = ConnectorConfigs.icebergCoordinatorGroup(connectorName);
     try {
+      createIfMissing(admin, controlTopic);
       Map<TopicPartition, OffsetAndMetadata> committed =
           admin.listConsumerGroupOffsets(group).partitionsToOffsetAndMetadata().get();
       Map<TopicPartition, OffsetSpec> missing = new LinkedHashMap<>();
@@ -89,6 +89,18 @@ public final class IcebergControlTopic {
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
       throw new IllegalStateException("interrupted while preparing " + controlTopic, e);
+    }
+  }
+
+  private static void createIfMissing(Admin admin, String topic)
+      throws ExecutionException, InterruptedException {
+    try {
+      admin.createTopics(List.of(new NewTopic(topic, 1, (short) 1))).all().get();
+      log.info("Created topic {}", topic);
+    } catch (ExecutionException e) {
+      if (!(e.getCause() instanceof TopicExistsException)) {
+        throw e;
+      }
     }
   }
 

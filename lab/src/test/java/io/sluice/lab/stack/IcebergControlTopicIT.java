@@ -1,14 +1,16 @@
-package io.sluice.lab.kafka;
+package io.sluice.lab.stack;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import io.sluice.connect.ConnectorConfigs;
+import io.sluice.connect.IcebergControlTopic;
 import io.sluice.embedded.EmbeddedConnect;
 import io.sluice.embedded.EmbeddedKafka;
 import io.sluice.lab.iceberg.Catalogs;
 import io.sluice.lab.iceberg.IcebergRows;
 import io.sluice.lab.iceberg.LakeCatalog;
+import io.sluice.lab.kafka.Topics;
 import io.sluice.lab.workload.OrderRow;
 import io.sluice.lab.workload.OrdersAvro;
 import io.sluice.schema.registry.HttpSchemaRegistryClient;
