@@ -92,11 +92,24 @@ public final class ConnectorConfigs {
     config.put("iceberg.tables.evolve-schema-enabled", "true");
     config.put("iceberg.control.topic", controlTopic);
     config.put("iceberg.control.commit.interval-ms", String.valueOf(commitIntervalMs));
+    config.put(
+        "iceberg.control.commit.timeout-ms", String.valueOf(commitTimeoutMs(commitIntervalMs)));
     config.put("iceberg.kafka.bootstrap.servers", bootstrapServers);
     icebergCatalog.forEach(
         (k, v) -> config.put(k.equals("name") ? "iceberg.catalog" : "iceberg.catalog." + k, v));
     localWarehouse(config, icebergCatalog);
     return config;
+  }
+
+  /**
+   * How long the Apache sink's coordinator waits for every task's answer before it commits what it
+   * has: five commit intervals, at least 10 s (Iceberg's default is 30 s). A task that answers late
+   * loses nothing: its files are committed with the next commit. What it shortens is the first
+   * commit after a restart: a restarted task's control-topic consumer may join after the first
+   * commit request and never answer it, and the changelog then stood still for the whole timeout.
+   */
+  static long commitTimeoutMs(long commitIntervalMs) {
+    return Math.max(10_000, 5 * commitIntervalMs);
   }
 
   private static void converters(Map<String, String> config, String registryUrl) {

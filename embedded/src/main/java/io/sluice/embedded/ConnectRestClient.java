@@ -258,7 +258,7 @@ public final class ConnectRestClient {
   public static final class ConnectRestException extends RuntimeException {
     private final int status;
 
-    ConnectRestException(int status, String message) {
+    public ConnectRestException(int status, String message) {
       super("HTTP " + status + " " + message);
       this.status = status;
     }
