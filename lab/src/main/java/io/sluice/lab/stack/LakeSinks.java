@@ -71,7 +71,6 @@ final class LakeSinks implements AutoCloseable {
    * Iceberg sink's tasks with it (its task configs carry a fresh random id each time).
    */
   void createConnectors(String bootstrapServers, String registryUrl) {
-    ConnectRestClient client = connect.client();
     Map<String, String> upsert =
         new LinkedHashMap<>(
             ConnectorConfigs.upsertSink(
