@@ -23,8 +23,9 @@ $TOPICS --bootstrap-server "$BOOTSTRAP" --create --if-not-exists --topic "$CONTR
 # source offsets have moved past their records: they never reach the changelog. So the group
 # starts at the beginning of the topic, once, before the connector first runs (Iceberg drops the
 # files a snapshot already holds). A group that has offsets, or members, is left alone.
-if ! $CONSUMER_GROUPS --bootstrap-server "$BOOTSTRAP" --describe --offsets \
-  --group "$COORDINATOR_GROUP" 2>/dev/null | grep -q "$CONTROL_TOPIC"; then
+described="$($CONSUMER_GROUPS --bootstrap-server "$BOOTSTRAP" --describe --offsets \
+  --group "$COORDINATOR_GROUP" 2>/dev/null || true)"
+if ! grep -q "$CONTROL_TOPIC" <<<"$described"; then
   $CONSUMER_GROUPS --bootstrap-server "$BOOTSTRAP" --reset-offsets --to-earliest --execute \
     --group "$COORDINATOR_GROUP" --topic "$CONTROL_TOPIC"
   echo "connect-init: $COORDINATOR_GROUP starts at the beginning of $CONTROL_TOPIC"
