@@ -16,23 +16,36 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 
 /**
  * A small client of the Kafka Connect REST API (any worker: the embedded one or a real one). Every
  * non-2xx answer becomes a {@link ConnectRestException} carrying the status and Connect's message.
+ *
+ * <p>A request the worker turns down because its group is rebalancing (409, or 500 "a rebalance is
+ * expected": what a restarted worker answers for a moment while it rejoins with its connectors) is
+ * sent again, for up to a minute; only then is that answer thrown.
  */
 public final class ConnectRestClient {
   private static final ObjectMapper JSON = new ObjectMapper();
   private static final Duration REQUEST_TIMEOUT = Duration.ofSeconds(30);
+  private static final Duration REBALANCE_WAIT = Duration.ofSeconds(60);
+  private static final Duration REBALANCE_PAUSE = Duration.ofMillis(250);
 
   private final String url;
   private final HttpClient http;
+  private final Duration rebalanceWait;
 
   /** A client of the worker at {@code url}, e.g. {@code http://127.0.0.1:8083}. */
   public ConnectRestClient(String url) {
+    this(url, REBALANCE_WAIT);
+  }
+
+  ConnectRestClient(String url, Duration rebalanceWait) {
     this.url = url.endsWith("/") ? url.substring(0, url.length() - 1) : url;
     this.http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
+    this.rebalanceWait = rebalanceWait;
   }
 
   /** State of a connector and its tasks, as {@code GET /connectors/<name>/status} reports it. */
@@ -182,6 +195,20 @@ public final class ConnectRestClient {
   }
 
   private String send(String method, String path, Object body) {
+    long deadline = System.nanoTime() + rebalanceWait.toNanos();
+    while (true) {
+      try {
+        return sendOnce(method, path, body);
+      } catch (ConnectRestException e) {
+        if (!e.rebalancing() || System.nanoTime() > deadline) {
+          throw e;
+        }
+        pause(REBALANCE_PAUSE);
+      }
+    }
+  }
+
+  private String sendOnce(String method, String path, Object body) {
     HttpRequest.Builder request =
         HttpRequest.newBuilder(URI.create(url + path))
             .timeout(REQUEST_TIMEOUT)
@@ -202,8 +229,11 @@ public final class ConnectRestClient {
       throw new IllegalStateException("interrupted: " + method + " " + url + path, e);
     }
     if (response.statusCode() / 100 != 2) {
+      String message = message(response.body());
       throw new ConnectRestException(
-          response.statusCode(), method + " " + path + ": " + message(response.body()));
+          response.statusCode(),
+          method + " " + path + ": " + message,
+          message.toLowerCase(Locale.ROOT).contains("rebalance"));
     }
     return response.body();
   }
@@ -257,14 +287,21 @@ public final class ConnectRestClient {
   /** A non-2xx answer of the Connect REST API. */
   public static final class ConnectRestException extends RuntimeException {
     private final int status;
+    private final boolean saysRebalance;
 
-    public ConnectRestException(int status, String message) {
+    ConnectRestException(int status, String message, boolean saysRebalance) {
       super("HTTP " + status + " " + message);
       this.status = status;
+      this.saysRebalance = saysRebalance;
     }
 
     public int status() {
       return status;
+    }
+
+    /** True when the worker turned the request down only because its group is rebalancing. */
+    public boolean rebalancing() {
+      return (status == 409 || status == 500) && saysRebalance;
     }
   }
 }

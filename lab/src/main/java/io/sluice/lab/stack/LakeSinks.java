@@ -12,12 +12,9 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.Duration;
 import java.util.Collections;
 import java.util.LinkedHashMap;
-import java.util.Locale;
 import java.util.Map;
-import java.util.function.Supplier;
 import org.apache.kafka.clients.admin.Admin;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -31,8 +28,6 @@ import org.slf4j.LoggerFactory;
  */
 final class LakeSinks implements AutoCloseable {
   private static final Logger log = LoggerFactory.getLogger(LakeSinks.class);
-  private static final Duration REBALANCE_WAIT = Duration.ofSeconds(60);
-  private static final Duration REBALANCE_RETRY = Duration.ofMillis(250);
 
   private final EmbeddedConnect connect;
   private final Map<String, String> catalog;
@@ -100,19 +95,15 @@ final class LakeSinks implements AutoCloseable {
 
   private void putIfChanged(String name, Map<String, String> config) {
     ConnectRestClient client = connect.client();
-    Map<String, String> stored =
-        duringRebalance(
-            "GET the config of " + name,
-            () -> {
-              try {
-                return new LinkedHashMap<>(client.connectorConfig(name));
-              } catch (ConnectRestClient.ConnectRestException e) {
-                if (e.status() == 404) {
-                  return null; // a new connector
-                }
-                throw e;
-              }
-            });
+    Map<String, String> stored;
+    try {
+      stored = new LinkedHashMap<>(client.connectorConfig(name));
+    } catch (ConnectRestClient.ConnectRestException e) {
+      if (e.status() != 404) {
+        throw e;
+      }
+      stored = null; // a new connector
+    }
     if (stored != null) {
       // Connect adds the name to the config it stores.
       stored.remove("name");
@@ -121,46 +112,7 @@ final class LakeSinks implements AutoCloseable {
         return;
       }
     }
-    duringRebalance(
-        "PUT the config of " + name,
-        () -> {
-          client.putConnector(name, config);
-          return null;
-        });
-  }
-
-  /**
-   * Runs {@code request}, again while the worker answers that it is rebalancing: a restarted worker
-   * rejoins its group with the connectors it runs, and for a moment answers 409, or 500 "a
-   * rebalance is expected", to config requests.
-   */
-  private static <T> T duringRebalance(String what, Supplier<T> request) {
-    return duringRebalance(what, request, REBALANCE_WAIT, REBALANCE_RETRY);
-  }
-
-  static <T> T duringRebalance(String what, Supplier<T> request, Duration wait, Duration pause) {
-    long deadline = System.nanoTime() + wait.toNanos();
-    while (true) {
-      try {
-        return request.get();
-      } catch (ConnectRestClient.ConnectRestException e) {
-        boolean rebalancing =
-            e.status() == 409
-                || (e.status() == 500
-                    && e.getMessage() != null
-                    && e.getMessage().toLowerCase(Locale.ROOT).contains("rebalance"));
-        if (!rebalancing || System.nanoTime() > deadline) {
-          throw e;
-        }
-        log.info("Kafka Connect is rebalancing; will {} again: {}", what, e.getMessage());
-        try {
-          Thread.sleep(pause.toMillis());
-        } catch (InterruptedException interrupted) {
-          Thread.currentThread().interrupt();
-          throw new IllegalStateException("interrupted while waiting to " + what, interrupted);
-        }
-      }
-    }
+    client.putConnector(name, config);
   }
 
   /**
