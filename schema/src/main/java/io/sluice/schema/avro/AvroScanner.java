@@ -27,8 +27,8 @@ public final class AvroScanner {
 
   private static final long BUDGET_PER_BYTE = 8;
   private static final long BUDGET_BASE = 64;
-  private static final int INT_BYTES = 5;
-  private static final int LONG_BYTES = 10;
+  static final int INT_BYTES = 5;
+  static final int LONG_BYTES = 10;
 
   /** Eight bytes of an array at once, to find where a varint ends without a loop. */
   private static final VarHandle EIGHT_BYTES =
@@ -67,6 +67,21 @@ public final class AvroScanner {
    * @throws AvroDecodeException when the bytes are not a value of the schema
    */
   public static int scan(ScanPlan plan, byte[] buf, int offset, int limit, Captures captures) {
+    CompiledScan compiled = plan.compiledForScan();
+    if (compiled != null) {
+      int end = compiled.scan(buf, offset, limit, captures);
+      if (end >= 0) {
+        return end;
+      }
+    }
+    return interpret(plan, buf, offset, limit, captures);
+  }
+
+  /**
+   * {@link #scan} by the interpreter alone, never the plan's compiled code (which must agree with
+   * it).
+   */
+  static int interpret(ScanPlan plan, byte[] buf, int offset, int limit, Captures captures) {
     Budget budget =
         plan.needsBudget ? new Budget(BUDGET_BASE + BUDGET_PER_BYTE * (limit - offset)) : null;
     return run(plan, 0, buf, offset, limit, captures, 0, budget);
@@ -442,7 +457,7 @@ public final class AvroScanner {
    * The position after a varint of at most {@code maxBytes} bytes at {@code pos}, without decoding
    * it.
    */
-  private static int skipVarint(byte[] buf, int pos, int limit, int maxBytes) {
+  static int skipVarint(byte[] buf, int pos, int limit, int maxBytes) {
     // Varint lengths differ from record to record: a byte loop would mispredict its exit on most
     // varints. The first byte without a continuation bit among the next eight, found at once:
     if (buf.length >= 8) {
@@ -498,7 +513,7 @@ public final class AvroScanner {
     throw truncated(maxBytes, pos);
   }
 
-  private static int readInt(byte[] buf, int pos, int limit) {
+  static int readInt(byte[] buf, int pos, int limit) {
     int value = 0;
     int p = pos;
     for (int shift = 0; shift < 32; shift += 7) {
@@ -514,7 +529,7 @@ public final class AvroScanner {
     throw tooLong(INT_BYTES, pos);
   }
 
-  private static long readLong(byte[] buf, int pos, int limit) {
+  static long readLong(byte[] buf, int pos, int limit) {
     long value = 0;
     int p = pos;
     for (int shift = 0; shift < 64; shift += 7) {
@@ -547,7 +562,7 @@ public final class AvroScanner {
    * The length whose varint spans {@code [start, after)}, checked against the bytes left after it;
    * {@code what} names what it is the length of.
    */
-  private static int checkedLength(byte[] buf, int start, int after, int limit, String what) {
+  static int checkedLength(byte[] buf, int start, int after, int limit, String what) {
     long length = readLong(buf, start, limit);
     if (length < 0) {
       throw new AvroDecodeException(what + " length " + length + " is negative", start);
@@ -606,7 +621,7 @@ public final class AvroScanner {
     }
   }
 
-  private static long littleEndian(byte[] buf, int pos, int bytes) {
+  static long littleEndian(byte[] buf, int pos, int bytes) {
     long v = 0;
     for (int i = bytes - 1; i >= 0; i--) {
       v = (v << 8) | (buf[pos + i] & 0xff);

@@ -1,5 +1,8 @@
 package io.sluice.schema.avro;
 
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
 /**
  * A writer schema compiled by {@link ScanCompiler} for {@link AvroScanner}: a flat program of int
  * instructions that the scanner runs in one loop. Records are laid out inline (a record costs no
@@ -33,6 +36,8 @@ package io.sluice.schema.avro;
  * is the subroutine at depth 0).
  */
 public final class ScanPlan {
+  private static final Logger log = LoggerFactory.getLogger(ScanPlan.class);
+
   static final int RET = 0;
   static final int RUN = 1;
   static final int OPTIONAL = 2;
@@ -73,6 +78,12 @@ public final class ScanPlan {
 
   static final int F_CAPTURED = 1 << F_SLOT_SHIFT;
 
+  /**
+   * Whether plans are compiled to bytecode; {@code -Dsluice.scan.compile=false} leaves every plan
+   * to the interpreter (to compare the two).
+   */
+  static final boolean COMPILE = !"false".equals(System.getProperty("sluice.scan.compile"));
+
   final int[] code;
 
   /**
@@ -90,6 +101,21 @@ public final class ScanPlan {
   /** True when the plan has arrays, maps or subroutines: the scan then keeps an item budget. */
   final boolean needsBudget;
 
+  /**
+   * Scans a plan is interpreted for before it is compiled: a plan built for a few records (a tool
+   * decoding one message) never pays for a class of its own.
+   */
+  static final int SCANS_BEFORE_COMPILING = 1_000;
+
+  /** The plan as bytecode of its own ({@link ScanClassGenerator}), once compiled. */
+  private CompiledScan compiled;
+
+  /**
+   * Counts down to compiling; negative once compiled or tried. Racy on purpose: two threads may
+   * both compile a plan, and one of the two results is kept; each is correct.
+   */
+  private int scansBeforeCompiling = COMPILE ? SCANS_BEFORE_COMPILING : -1;
+
   private final String description;
 
   ScanPlan(
@@ -105,6 +131,29 @@ public final class ScanPlan {
     this.symbolTables = symbolTables;
     this.needsBudget = needsBudget;
     this.description = description;
+  }
+
+  /**
+   * The compiled form of this plan, counting one scan: null while it is interpreted (the first
+   * {@value #SCANS_BEFORE_COMPILING} scans, and always for plans the generator does not take).
+   */
+  CompiledScan compiledForScan() {
+    CompiledScan current = compiled;
+    if (current == null && scansBeforeCompiling >= 0 && --scansBeforeCompiling < 0) {
+      current = compile(code, symbolTables);
+      compiled = current;
+    }
+    return current;
+  }
+
+  private static CompiledScan compile(int[] code, String[][] symbolTables) {
+    try {
+      return ScanClassGenerator.generate(code, symbolTables);
+    } catch (LinkageError e) {
+      // ASM missing from the class path: the interpreter reads every plan all the same.
+      log.warn("Scan plans are interpreted only: cannot load the scan compiler ({})", e.toString());
+      return null;
+    }
   }
 
   /** Number of int instructions and operands; for tests and diagnostics. */
