@@ -2,6 +2,10 @@ package io.sluice.schema.avro;
 
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.MethodType;
+import java.util.Arrays;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.ConcurrentHashMap;
 import org.objectweb.asm.ClassWriter;
 import org.objectweb.asm.Label;
 import org.objectweb.asm.MethodVisitor;
@@ -63,6 +67,30 @@ final class ScanClassGenerator {
   }
 
   /**
+   * Compiled code by plan code, shared by every plan with the same code (topics with one schema, a
+   * router started again in the same JVM): the JIT compiles each only once. Bounded: emptied when
+   * full.
+   */
+  private static final Map<PlanCode, Optional<CompiledScan>> CACHE = new ConcurrentHashMap<>();
+
+  static final int CACHE_SIZE = 512;
+
+  /** A plan's code and the symbol count of each of its enums: all its compiled code depends on. */
+  private record PlanCode(int[] code, int[] symbolCounts) {
+    @Override
+    public boolean equals(Object o) {
+      return o instanceof PlanCode other
+          && Arrays.equals(code, other.code)
+          && Arrays.equals(symbolCounts, other.symbolCounts);
+    }
+
+    @Override
+    public int hashCode() {
+      return 31 * Arrays.hashCode(code) + Arrays.hashCode(symbolCounts);
+    }
+  }
+
+  /**
    * The compiled form of a plan's {@code code}, or null when it stays with the interpreter (not a
    * flat plan, too large, or the class could not be defined).
    */
@@ -70,6 +98,24 @@ final class ScanClassGenerator {
     if (code.length > MAX_PLAN_INTS || !isFlat(code)) {
       return null;
     }
+    int[] symbolCounts = new int[symbolTables.length];
+    for (int i = 0; i < symbolTables.length; i++) {
+      symbolCounts[i] = symbolTables[i] == null ? -1 : symbolTables[i].length;
+    }
+    PlanCode key = new PlanCode(code, symbolCounts);
+    Optional<CompiledScan> known = CACHE.get(key);
+    if (known != null) {
+      return known.orElse(null);
+    }
+    CompiledScan compiled = define(code, symbolTables);
+    if (CACHE.size() >= CACHE_SIZE) {
+      CACHE.clear();
+    }
+    CACHE.put(key, Optional.ofNullable(compiled));
+    return compiled;
+  }
+
+  private static CompiledScan define(int[] code, String[][] symbolTables) {
     try {
       byte[] bytes = new ScanClassGenerator(code, symbolTables).classBytes();
       if (bytes == null) {

@@ -109,6 +109,17 @@ class CompiledScanTest {
   }
 
   @Test
+  void plansWithTheSameCodeShareTheirCompiledCode() {
+    CompiledScan first = compiled(new ScanCompiler().compile(ENVELOPE, ENVELOPE_CAPTURES));
+    CompiledScan again = compiled(new ScanCompiler().compile(ENVELOPE, ENVELOPE_CAPTURES));
+    CompiledScan otherSlots =
+        compiled(new ScanCompiler().compile(ENVELOPE, Map.of("op", Capture.slot(1))));
+
+    assertThat(again).isSameAs(first);
+    assertThat(otherSlots).isNotNull().isNotSameAs(first);
+  }
+
+  @Test
   void plansWithArraysMapsRecursionOrTooMuchCodeAreInterpreted() {
     Schema withArray =
         SchemaBuilder.record("A")
