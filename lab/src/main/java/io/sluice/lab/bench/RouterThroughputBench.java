@@ -223,7 +223,6 @@ public final class RouterThroughputBench {
     void play(String label, boolean routerFirst, boolean timed) {
       for (boolean router :
           routerFirst ? new boolean[] {true, false} : new boolean[] {false, true}) {
-        collectGarbage();
         RouterBenchResult.Run run = router ? router(label) : passThrough(label);
         if (timed) {
           (router ? routerRuns : passThroughRuns).add(run);
@@ -323,17 +322,6 @@ public final class RouterThroughputBench {
                   + " warm-up round",
               round, compiled, seconds, JIT_QUIET_PERCENT));
     }
-  }
-
-  /**
-   * A full collection before each run, outside the timed part, so that every run starts from the
-   * same heap. Without it the old generation filled up run after run (the broker's and the clients'
-   * records that outlived a young collection) until, in the last rounds, each 3 MB fetch response
-   * (a humongous allocation) started a concurrent cycle that G1 then undid: a young collection
-   * every 20 ms, in whichever application's run that happened to be.
-   */
-  private static void collectGarbage() {
-    System.gc();
   }
 
   /** When a run started: wall clock and the JVM's CPU time. */
