@@ -9,6 +9,7 @@ import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.util.IdentityHashMap;
 import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
 import org.apache.avro.generic.GenericDatumReader;
 import org.apache.avro.generic.GenericDatumWriter;
 import org.apache.avro.io.BinaryDecoder;
@@ -34,6 +35,9 @@ public final class ConnectAvroCodec {
   private final boolean autoRegister;
   private final AvroData avroData;
   private final Map<String, Map<Schema, Writer>> writers = new java.util.HashMap<>();
+
+  /** By writer schema id: compiled once, not per record (ids come only from the registry). */
+  private final Map<Integer, AvroBodyValidator> validators = new ConcurrentHashMap<>();
 
   private record Writer(
       int id, org.apache.avro.Schema avroSchema, GenericDatumWriter<Object> writer) {}
@@ -107,7 +111,8 @@ public final class ConnectAvroCodec {
     Object value;
     try {
       // Avro's reader trusts declared lengths; check them against the bytes first.
-      AvroBodyValidator.of(writerSchema)
+      validators
+          .computeIfAbsent(id, i -> AvroBodyValidator.of(writerSchema))
           .validate(bytes, WireFormat.HEADER_SIZE, bytes.length - WireFormat.HEADER_SIZE);
       value = new GenericDatumReader<>(writerSchema).read(null, decoder);
       if (!decoder.isEnd()) {
