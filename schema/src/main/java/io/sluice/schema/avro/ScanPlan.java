@@ -8,7 +8,8 @@ import org.slf4j.LoggerFactory;
  * instructions that the scanner runs in one loop. Records are laid out inline (a record costs no
  * instruction of its own unless it is captured or recursive), {@code ["null", X]} unions take one
  * instruction, consecutive scalars share one instruction, and recursive records are subroutines.
- * Immutable once built and safe to share between threads.
+ * Its program never changes once built, and a plan is safe to share between threads; once it has
+ * been scanned often enough it also carries its bytecode form ({@link ScanClassGenerator}).
  *
  * <p>Instruction layouts ({@code pc} is the opcode's index, operands follow it):
  *

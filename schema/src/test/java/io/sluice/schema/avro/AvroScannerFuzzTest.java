@@ -3,10 +3,7 @@ package io.sluice.schema.avro;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.fail;
 
-import java.io.ByteArrayOutputStream;
 import java.io.IOException;
-import java.io.InputStream;
-import java.io.UncheckedIOException;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HexFormat;
@@ -16,12 +13,9 @@ import java.util.Random;
 import org.apache.avro.Schema;
 import org.apache.avro.generic.GenericData;
 import org.apache.avro.generic.GenericDatumReader;
-import org.apache.avro.generic.GenericDatumWriter;
 import org.apache.avro.generic.GenericRecord;
 import org.apache.avro.io.BinaryDecoder;
-import org.apache.avro.io.BinaryEncoder;
 import org.apache.avro.io.DecoderFactory;
-import org.apache.avro.io.EncoderFactory;
 import org.apache.avro.util.RandomData;
 import org.junit.jupiter.api.Test;
 
@@ -33,7 +27,7 @@ import org.junit.jupiter.api.Test;
  */
 class AvroScannerFuzzTest {
   /** The lab's orders table as Debezium (MariaDB connector) publishes it. */
-  private static final Schema ENVELOPE = load("/orders-envelope.avsc");
+  private static final Schema ENVELOPE = AvroInputs.load("/orders-envelope.avsc");
 
   private static final Schema ROW = ENVELOPE.getField("after").schema().getTypes().get(1);
 
@@ -87,7 +81,7 @@ class AvroScannerFuzzTest {
   void scannerAgreesWithAvroOnTheOrdersEnvelope() {
     List<byte[]> valid = new ArrayList<>();
     for (int i = 0; i < 300; i++) {
-      valid.add(body(randomEnvelope(i)));
+      valid.add(AvroInputs.body(randomEnvelope(i)));
     }
     fuzz(
         ENVELOPE,
@@ -102,7 +96,7 @@ class AvroScannerFuzzTest {
   void scannerAgreesWithAvroOnArraysMapsEnumsAndFixed() {
     List<byte[]> valid = new ArrayList<>();
     for (Object record : new RandomData(KITCHEN_SINK, 300, 42L)) {
-      valid.add(body((GenericRecord) record));
+      valid.add(AvroInputs.body((GenericRecord) record));
     }
     fuzz(KITCHEN_SINK, Map.of("i", Capture.slot(0), "choice", Capture.slot(1)), valid);
   }
@@ -111,7 +105,7 @@ class AvroScannerFuzzTest {
   void scannerAgreesWithAvroOnRecursiveRecords() {
     List<byte[]> valid = new ArrayList<>();
     for (int i = 0; i < 300; i++) {
-      valid.add(body(randomTree(3)));
+      valid.add(AvroInputs.body(randomTree(3)));
     }
     fuzz(
         TREE,
@@ -137,7 +131,7 @@ class AvroScannerFuzzTest {
     }
     for (int i = 0; i < 20_000; i++) {
       byte[] body = valid.get(random.nextInt(valid.size()));
-      compare(mutate(body));
+      compare(AvroInputs.mutate(body, random));
     }
     for (int i = 0; i < 5_000; i++) {
       byte[] noise = new byte[random.nextInt(200)];
@@ -198,47 +192,6 @@ class AvroScannerFuzzTest {
       return decoder.isEnd();
     } catch (IOException | RuntimeException e) {
       return false;
-    }
-  }
-
-  private byte[] mutate(byte[] body) {
-    byte[] copy = body.clone();
-    switch (random.nextInt(5)) {
-      case 0 -> {
-        for (int n = 1 + random.nextInt(3); n > 0 && copy.length > 0; n--) {
-          copy[random.nextInt(copy.length)] = (byte) random.nextInt(256);
-        }
-        return copy;
-      }
-      case 1 -> {
-        if (copy.length > 0) {
-          int at = random.nextInt(copy.length);
-          copy[at] = (byte) (copy[at] ^ (1 << random.nextInt(8)));
-        }
-        return copy;
-      }
-      case 2 -> {
-        int at = random.nextInt(copy.length + 1);
-        byte[] longer = new byte[copy.length + 1];
-        System.arraycopy(copy, 0, longer, 0, at);
-        longer[at] = (byte) random.nextInt(256);
-        System.arraycopy(copy, at, longer, at + 1, copy.length - at);
-        return longer;
-      }
-      case 3 -> {
-        if (copy.length == 0) {
-          return copy;
-        }
-        int at = random.nextInt(copy.length);
-        byte[] shorter = new byte[copy.length - 1];
-        System.arraycopy(copy, 0, shorter, 0, at);
-        System.arraycopy(copy, at + 1, shorter, at, copy.length - at - 1);
-        return shorter;
-      }
-      default -> {
-        byte[] longer = Arrays.copyOf(copy, copy.length + 1 + random.nextInt(4));
-        return longer;
-      }
     }
   }
 
@@ -329,26 +282,5 @@ class AvroScannerFuzzTest {
     envelope.put("op", op);
     envelope.put("ts_ms", 1_760_000_000_500L);
     return envelope;
-  }
-
-  /** The Avro binary of {@code record}, written by Avro's own writer. */
-  private static byte[] body(GenericRecord record) {
-    ByteArrayOutputStream out = new ByteArrayOutputStream();
-    BinaryEncoder encoder = EncoderFactory.get().binaryEncoder(out, null);
-    try {
-      new GenericDatumWriter<GenericRecord>(record.getSchema()).write(record, encoder);
-      encoder.flush();
-    } catch (IOException e) {
-      throw new UncheckedIOException(e);
-    }
-    return out.toByteArray();
-  }
-
-  private static Schema load(String resource) {
-    try (InputStream in = AvroScannerFuzzTest.class.getResourceAsStream(resource)) {
-      return new Schema.Parser().parse(in);
-    } catch (IOException e) {
-      throw new UncheckedIOException(e);
-    }
   }
 }

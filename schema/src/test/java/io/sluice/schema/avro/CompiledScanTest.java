@@ -3,10 +3,6 @@ package io.sluice.schema.avro;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.fail;
 
-import java.io.ByteArrayOutputStream;
-import java.io.IOException;
-import java.io.InputStream;
-import java.io.UncheckedIOException;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HexFormat;
@@ -15,10 +11,7 @@ import java.util.Map;
 import java.util.Random;
 import org.apache.avro.Schema;
 import org.apache.avro.SchemaBuilder;
-import org.apache.avro.generic.GenericDatumWriter;
 import org.apache.avro.generic.GenericRecord;
-import org.apache.avro.io.BinaryEncoder;
-import org.apache.avro.io.EncoderFactory;
 import org.apache.avro.util.RandomData;
 import org.junit.jupiter.api.Test;
 
@@ -27,7 +20,7 @@ import org.junit.jupiter.api.Test;
  * captures for every input it accepts, and -1 (the interpreter then decides) for everything else.
  */
 class CompiledScanTest {
-  private static final Schema ENVELOPE = load("/orders-envelope.avsc");
+  private static final Schema ENVELOPE = AvroInputs.load("/orders-envelope.avsc");
 
   private static final Map<String, Capture> ENVELOPE_CAPTURES =
       Map.of(
@@ -222,7 +215,7 @@ class CompiledScanTest {
     Scans scans = new Scans(plain, plainCode, capturing, capturingCode, slots);
     List<byte[]> valid = new ArrayList<>();
     for (Object record : new RandomData(schema, 300, random.nextLong())) {
-      valid.add(body((GenericRecord) record));
+      valid.add(AvroInputs.body((GenericRecord) record));
     }
     for (byte[] body : valid) {
       assertThat(plainCode.scan(body, 0, body.length, Captures.NONE))
@@ -237,7 +230,7 @@ class CompiledScanTest {
       }
     }
     for (int i = 0; i < 20_000; i++) {
-      compare(scans, mutate(valid.get(random.nextInt(valid.size()))));
+      compare(scans, AvroInputs.mutate(valid.get(random.nextInt(valid.size())), random));
     }
     assertThat(accepted).as("inputs both accepted").isGreaterThanOrEqualTo(300);
   }
@@ -302,62 +295,5 @@ class CompiledScanTest {
   /** {@code plan}'s compiled code, generated now (a plan compiles itself only once it is hot). */
   private static CompiledScan compiled(ScanPlan plan) {
     return ScanClassGenerator.generate(plan.code, plan.symbolTables);
-  }
-
-  private byte[] mutate(byte[] body) {
-    byte[] copy = body.clone();
-    switch (random.nextInt(4)) {
-      case 0 -> {
-        if (copy.length > 0) {
-          copy[random.nextInt(copy.length)] = (byte) random.nextInt(256);
-        }
-        return copy;
-      }
-      case 1 -> {
-        if (copy.length > 0) {
-          int at = random.nextInt(copy.length);
-          copy[at] = (byte) (copy[at] ^ (1 << random.nextInt(8)));
-        }
-        return copy;
-      }
-      case 2 -> {
-        int at = random.nextInt(copy.length + 1);
-        byte[] longer = new byte[copy.length + 1];
-        System.arraycopy(copy, 0, longer, 0, at);
-        longer[at] = (byte) random.nextInt(256);
-        System.arraycopy(copy, at, longer, at + 1, copy.length - at);
-        return longer;
-      }
-      default -> {
-        if (copy.length == 0) {
-          return copy;
-        }
-        int at = random.nextInt(copy.length);
-        byte[] shorter = new byte[copy.length - 1];
-        System.arraycopy(copy, 0, shorter, 0, at);
-        System.arraycopy(copy, at + 1, shorter, at, copy.length - at - 1);
-        return shorter;
-      }
-    }
-  }
-
-  private static byte[] body(GenericRecord record) {
-    ByteArrayOutputStream out = new ByteArrayOutputStream();
-    BinaryEncoder encoder = EncoderFactory.get().binaryEncoder(out, null);
-    try {
-      new GenericDatumWriter<GenericRecord>(record.getSchema()).write(record, encoder);
-      encoder.flush();
-    } catch (IOException e) {
-      throw new UncheckedIOException(e);
-    }
-    return out.toByteArray();
-  }
-
-  private static Schema load(String resource) {
-    try (InputStream in = CompiledScanTest.class.getResourceAsStream(resource)) {
-      return new Schema.Parser().parse(in);
-    } catch (IOException e) {
-      throw new UncheckedIOException(e);
-    }
   }
 }
