@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.sluice.router.testing.FakeSchemaRegistryClient;
 import io.sluice.router.testing.Orders;
+import io.sluice.schema.avro.ScanPlan;
 import io.sluice.schema.registry.RegistryUnavailableException;
 import io.sluice.schema.wire.WireFormat;
 import java.nio.charset.StandardCharsets;
@@ -205,6 +206,36 @@ class RecordValidatorTest {
   void nullKeySkipsTheKeyChecks() {
     assertThat(validator.validate(TOPIC, null, value(Orders.create(1))))
         .isEqualTo(ValidationResult.VALID);
+  }
+
+  @Test
+  void verdictsAndMessagesStayTheSameOnceTheTopicsScanPlansAreCompiled() {
+    byte[] full = value(Orders.create(1));
+    byte[] trailing = Arrays.copyOf(full, full.length + 2);
+    List<byte[][]> probes =
+        List.of(
+            new byte[][] {key(1), full},
+            new byte[][] {key(1), Arrays.copyOf(full, full.length - 20)},
+            new byte[][] {key(1), trailing},
+            new byte[][] {key(2), full},
+            new byte[][] {Arrays.copyOf(key(1), WireFormat.HEADER_SIZE), full},
+            new byte[][] {Arrays.copyOf(key(1), key(1).length + 1), full},
+            new byte[][] {key(1), value(Orders.envelope("x", null, Orders.row(1)))},
+            new byte[][] {key(1), value(Orders.envelope("c", null, null))});
+    List<ValidationResult> interpreted =
+        probes.stream().map(p -> validator.validate(TOPIC, p[0], p[1])).toList();
+
+    // Enough records of the pair for its key and value plans to be compiled.
+    for (int i = 0; i < ScanPlan.SCANS_BEFORE_COMPILING + 10; i++) {
+      assertThat(validator.validate(TOPIC, key(i), value(Orders.create(i))))
+          .isEqualTo(ValidationResult.VALID);
+    }
+    List<ValidationResult> compiled =
+        probes.stream().map(p -> validator.validate(TOPIC, p[0], p[1])).toList();
+
+    assertThat(interpreted.get(0)).isEqualTo(ValidationResult.VALID);
+    assertThat(interpreted.subList(1, probes.size())).allMatch(Poison.class::isInstance);
+    assertThat(compiled).isEqualTo(interpreted);
   }
 
   @Test

@@ -106,7 +106,7 @@ public final class ScanPlan {
    * Scans a plan is interpreted for before it is compiled: a plan built for a few records (a tool
    * decoding one message) never pays for a class of its own.
    */
-  static final int SCANS_BEFORE_COMPILING = 1_000;
+  public static final int SCANS_BEFORE_COMPILING = 1_000;
 
   /** The plan as bytecode of its own ({@link ScanClassGenerator}), once compiled. */
   private CompiledScan compiled;
