@@ -52,8 +52,14 @@ final class Prevalidator implements AutoCloseable {
   /** How often (in records) a stream thread tells the worker how far it has got. */
   static final int PROGRESS_EVERY = 32;
 
-  /** Polls waiting for the worker; when it falls this far behind, further polls are skipped. */
-  static final int QUEUED_POLLS = 32;
+  /**
+   * Polls waiting for the worker; when it falls this far behind, further polls are skipped. Kafka
+   * Streams buffers about one poll per partition ahead of its stream thread, so a worker further
+   * behind would find only records already processed, while the polls it holds outlive young
+   * collections (in the router benchmark, 32 queued polls set off G1 concurrent marking that the
+   * pass-through did not have).
+   */
+  static final int QUEUED_POLLS = 4;
 
   /** Records of one partition validated before moving on to the next partition of a poll. */
   static final int CHUNK = 64;
