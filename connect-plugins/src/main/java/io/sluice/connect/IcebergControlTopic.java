@@ -6,20 +6,18 @@ import java.util.Map;
 import java.util.concurrent.ExecutionException;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.ListOffsetsResult.ListOffsetsResultInfo;
-import org.apache.kafka.clients.admin.NewTopic;
 import org.apache.kafka.clients.admin.OffsetSpec;
 import org.apache.kafka.clients.consumer.OffsetAndMetadata;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.errors.GroupNotEmptyException;
-import org.apache.kafka.common.errors.TopicExistsException;
 import org.apache.kafka.common.errors.UnknownMemberIdException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The control topic of an Apache Iceberg sink, made ready before the connector first runs: created
- * when missing, and its commit coordinator's group given a committed offset at the start of the
- * topic when it has none (see {@link ConnectorConfigs#icebergCoordinatorGroup}).
+ * The control topic of an Apache Iceberg sink, made ready before the connector first runs: its
+ * commit coordinator's group is given a committed offset at the start of the topic when it has none
+ * (see {@link ConnectorConfigs#icebergCoordinatorGroup}).
  *
  * <p>Without that offset a coordinator that starts before the first table commit reads from the end
  * of the topic and skips the data files the workers announced to the one before it, while the
@@ -34,11 +32,10 @@ public final class IcebergControlTopic {
   private IcebergControlTopic() {}
 
   /**
-   * Creates {@code controlTopic} (one partition, replication factor 1: the embedded broker's) when
-   * missing and commits the start of each of its partitions for the coordinator group of {@code
-   * connectorName} where the group has no offset. Call it before the connector runs: Kafka refuses
-   * to move the offsets of a group with members, in which case this logs a warning naming the group
-   * and leaves it as it is.
+   * Commits the start of each partition of {@code controlTopic} (created by the caller) for the
+   * coordinator group of {@code connectorName} where the group has no offset. Call it before the
+   * connector runs: Kafka refuses to move the offsets of a group with members, in which case this
+   * logs a warning naming the group and leaves it as it is.
    *
    * @return the offsets committed for the group (empty when it had offsets already)
    */
@@ -46,7 +43,6 @@ public final class IcebergControlTopic {
       Admin admin, String controlTopic, String connectorName) {
     String group = ConnectorConfigs.icebergCoordinatorGroup(connectorName);
     try {
-      createIfMissing(admin, controlTopic);
       Map<TopicPartition, OffsetAndMetadata> committed =
           admin.listConsumerGroupOffsets(group).partitionsToOffsetAndMetadata().get();
       Map<TopicPartition, OffsetSpec> missing = new LinkedHashMap<>();
@@ -89,18 +85,6 @@ public final class IcebergControlTopic {
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
       throw new IllegalStateException("interrupted while preparing " + controlTopic, e);
-    }
-  }
-
-  private static void createIfMissing(Admin admin, String topic)
-      throws ExecutionException, InterruptedException {
-    try {
-      admin.createTopics(List.of(new NewTopic(topic, 1, (short) 1))).all().get();
-      log.info("Created topic {}", topic);
-    } catch (ExecutionException e) {
-      if (!(e.getCause() instanceof TopicExistsException)) {
-        throw e;
-      }
     }
   }
 

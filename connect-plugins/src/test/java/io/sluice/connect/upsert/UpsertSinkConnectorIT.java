@@ -102,6 +102,7 @@ class UpsertSinkConnectorIT {
   void changesReachTheCurrentTableAndEveryEventTheChangelog() throws Exception {
     String topic = "broker.cdc_lab.orders.clean";
     createTopic(topic, 2);
+    createTopic("control-iceberg-it", 1);
     try (Admin admin = admin()) {
       IcebergControlTopic.prepare(admin, "control-iceberg-it", "orders-changelog");
     }

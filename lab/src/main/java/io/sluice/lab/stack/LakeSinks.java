@@ -8,6 +8,7 @@ import io.sluice.embedded.ConnectRestClient.TaskStatus;
 import io.sluice.embedded.EmbeddedConnect;
 import io.sluice.lab.iceberg.Catalogs;
 import io.sluice.lab.iceberg.LakeCatalog;
+import io.sluice.lab.kafka.Topics;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
@@ -52,6 +53,9 @@ final class LakeSinks implements AutoCloseable {
     }
     try (LakeCatalog opened = Catalogs.open(catalog)) {
       log.info("Iceberg catalog {} at {}", opened.catalog().name(), catalog.get("uri"));
+    }
+    if (Topics.ensure(admin, EmbeddedStack.ICEBERG_CONTROL_TOPIC, 1)) {
+      log.info("Created topic {}", EmbeddedStack.ICEBERG_CONTROL_TOPIC);
     }
     IcebergControlTopic.prepare(
         admin, EmbeddedStack.ICEBERG_CONTROL_TOPIC, EmbeddedStack.CHANGELOG_SINK);

@@ -87,6 +87,7 @@ class IcebergControlTopicIT {
     String topic = "_it-control-seeding";
     String connector = "it-seeding";
     String group = ConnectorConfigs.icebergCoordinatorGroup(connector);
+    Topics.ensure(admin, topic, 1);
     assertThat(IcebergControlTopic.prepare(admin, topic, connector))
         .containsExactly(Map.entry(new TopicPartition(topic, 0), 0L));
     assertThat(committed(group)).containsExactly(Map.entry(new TopicPartition(topic, 0), 0L));
@@ -120,6 +121,7 @@ class IcebergControlTopicIT {
   @Test
   void dataFilesAnnouncedBeforeTheFirstTableCommitReachTheTableAfterARestart() throws Exception {
     Topics.ensure(admin, TOPIC, 1);
+    Topics.ensure(admin, CONTROL, 1);
     IcebergControlTopic.prepare(admin, CONTROL, SINK);
     Map<String, String> catalog = Catalogs.embedded(dir.resolve("iceberg"));
     Files.createDirectories(dir.resolve("iceberg").resolve("warehouse"));

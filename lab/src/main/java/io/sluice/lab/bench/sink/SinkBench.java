@@ -127,6 +127,7 @@ public final class SinkBench {
             DevSchemaRegistry.start(kafka.bootstrapServers(), "127.0.0.1", 0);
         Admin admin = admin(kafka.bootstrapServers())) {
       Topics.ensure(admin, TOPIC, PARTITIONS);
+      Topics.ensure(admin, CONTROL_TOPIC, 1);
       IcebergControlTopic.prepare(admin, CONTROL_TOPIC, CHANGELOG_SINK);
       Map<String, String> catalog = Catalogs.embedded(dir.resolve("iceberg"));
       Files.createDirectories(dir.resolve("iceberg").resolve("warehouse"));
