@@ -9,6 +9,7 @@ import io.sluice.router.config.RouterConfig;
 import io.sluice.router.dlq.DlqEnvelope;
 import io.sluice.router.dlq.DlqHeaders;
 import io.sluice.router.testing.Orders;
+import io.sluice.schema.avro.ScanPlan;
 import io.sluice.schema.registry.HttpSchemaRegistryClient;
 import io.sluice.schema.server.DevSchemaRegistry;
 import java.io.IOException;
@@ -22,6 +23,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -181,6 +183,58 @@ class RouterIT {
     }
   }
 
+  /**
+   * Past {@link ScanPlan#SCANS_BEFORE_COMPILING} records the topic's scan plans run as compiled
+   * code; a value cut short must still reach the DLQ with the interpreter's error, and valid ones
+   * the clean topic.
+   */
+  @Test
+  void recordsAfterTheScanPlansAreCompiledAreJudgedAsBefore() throws Exception {
+    String topic = "hot.cdc_lab.orders";
+    Ids ids = setUpTopic(topic, PARTITIONS);
+    int warm = 2 * ScanPlan.SCANS_BEFORE_COMPILING;
+    for (int n = 0; n < warm; n++) {
+      send(topic, PARTITIONS, ids, n, false);
+    }
+    producer.flush();
+
+    try (Router router =
+        new Router(new RouterConfig(routerProps("it-hot", "^hot\\.cdc_lab\\.[a-z]+$")))) {
+      router.start();
+      awaitCommitted(topic + ".clean", warm);
+
+      List<Sent> truncated = new ArrayList<>();
+      for (int n = warm; n < warm + 2 * PARTITIONS; n++) {
+        if (n % 2 == 0) {
+          byte[] value = Orders.wire(ids.value(), Orders.create(n));
+          truncated.add(
+              publish(
+                  topic,
+                  n % PARTITIONS,
+                  n,
+                  Orders.wire(ids.key(), Orders.key(n)),
+                  Arrays.copyOf(value, value.length - 10),
+                  true));
+        } else {
+          send(topic, PARTITIONS, ids, n, false);
+        }
+      }
+      producer.flush();
+
+      List<ConsumerRecord<byte[], byte[]>> dlq = awaitCommitted(topic + ".dlq", truncated.size());
+      Map<Integer, ConsumerRecord<byte[], byte[]>> dlqByN = byN(dlq);
+      assertThat(dlqByN).hasSize(truncated.size());
+      for (Sent s : truncated) {
+        DlqEnvelope envelope = DlqEnvelope.fromJson(dlqByN.get(s.n()).value());
+        assertThat(envelope.errorCode()).isEqualTo("AVRO_DECODE_FAILED");
+        assertThat(envelope.errorMessage()).contains("does not decode with its writer schema");
+        assertThat(envelope.originalValue()).isEqualTo(s.value());
+      }
+      assertThat(awaitCommitted(topic + ".clean", warm + truncated.size()))
+          .hasSize(warm + truncated.size());
+    }
+  }
+
   @Test
   void topicCreatedWhileRunningIsRoutedWithinTenSeconds() throws Exception {
     try (Router router =
@@ -320,6 +374,11 @@ class RouterIT {
         poison
             ? ("{\"id\":" + n + ",\"status\":\"NEW\"}").getBytes(StandardCharsets.UTF_8)
             : Orders.wire(ids.value(), Orders.create(n));
+    return publish(topic, partition, n, key, value, poison);
+  }
+
+  private static Sent publish(
+      String topic, int partition, int n, byte[] key, byte[] value, boolean poison) {
     RecordHeaders headers = new RecordHeaders();
     headers.add("n", String.valueOf(n).getBytes(StandardCharsets.UTF_8));
     producer.send(new ProducerRecord<>(topic, partition, null, key, value, headers));
