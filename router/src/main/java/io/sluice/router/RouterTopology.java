@@ -31,6 +31,16 @@ public final class RouterTopology {
   /** Producer max.request.size default: DLQ envelopes are larger than their input record. */
   static final int MAX_REQUEST_SIZE = 8 * 1024 * 1024;
 
+  /**
+   * Producer batch.size default (Kafka's is 16 KiB). A stream thread runs its tasks in turn, so a
+   * router writes each output partition in bursts; with 16 KiB batches the batch that fills in one
+   * partition sends the others' half-empty batches along, and the router made about 7% more produce
+   * requests than a pass-through that spreads its records by key. Under exactly_once_v2 records are
+   * visible only once their transaction commits (every 100 ms), so larger batches cost no latency a
+   * reader can see. Measured in {@code bench router}: README, Benchmarks.
+   */
+  static final int BATCH_SIZE = 64 * 1024;
+
   private RouterTopology() {}
 
   /** Builds the topology with the system clocks. */
@@ -138,6 +148,8 @@ public final class RouterTopology {
     props.put(
         StreamsConfig.producerPrefix(ProducerConfig.MAX_REQUEST_SIZE_CONFIG),
         String.valueOf(MAX_REQUEST_SIZE));
+    props.put(
+        StreamsConfig.producerPrefix(ProducerConfig.BATCH_SIZE_CONFIG), String.valueOf(BATCH_SIZE));
     if (config.exactlyOnce()) {
       props.put(
           StreamsConfig.producerPrefix(ProducerConfig.TRANSACTION_TIMEOUT_CONFIG),

@@ -207,9 +207,20 @@ class RouterConfigTest {
         .containsEntry("num.stream.threads", "2")
         .containsEntry("consumer.metadata.max.age.ms", "2000")
         .containsEntry("producer.transaction.timeout.ms", "90000")
+        .containsEntry("producer.batch.size", "65536")
         .containsEntry(
             "processing.exception.handler",
             "org.apache.kafka.streams.errors.LogAndFailProcessingExceptionHandler");
+  }
+
+  @Test
+  void streamsOverridesWinOverTheRouterProducerDefaults() {
+    Map<String, Object> props = with("streams.producer.batch.size", "16384");
+    props.put("streams.producer.max.request.size", "1048576");
+    Properties streams = RouterTopology.streamsConfig(new RouterConfig(props));
+    assertThat(streams)
+        .containsEntry("producer.batch.size", "16384")
+        .containsEntry("producer.max.request.size", "1048576");
   }
 
   @Test
