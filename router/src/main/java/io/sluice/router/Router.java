@@ -21,6 +21,7 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.streams.KafkaStreams;
 import org.apache.kafka.streams.StreamsBuilder;
 import org.apache.kafka.streams.StreamsConfig;
@@ -84,7 +85,8 @@ public final class Router implements AutoCloseable {
           Prevalidator.start(
               validator,
               TopicRoles.from(config)::isInput,
-              config.applicationId() + "-validate-ahead");
+              config.applicationId() + "-validate-ahead",
+              maxPollRecords(streamsProps));
       // The router holds the prevalidator, which Micrometer would not.
       metrics.validatedAhead(prevalidator, Prevalidator::recordsTaken);
     }
@@ -209,5 +211,14 @@ public final class Router implements AutoCloseable {
       throw new IllegalStateException("router not started");
     }
     return server.url();
+  }
+
+  /** The stream threads' max.poll.records: Kafka Streams' default or the override. */
+  private int maxPollRecords(Properties streamsProps) {
+    Object value =
+        new StreamsConfig(streamsProps)
+            .getMainConsumerConfigs(config.applicationId(), config.applicationId(), 0)
+            .get(ConsumerConfig.MAX_POLL_RECORDS_CONFIG);
+    return Integer.parseInt(String.valueOf(value));
   }
 }

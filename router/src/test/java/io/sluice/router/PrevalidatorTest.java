@@ -40,7 +40,7 @@ class PrevalidatorTest {
     valueId = registry.register(TOPIC + "-value", Orders.ENVELOPE);
     keyId = registry.register(TOPIC + "-key", Orders.KEY);
     validator = new RecordValidator(registry);
-    prevalidator = Prevalidator.start(validator, TOPIC::equals, THREAD);
+    prevalidator = Prevalidator.start(validator, TOPIC::equals, THREAD, 1000);
   }
 
   /** What a stream thread does on the first record of a schema: resolve it in the registry. */
@@ -160,15 +160,38 @@ class PrevalidatorTest {
   }
 
   @Test
+  void lanesHoldTheBufferedRecordsAndOnePollOfEveryPartition() {
+    assertThat(Prevalidator.laneSize(1000)).isEqualTo(2048);
+    assertThat(Prevalidator.laneSize(500)).isEqualTo(2048);
+    assertThat(Prevalidator.laneSize(1048)).isEqualTo(2048);
+    assertThat(Prevalidator.laneSize(1049)).isEqualTo(4096);
+    assertThat(Prevalidator.laneSize(4000)).isEqualTo(8192);
+    assertThat(Prevalidator.laneSize(Integer.MAX_VALUE - 1000)).isEqualTo(65536);
+    assertThat(Prevalidator.laneSize(0)).isEqualTo(2048);
+  }
+
+  @Test
+  void aVerdictOutlivesOnePollOfMaxPollRecordsInALargerLane() {
+    Prevalidator.Lane lane = new Prevalidator.Lane(Prevalidator.laneSize(4000));
+    byte[] first = {1};
+    byte[] last = {2};
+    lane.markValid(5, first);
+    lane.markValid(5 + 1000 + 4000, last);
+
+    assertThat(lane.takeValid(5, first)).isTrue();
+    assertThat(lane.takeValid(5 + 1000 + 4000, last)).isTrue();
+  }
+
+  @Test
   void aSlotIsReusedLaneSizeOffsetsLater() {
-    Prevalidator.Lane lane = new Prevalidator.Lane();
+    Prevalidator.Lane lane = new Prevalidator.Lane(Prevalidator.MIN_LANE_SIZE);
     byte[] early = {1};
     byte[] late = {1};
     lane.markValid(5, early);
-    lane.markValid(5 + Prevalidator.LANE_SIZE, late);
+    lane.markValid(5 + Prevalidator.MIN_LANE_SIZE, late);
 
     assertThat(lane.takeValid(5, early)).isFalse();
-    assertThat(lane.takeValid(5 + Prevalidator.LANE_SIZE, late)).isTrue();
+    assertThat(lane.takeValid(5 + Prevalidator.MIN_LANE_SIZE, late)).isTrue();
   }
 
   @Test
