@@ -43,14 +43,8 @@ final class Prevalidator implements AutoCloseable {
   private static final Logger log = LoggerFactory.getLogger(Prevalidator.class);
 
   /**
-   * Records Kafka Streams buffers per partition before it pauses the partition (its
-   * buffered.records.per.partition default); one poll can add up to max.poll.records more.
-   */
-  static final int BUFFERED_PER_PARTITION = 1000;
-
-  /**
    * Verdicts kept per partition at least (8 KiB with compressed references): enough for Kafka
-   * Streams' default 1,000-record polls.
+   * Streams' defaults (1,000 records buffered per partition, polls of 1,000).
    */
   static final int MIN_LANE_SIZE = 2048;
 
@@ -103,26 +97,27 @@ final class Prevalidator implements AutoCloseable {
   }
 
   /**
-   * Starts the worker thread ({@code threadName}) for stream threads that poll at most {@code
-   * maxPollRecords} records at a time; records of topics {@code isInput} rejects are not looked at.
+   * Starts the worker thread ({@code threadName}) for stream threads that hold at most {@code
+   * recordsAhead} unprocessed records of a partition (Kafka Streams' buffered.records.per.partition
+   * plus one poll of max.poll.records); records of topics {@code isInput} rejects are not looked
+   * at.
    */
   static Prevalidator start(
-      RecordValidator validator, Predicate<String> isInput, String threadName, int maxPollRecords) {
+      RecordValidator validator, Predicate<String> isInput, String threadName, int recordsAhead) {
     Prevalidator prevalidator =
-        new Prevalidator(validator, isInput, threadName, laneSize(maxPollRecords));
+        new Prevalidator(validator, isInput, threadName, laneSize(recordsAhead));
     prevalidator.worker.start();
     return prevalidator;
   }
 
   /**
    * Verdicts to keep per partition: a slot must not be reused before the stream thread reached its
-   * record, and a partition holds at most {@value #BUFFERED_PER_PARTITION} buffered records plus
-   * one poll that the stream thread has not processed. With polls of 4,000 records and lanes of
-   * 2,048, a quarter of the verdicts were overwritten unused (measured in {@code bench router}).
+   * record, so at least {@code recordsAhead}, as a power of two. With polls of 4,000 records and
+   * lanes of 2,048, a quarter of the verdicts were overwritten unused (measured in {@code bench
+   * router}).
    */
-  static int laneSize(int maxPollRecords) {
-    int needed =
-        (int) Math.min(MAX_LANE_SIZE, (long) BUFFERED_PER_PARTITION + Math.max(1, maxPollRecords));
+  static int laneSize(int recordsAhead) {
+    int needed = Math.min(MAX_LANE_SIZE, Math.max(2, recordsAhead));
     return Math.max(MIN_LANE_SIZE, Integer.highestOneBit(needed - 1) << 1);
   }
 

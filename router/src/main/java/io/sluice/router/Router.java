@@ -86,7 +86,7 @@ public final class Router implements AutoCloseable {
               validator,
               TopicRoles.from(config)::isInput,
               config.applicationId() + "-validate-ahead",
-              maxPollRecords(streamsProps));
+              recordsAhead(streamsProps));
       // The router holds the prevalidator, which Micrometer would not.
       metrics.validatedAhead(prevalidator, Prevalidator::recordsTaken);
     }
@@ -213,12 +213,17 @@ public final class Router implements AutoCloseable {
     return server.url();
   }
 
-  /** The stream threads' max.poll.records: Kafka Streams' default or the override. */
-  private int maxPollRecords(Properties streamsProps) {
-    Object value =
-        new StreamsConfig(streamsProps)
+  /**
+   * The most records of one partition a stream thread holds unprocessed: what Kafka Streams buffers
+   * before it pauses the partition, plus one poll.
+   */
+  private int recordsAhead(Properties streamsProps) {
+    StreamsConfig streams = new StreamsConfig(streamsProps);
+    Object maxPollRecords =
+        streams
             .getMainConsumerConfigs(config.applicationId(), config.applicationId(), 0)
             .get(ConsumerConfig.MAX_POLL_RECORDS_CONFIG);
-    return Integer.parseInt(String.valueOf(value));
+    int buffered = streams.getInt(StreamsConfig.BUFFERED_RECORDS_PER_PARTITION_CONFIG);
+    return buffered + Integer.parseInt(String.valueOf(maxPollRecords));
   }
 }

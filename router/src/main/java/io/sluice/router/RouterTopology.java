@@ -37,7 +37,8 @@ public final class RouterTopology {
    * partition sends the others' half-empty batches along, and the router made about 7% more produce
    * requests than a pass-through that spreads its records by key. Under exactly_once_v2 records are
    * visible only once their transaction commits (every 100 ms), so larger batches cost no latency a
-   * reader can see. Measured in {@code bench router}: README, Benchmarks.
+   * reader can see; under at_least_once Kafka Streams' linger.ms (100 ms) bounds a batch's wait
+   * whatever its size. Measured in {@code bench router}: README, Benchmarks.
    */
   static final int BATCH_SIZE = 64 * 1024;
 

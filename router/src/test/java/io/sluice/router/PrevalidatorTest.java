@@ -40,7 +40,7 @@ class PrevalidatorTest {
     valueId = registry.register(TOPIC + "-value", Orders.ENVELOPE);
     keyId = registry.register(TOPIC + "-key", Orders.KEY);
     validator = new RecordValidator(registry);
-    prevalidator = Prevalidator.start(validator, TOPIC::equals, THREAD, 1000);
+    prevalidator = Prevalidator.start(validator, TOPIC::equals, THREAD, 2000);
   }
 
   /** What a stream thread does on the first record of a schema: resolve it in the registry. */
@@ -161,18 +161,18 @@ class PrevalidatorTest {
 
   @Test
   void lanesHoldTheBufferedRecordsAndOnePollOfEveryPartition() {
-    assertThat(Prevalidator.laneSize(1000)).isEqualTo(2048);
-    assertThat(Prevalidator.laneSize(500)).isEqualTo(2048);
-    assertThat(Prevalidator.laneSize(1048)).isEqualTo(2048);
-    assertThat(Prevalidator.laneSize(1049)).isEqualTo(4096);
-    assertThat(Prevalidator.laneSize(4000)).isEqualTo(8192);
-    assertThat(Prevalidator.laneSize(Integer.MAX_VALUE - 1000)).isEqualTo(65536);
+    assertThat(Prevalidator.laneSize(1000 + 1000)).isEqualTo(2048);
+    assertThat(Prevalidator.laneSize(1000 + 500)).isEqualTo(2048);
+    assertThat(Prevalidator.laneSize(2048)).isEqualTo(2048);
+    assertThat(Prevalidator.laneSize(2049)).isEqualTo(4096);
+    assertThat(Prevalidator.laneSize(1000 + 4000)).isEqualTo(8192);
+    assertThat(Prevalidator.laneSize(Integer.MAX_VALUE)).isEqualTo(65536);
     assertThat(Prevalidator.laneSize(0)).isEqualTo(2048);
   }
 
   @Test
   void aVerdictOutlivesOnePollOfMaxPollRecordsInALargerLane() {
-    Prevalidator.Lane lane = new Prevalidator.Lane(Prevalidator.laneSize(4000));
+    Prevalidator.Lane lane = new Prevalidator.Lane(Prevalidator.laneSize(1000 + 4000));
     byte[] first = {1};
     byte[] last = {2};
     lane.markValid(5, first);
