@@ -15,7 +15,6 @@ import io.sluice.schema.registry.HttpSchemaRegistryClient;
 import io.sluice.schema.registry.SchemaRegistryClient;
 import java.time.Clock;
 import java.time.Duration;
-import java.util.Properties;
 import java.util.Set;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
@@ -64,11 +63,10 @@ public final class Router implements AutoCloseable {
       throw new IllegalStateException("router already started");
     }
     started = true;
-    Properties streamsProps = RouterTopology.streamsConfig(config);
+    // Built once: Kafka Streams logs every value of a StreamsConfig it is given.
+    StreamsConfig streamsConfig = new StreamsConfig(RouterTopology.streamsConfig(config));
     registry = HttpSchemaRegistryClient.create(config.schemaRegistryUrl());
-    admin =
-        Admin.create(
-            new StreamsConfig(streamsProps).getAdminConfigs(config.applicationId() + "-topics"));
+    admin = Admin.create(streamsConfig.getAdminConfigs(config.applicationId() + "-topics"));
     meters = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
     RouterMetrics metrics = new RouterMetrics(meters);
     AdminOutputTopics outputs =
@@ -86,7 +84,7 @@ public final class Router implements AutoCloseable {
               validator,
               TopicRoles.from(config)::isInput,
               config.applicationId() + "-validate-ahead",
-              recordsAhead(streamsProps));
+              recordsAhead(streamsConfig, config.applicationId()));
       // The router holds the prevalidator, which Micrometer would not.
       metrics.validatedAhead(prevalidator, Prevalidator::recordsTaken);
     }
@@ -100,7 +98,7 @@ public final class Router implements AutoCloseable {
             RetryClock.SYSTEM,
             Clock.systemUTC(),
             prevalidator);
-    streams = new KafkaStreams(topology, streamsProps, new RouterClientSupplier(prevalidator));
+    streams = new KafkaStreams(topology, streamsConfig, new RouterClientSupplier(prevalidator));
     streams.setUncaughtExceptionHandler(
         e -> {
           log.error(
@@ -217,11 +215,10 @@ public final class Router implements AutoCloseable {
    * The most records of one partition a stream thread holds unprocessed: what Kafka Streams buffers
    * before it pauses the partition, plus one poll.
    */
-  private int recordsAhead(Properties streamsProps) {
-    StreamsConfig streams = new StreamsConfig(streamsProps);
+  static int recordsAhead(StreamsConfig streams, String applicationId) {
     Object maxPollRecords =
         streams
-            .getMainConsumerConfigs(config.applicationId(), config.applicationId(), 0)
+            .getMainConsumerConfigs(applicationId, applicationId, 0)
             .get(ConsumerConfig.MAX_POLL_RECORDS_CONFIG);
     int buffered = streams.getInt(StreamsConfig.BUFFERED_RECORDS_PER_PARTITION_CONFIG);
     return buffered + Integer.parseInt(String.valueOf(maxPollRecords));

@@ -4,6 +4,7 @@ import static io.sluice.router.testing.Orders.TOPIC;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import io.sluice.router.config.RouterConfig;
 import io.sluice.router.testing.FakeSchemaRegistryClient;
 import io.sluice.router.testing.Orders;
 import io.sluice.router.validate.RecordValidator;
@@ -20,6 +21,7 @@ import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.ConsumerRecords;
 import org.apache.kafka.clients.consumer.MockConsumer;
 import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.streams.StreamsConfig;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -168,6 +170,27 @@ class PrevalidatorTest {
     assertThat(Prevalidator.laneSize(1000 + 4000)).isEqualTo(8192);
     assertThat(Prevalidator.laneSize(Integer.MAX_VALUE)).isEqualTo(65536);
     assertThat(Prevalidator.laneSize(0)).isEqualTo(2048);
+  }
+
+  @Test
+  void theRouterSizesLanesFromTheStreamThreadsBufferAndPollSettings() {
+    assertThat(recordsAhead(Map.of())).isEqualTo(1000 + 1000);
+    assertThat(recordsAhead(Map.of("streams.max.poll.records", "4000"))).isEqualTo(1000 + 4000);
+    assertThat(
+            recordsAhead(
+                Map.of(
+                    "streams.main.consumer.max.poll.records", "300",
+                    "streams.buffered.records.per.partition", "200")))
+        .isEqualTo(200 + 300);
+  }
+
+  private static int recordsAhead(Map<String, String> overrides) {
+    Map<String, Object> props = new HashMap<>(overrides);
+    props.put(RouterConfig.BOOTSTRAP_SERVERS_CONFIG, "127.0.0.1:9092");
+    props.put(RouterConfig.SCHEMA_REGISTRY_URL_CONFIG, "http://127.0.0.1:8081");
+    RouterConfig config = new RouterConfig(props);
+    return Router.recordsAhead(
+        new StreamsConfig(RouterTopology.streamsConfig(config)), config.applicationId());
   }
 
   @Test
