@@ -3,10 +3,28 @@ package io.sluice.lab.bench;
 import java.time.Duration;
 import java.util.List;
 import java.util.function.ToDoubleFunction;
+import java.util.stream.DoubleStream;
+import java.util.stream.IntStream;
 
-/** The timed runs of the router benchmark, per application; figures are medians over the rounds. */
+/**
+ * The timed runs of the router benchmark, per application, in round order: {@code router.get(i)}
+ * and {@code passThrough.get(i)} ran back to back in round i. Rates are medians over the rounds;
+ * the ratio is the median of the rounds' own ratios.
+ */
 public record RouterBenchResult(
     List<Run> router, List<Run> passThrough, long poison, int valueBytes) {
+  public RouterBenchResult {
+    router = List.copyOf(router);
+    passThrough = List.copyOf(passThrough);
+    if (router.size() != passThrough.size() || router.isEmpty()) {
+      throw new IllegalArgumentException(
+          "need one router and one pass-through run per round, got "
+              + router.size()
+              + " and "
+              + passThrough.size());
+    }
+  }
+
   /**
    * One application's run: N records committed {@code elapsed} after start; the first commit (of
    * {@code firstCommitted} records) came {@code toFirstCommit} after start. Meanwhile the JVM spent
@@ -78,15 +96,30 @@ public record RouterBenchResult(
     return median(passThrough);
   }
 
-  /** Router records/s over pass-through records/s (medians). */
+  /**
+   * Router records/s over pass-through records/s: the median of {@link #roundRatios()}. Each round
+   * compares two runs seconds apart, so what drifts over a benchmark (the JIT still compiling, the
+   * old generation filling up) weighs on both sides of a round's ratio alike; the median leaves out
+   * the round whose one run a collection or compilation burst slowed down.
+   */
   public double ratio() {
-    return routerRecordsPerSecond() / passThroughRecordsPerSecond();
+    return median(roundRatios().stream().mapToDouble(Double::doubleValue));
   }
 
-  /** Router over pass-through in steady state (medians; NaN when a run had no steady part). */
+  /** Each round's router records/s over its pass-through records/s, in round order. */
+  public List<Double> roundRatios() {
+    return ratios(Run::recordsPerSecond);
+  }
+
+  /** As {@link #ratio()} in steady state (NaN when a run had no steady part). */
   public double steadyRatio() {
-    return median(router, Run::steadyRecordsPerSecond)
-        / median(passThrough, Run::steadyRecordsPerSecond);
+    return median(ratios(Run::steadyRecordsPerSecond).stream().mapToDouble(Double::doubleValue));
+  }
+
+  private List<Double> ratios(ToDoubleFunction<Run> rate) {
+    return IntStream.range(0, router.size())
+        .mapToObj(i -> rate.applyAsDouble(router.get(i)) / rate.applyAsDouble(passThrough.get(i)))
+        .toList();
   }
 
   public double routerSteadyRecordsPerSecond() {
@@ -132,7 +165,11 @@ public record RouterBenchResult(
   }
 
   private static double median(List<Run> runs, ToDoubleFunction<Run> rate) {
-    double[] rates = runs.stream().mapToDouble(rate).sorted().toArray();
+    return median(runs.stream().mapToDouble(rate));
+  }
+
+  private static double median(DoubleStream values) {
+    double[] rates = values.sorted().toArray();
     int mid = rates.length / 2;
     return rates.length % 2 == 1 ? rates[mid] : (rates[mid - 1] + rates[mid]) / 2;
   }

@@ -24,8 +24,8 @@ import picocli.CommandLine.Spec;
           + " out, same exactly_once_v2 guarantee) over it, each from a fresh application id.",
       "Times each run from start until all N input offsets are committed (with exactly_once_v2"
           + " that is when the output is committed), over warm-up and timed rounds in alternating"
-          + " order, and prints the records/s of each, their medians and their ratio"
-          + " (target >= 0.9)."
+          + " order, and prints the records/s of each, their medians, each round's ratio and the"
+          + " median of those (target >= 0.9)."
     })
 final class RouterBenchCommand implements Callable<Integer> {
   static final double TARGET_RATIO = 0.9;
@@ -51,9 +51,10 @@ final class RouterBenchCommand implements Callable<Integer> {
       names = "--rounds",
       defaultValue = "5",
       description =
-          "Timed rounds of both applications; medians are reported (default: 5; one run in five"
-              + " or so is 10%% off for reasons outside the applications, which a median of three"
-              + " does not always absorb).")
+          "Timed rounds of both applications; the records/s are medians over the rounds, the"
+              + " ratio is the median of each round's own ratio (default: 5; one run in five or so"
+              + " is 10%% off for reasons outside the applications, which a median of three does"
+              + " not always absorb).")
   int rounds;
 
   @Option(
@@ -120,6 +121,7 @@ final class RouterBenchCommand implements Callable<Integer> {
     for (int i = 0; i < result.router().size(); i++) {
       print(out, "round " + (i + 1) + " router", result.router().get(i));
       print(out, "round " + (i + 1) + " pass-through", result.passThrough().get(i));
+      out.printf("%-23s %12.3f%n", "round " + (i + 1) + " ratio:", result.roundRatios().get(i));
     }
     out.printf(
         "router (median):        %,12.0f records/s   steady %,12.0f records/s%n",

@@ -1,6 +1,7 @@
 package io.sluice.lab.bench;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.assertj.core.api.Assertions.within;
 
 import io.sluice.lab.bench.RouterBenchResult.Run;
@@ -25,7 +26,8 @@ class RouterBenchResultTest {
   }
 
   @Test
-  void ratioIsOfTheMediansOverTheRounds() {
+  void ratesAreMediansAndTheRatioIsTheMedianOfTheRoundsRatios() {
+    // Round by round: 100/1000, 1000/1000, 500/250 records/s.
     RouterBenchResult result =
         new RouterBenchResult(
             List.of(run(1000, 10), run(1000, 1), run(1000, 2)),
@@ -35,7 +37,44 @@ class RouterBenchResultTest {
 
     assertThat(result.routerRecordsPerSecond()).isCloseTo(500, within(1e-9));
     assertThat(result.passThroughRecordsPerSecond()).isCloseTo(1000, within(1e-9));
-    assertThat(result.ratio()).isCloseTo(0.5, within(1e-9));
+    assertThat(result.roundRatios()).containsExactly(0.1, 1.0, 2.0);
+    // Not 500 / 1000, the ratio of the medians: each round is compared with itself.
+    assertThat(result.ratio()).isCloseTo(1.0, within(1e-9));
+  }
+
+  @Test
+  void ratioOfAnEvenNumberOfRoundsIsTheMeanOfTheMiddleTwo() {
+    RouterBenchResult result =
+        new RouterBenchResult(
+            List.of(run(900, 1), run(800, 1), run(1000, 1), run(300, 1)),
+            List.of(run(1000, 1), run(1000, 1), run(1000, 1), run(1000, 1)),
+            0,
+            132);
+
+    assertThat(result.ratio()).isCloseTo(0.85, within(1e-9));
+  }
+
+  @Test
+  void steadyRatioPairsTheRoundsToo() {
+    // Steady rates: router 800/1 s, 800/4 s; pass-through 800/2 s, 800/2 s.
+    RouterBenchResult result =
+        new RouterBenchResult(
+            List.of(steadyRun(1), steadyRun(4), steadyRun(1)),
+            List.of(steadyRun(2), steadyRun(2), steadyRun(1)),
+            0,
+            132);
+
+    assertThat(result.steadyRatio()).isCloseTo(1.0, within(1e-9));
+  }
+
+  @Test
+  void everyRoundNeedsBothRuns() {
+    assertThatThrownBy(
+            () -> new RouterBenchResult(List.of(run(1, 1), run(1, 1)), List.of(run(1, 1)), 0, 1))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("one router and one pass-through run per round");
+    assertThatThrownBy(() -> new RouterBenchResult(List.of(), List.of(), 0, 1))
+        .isInstanceOf(IllegalArgumentException.class);
   }
 
   @Test
@@ -46,7 +85,10 @@ class RouterBenchResultTest {
                 cpuRun(Duration.ofSeconds(5), Duration.ofSeconds(2), Duration.ofMillis(1500)),
                 cpuRun(Duration.ofSeconds(4), Duration.ofSeconds(3), Duration.ofMillis(1400)),
                 cpuRun(Duration.ofSeconds(9), Duration.ofSeconds(1), Duration.ofMillis(900))),
-            List.of(cpuRun(Duration.ofSeconds(3), Duration.ofSeconds(2), Duration.ofMillis(1200))),
+            List.of(
+                cpuRun(Duration.ofSeconds(3), Duration.ofSeconds(2), Duration.ofMillis(1200)),
+                cpuRun(Duration.ofSeconds(2), Duration.ofSeconds(1), Duration.ofMillis(1100)),
+                cpuRun(Duration.ofSeconds(4), Duration.ofSeconds(3), Duration.ofMillis(1300))),
             0,
             132);
 
@@ -69,6 +111,11 @@ class RouterBenchResultTest {
         processCpu,
         applicationCpu,
         streamCpu);
+  }
+
+  /** 1,000 records in 1 s + {@code steadySeconds}, the first 200 committed after 1 s. */
+  private static Run steadyRun(long steadySeconds) {
+    return new Run("x", 1000, Duration.ofSeconds(1 + steadySeconds), 200, Duration.ofSeconds(1));
   }
 
   private static Run run(long records, long seconds) {
