@@ -11,11 +11,10 @@ import org.apache.kafka.common.serialization.ByteArraySerializer;
 import org.apache.kafka.streams.KafkaClientSupplier;
 
 /**
- * The clients Kafka Streams would create by default, except that producers answer {@code
- * partitionsFor} from a cache ({@link PartitionCachingProducer}) and main consumers hand their
- * polls to the {@link Prevalidator} ({@link PrevalidatingConsumer}). Kafka Streams asks for a main
- * consumer here only with the classic group protocol; with {@code group.protocol=streams} it builds
- * its own, and the stream threads validate every record themselves.
+ * The clients Kafka Streams would create by default, except that main consumers hand their polls to
+ * the {@link Prevalidator} ({@link PrevalidatingConsumer}). Kafka Streams asks for a main consumer
+ * here only with the classic group protocol; with {@code group.protocol=streams} it builds its own,
+ * and the stream threads validate every record themselves.
  */
 final class RouterClientSupplier implements KafkaClientSupplier {
   private final Prevalidator prevalidator;
@@ -31,8 +30,7 @@ final class RouterClientSupplier implements KafkaClientSupplier {
 
   @Override
   public Producer<byte[], byte[]> getProducer(Map<String, Object> config) {
-    return new PartitionCachingProducer(
-        new KafkaProducer<>(config, new ByteArraySerializer(), new ByteArraySerializer()));
+    return new KafkaProducer<>(config, new ByteArraySerializer(), new ByteArraySerializer());
   }
 
   @Override

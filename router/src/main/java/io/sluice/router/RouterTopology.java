@@ -19,13 +19,13 @@ import org.apache.kafka.streams.errors.LogAndFailExceptionHandler;
 import org.apache.kafka.streams.errors.LogAndFailProcessingExceptionHandler;
 import org.apache.kafka.streams.kstream.Consumed;
 import org.apache.kafka.streams.kstream.Named;
-import org.apache.kafka.streams.kstream.Produced;
 
 /**
- * The router's topology, as a pure builder: every topic matching the input pattern → validate → one
- * sink that writes to {@code <topic>.clean} or {@code <topic>.dlq} in the input partition. Keys and
- * values stay bytes end to end (a value travels wrapped in a {@link Routed}, never re-encoded).
- * Tests drive this same method through {@code TopologyTestDriver}.
+ * The router's topology, as a pure builder: every topic matching the input pattern → one processor
+ * that validates each record and writes it to {@code <topic>.clean} or {@code <topic>.dlq} in the
+ * input partition, through the task's record collector ({@link TaskOutput}). Keys and values stay
+ * bytes end to end, never re-encoded. Tests drive this same method through {@code
+ * TopologyTestDriver}.
  */
 public final class RouterTopology {
   /** Producer max.request.size default: DLQ envelopes are larger than their input record. */
@@ -41,6 +41,9 @@ public final class RouterTopology {
    * whatever its size. Measured in {@code bench router}: README, Benchmarks.
    */
   static final int BATCH_SIZE = 64 * 1024;
+
+  /** The processor node: it names the router's output records in Kafka Streams' metrics. */
+  static final String PROCESSOR_NAME = "sluice-validate";
 
   private RouterTopology() {}
 
@@ -95,7 +98,7 @@ public final class RouterTopology {
         new DlqRecordBuilder(config.dlqFormat(), config.applicationId(), wallClock);
     builder.stream(
             roles.inputPattern(),
-            Consumed.with(Serdes.ByteArray(), Routed.serde()).withName("sluice-inputs"))
+            Consumed.with(Serdes.ByteArray(), Serdes.ByteArray()).withName("sluice-inputs"))
         .process(
             () ->
                 new RoutingProcessor(
@@ -111,13 +114,9 @@ public final class RouterTopology {
                         config.registryRetryTimeoutMs(),
                         retryClock,
                         metrics::registryRetry),
-                    dlq),
-            Named.as("sluice-validate"))
-        .to(
-            Routed.topicExtractor(),
-            Produced.with(Serdes.ByteArray(), Routed.serde())
-                .withStreamPartitioner(Routed.partitioner())
-                .withName("sluice-outputs"));
+                    dlq,
+                    PROCESSOR_NAME),
+            Named.as(PROCESSOR_NAME));
     return builder.build();
   }
 

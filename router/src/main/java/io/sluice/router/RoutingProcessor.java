@@ -7,6 +7,7 @@ import io.sluice.router.metrics.RouterMetrics.Result;
 import io.sluice.router.metrics.RouterMetrics.ValidatedCounters;
 import io.sluice.router.retry.RegistryRetry;
 import io.sluice.router.topics.OutputTopics;
+import io.sluice.router.topics.OutputTopics.Partitions;
 import io.sluice.router.validate.Poison;
 import io.sluice.router.validate.RecordValidator;
 import io.sluice.router.validate.TopicValidator;
@@ -22,9 +23,10 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Validates each input record and forwards it, with its partition, to the clean topic or, as a DLQ
- * record, to the DLQ topic. Registry outages are retried here (never a DLQ record); past the bound
- * the exception fails the task.
+ * Validates each input record and writes it, in its input partition, to the clean topic or, as a
+ * DLQ record, to the DLQ topic ({@link TaskOutput}: within the task's transaction, no sink node).
+ * Registry outages are retried here (never a DLQ record); past the bound the exception fails the
+ * task.
  *
  * <p>A record the {@link Prevalidator} already found valid (the very value array) is not scanned
  * again; every other record is validated here.
@@ -32,7 +34,7 @@ import org.slf4j.LoggerFactory;
  * <p>Everything a record needs beyond validation is resolved once per topic ({@link Route}): the
  * router's throughput is measured against a pass-through, so per-record lookups show.
  */
-final class RoutingProcessor implements Processor<byte[], Routed, byte[], Routed> {
+final class RoutingProcessor implements Processor<byte[], byte[], Void, Void> {
   private static final Logger log = LoggerFactory.getLogger(RoutingProcessor.class);
 
   private final TopicRoles roles;
@@ -43,10 +45,12 @@ final class RoutingProcessor implements Processor<byte[], Routed, byte[], Routed
   private final RouterMetrics metrics;
   private final RegistryRetry retry;
   private final DlqRecordBuilder dlq;
+  private final String nodeName;
   private final Map<String, Route> routes = new HashMap<>();
   private Route lastRoute;
   private int untilTimed = 1;
-  private ProcessorContext<byte[], Routed> context;
+  private ProcessorContext<Void, Void> context;
+  private TaskOutput output;
 
   RoutingProcessor(
       TopicRoles roles,
@@ -56,7 +60,8 @@ final class RoutingProcessor implements Processor<byte[], Routed, byte[], Routed
       OutputTopics outputs,
       RouterMetrics metrics,
       RegistryRetry retry,
-      DlqRecordBuilder dlq) {
+      DlqRecordBuilder dlq,
+      String nodeName) {
     this.roles = roles;
     this.tombstones = tombstones;
     this.validator = validator;
@@ -65,11 +70,12 @@ final class RoutingProcessor implements Processor<byte[], Routed, byte[], Routed
     this.metrics = metrics;
     this.retry = retry;
     this.dlq = dlq;
+    this.nodeName = nodeName;
   }
 
   /**
-   * One input topic: its validator, the verdicts found ahead, output topic names and counters; all
-   * null when the topic is not an input.
+   * One input topic: its validator, the verdicts found ahead, output topic names, their partition
+   * counts and counters; all null when the topic is not an input.
    */
   private record Route(
       String input,
@@ -77,6 +83,7 @@ final class RoutingProcessor implements Processor<byte[], Routed, byte[], Routed
       Prevalidator.TopicLanes prevalidated,
       String clean,
       String dlq,
+      Partitions partitions,
       ValidatedCounters validated) {
     boolean ignored() {
       return clean == null;
@@ -84,12 +91,13 @@ final class RoutingProcessor implements Processor<byte[], Routed, byte[], Routed
   }
 
   @Override
-  public void init(ProcessorContext<byte[], Routed> context) {
+  public void init(ProcessorContext<Void, Void> context) {
     this.context = context;
+    this.output = TaskOutput.of(context, nodeName);
   }
 
   @Override
-  public void process(Record<byte[], Routed> record) {
+  public void process(Record<byte[], byte[]> record) {
     RecordMetadata source =
         context
             .recordMetadata()
@@ -103,8 +111,7 @@ final class RoutingProcessor implements Processor<byte[], Routed, byte[], Routed
     // its first failed attempt.
     boolean timed = --untilTimed == 0;
     long start = timed ? retry.nanoTime() : 0;
-    Routed routed = record.value();
-    byte[] value = routed == null ? null : routed.bytes();
+    byte[] value = record.value();
     ValidationResult result;
     try {
       result =
@@ -129,13 +136,11 @@ final class RoutingProcessor implements Processor<byte[], Routed, byte[], Routed
     } else if (result == ValidationResult.TOMBSTONE) {
       route.validated().increment(Result.TOMBSTONE);
       if (tombstones == TombstoneMode.PASS) {
-        context.forward(record.withValue(new Routed(route.clean(), partition, null)));
+        toClean(route, partition, record);
       }
     } else {
       route.validated().increment(Result.VALID);
-      // The same record, its value routed in place: see Routed.
-      routed.routeTo(route.clean(), partition);
-      context.forward(record);
+      toClean(route, partition, record);
     }
     if (timed) {
       untilTimed = RouterMetrics.LATENCY_SAMPLE_EVERY;
@@ -143,8 +148,19 @@ final class RoutingProcessor implements Processor<byte[], Routed, byte[], Routed
     }
   }
 
+  /** The record as it came: same key, value, headers and timestamp. */
+  private void toClean(Route route, int partition, Record<byte[], byte[]> record) {
+    output.send(
+        route.clean(),
+        route.partitions().cleanPartition(partition),
+        record.key(),
+        record.value(),
+        record.headers(),
+        record.timestamp());
+  }
+
   private void quarantine(
-      Record<byte[], Routed> record,
+      Record<byte[], byte[]> record,
       byte[] value,
       RecordMetadata source,
       Route route,
@@ -169,10 +185,13 @@ final class RoutingProcessor implements Processor<byte[], Routed, byte[], Routed
         poison.message());
     route.validated().increment(Result.POISON);
     metrics.quarantined(source.topic(), poison.code());
-    context.forward(
-        record
-            .withHeaders(dlq.headers(original, poison))
-            .withValue(new Routed(route.dlq(), source.partition(), dlq.value(original, poison))));
+    output.send(
+        route.dlq(),
+        route.partitions().dlqPartition(source.partition()),
+        record.key(),
+        dlq.value(original, poison),
+        dlq.headers(original, poison),
+        record.timestamp());
   }
 
   /** The route of {@code topic}; records come in runs per partition, so mostly the last one. */
@@ -191,15 +210,16 @@ final class RoutingProcessor implements Processor<byte[], Routed, byte[], Routed
       log.warn(
           "Topic {} matches the input pattern but is an output or internal topic; not routing it",
           topic);
-      return new Route(topic, null, null, null, null, null);
+      return new Route(topic, null, null, null, null, null, null);
     }
-    outputs.ensure(topic);
+    Partitions partitions = outputs.ensure(topic);
     return new Route(
         topic,
         validator.forTopic(topic),
         prevalidator.lanes(topic),
         roles.cleanTopic(topic),
         roles.dlqTopic(topic),
+        partitions,
         metrics.validatedCounters(topic));
   }
 

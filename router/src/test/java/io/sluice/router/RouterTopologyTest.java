@@ -15,6 +15,7 @@ import io.sluice.router.retry.RegistryRetryTimeoutException;
 import io.sluice.router.testing.FakeRetryClock;
 import io.sluice.router.testing.FakeSchemaRegistryClient;
 import io.sluice.router.testing.Orders;
+import io.sluice.router.topics.OutputTopics;
 import io.sluice.router.validate.ErrorCode;
 import io.sluice.router.validate.RecordValidator;
 import io.sluice.router.validate.ValidationRules;
@@ -73,7 +74,10 @@ class RouterTopologyTest {
         builder,
         config,
         new RecordValidator(registry, ValidationRules.from(config)),
-        ensured::add,
+        topic -> {
+          ensured.add(topic);
+          return OutputTopics.Partitions.SAME_AS_INPUT;
+        },
         metrics,
         retryClock,
         Clock.fixed(NOW, ZoneOffset.UTC));

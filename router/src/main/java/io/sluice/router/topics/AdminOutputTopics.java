@@ -2,10 +2,10 @@ package io.sluice.router.topics;
 
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
@@ -41,7 +41,7 @@ public final class AdminOutputTopics implements OutputTopics {
   private final String dlqSuffix;
   private final Optional<Short> replicationFactor;
   private final Duration timeout;
-  private final Set<String> ensured = ConcurrentHashMap.newKeySet();
+  private final Map<String, Partitions> ensured = new ConcurrentHashMap<>();
 
   /**
    * @param replicationFactor -1 for the broker default
@@ -56,10 +56,17 @@ public final class AdminOutputTopics implements OutputTopics {
     this.timeout = timeout;
   }
 
+  /**
+   * {@inheritDoc}
+   *
+   * <p>Described once per input topic for the router's lifetime: a later change of an output
+   * topic's partition count takes effect when the router restarts.
+   */
   @Override
-  public void ensure(String inputTopic) {
-    if (ensured.contains(inputTopic)) {
-      return;
+  public Partitions ensure(String inputTopic) {
+    Partitions known = ensured.get(inputTopic);
+    if (known != null) {
+      return known;
     }
     String cleanTopic = inputTopic + cleanSuffix;
     String dlqTopic = inputTopic + dlqSuffix;
@@ -68,6 +75,7 @@ public final class AdminOutputTopics implements OutputTopics {
         admin.describeTopics(List.of(inputTopic, cleanTopic, dlqTopic)).topicNameValues();
     int partitions =
         await(described.get(inputTopic), "describe input topic " + inputTopic).partitions().size();
+    Map<String, Integer> counts = new HashMap<>();
     List<String> missing = new ArrayList<>();
     for (String output : List.of(cleanTopic, dlqTopic)) {
       TopicDescription description =
@@ -75,16 +83,20 @@ public final class AdminOutputTopics implements OutputTopics {
       if (description == null) {
         missing.add(output);
       } else {
+        counts.put(output, description.partitions().size());
         warnOnPartitionMismatch(output, description.partitions().size(), partitions);
       }
     }
     if (!missing.isEmpty()) {
-      create(inputTopic, partitions, missing);
+      counts.putAll(create(inputTopic, partitions, missing));
     }
-    ensured.add(inputTopic);
+    Partitions result = new Partitions(counts.get(cleanTopic), counts.get(dlqTopic));
+    ensured.put(inputTopic, result);
+    return result;
   }
 
-  private void create(String inputTopic, int partitions, List<String> topics) {
+  /** Creates {@code topics}; returns their partition counts. */
+  private Map<String, Integer> create(String inputTopic, int partitions, List<String> topics) {
     ConfigResource resource = new ConfigResource(ConfigResource.Type.TOPIC, inputTopic);
     Config inputConfig =
         await(admin.describeConfigs(List.of(resource)).all(), "describe configs of " + inputTopic)
@@ -111,6 +123,7 @@ public final class AdminOutputTopics implements OutputTopics {
           new NewTopic(topic, Optional.of(partitions), replicationFactor).configs(configs));
     }
     Map<String, KafkaFuture<Void>> results = admin.createTopics(newTopics).values();
+    Map<String, Integer> counts = new HashMap<>();
     for (Map.Entry<String, KafkaFuture<Void>> result : results.entrySet()) {
       try {
         await(result.getValue(), "create topic " + result.getKey());
@@ -119,6 +132,7 @@ public final class AdminOutputTopics implements OutputTopics {
             result.getKey(),
             partitions,
             inputTopic);
+        counts.put(result.getKey(), partitions);
       } catch (StreamsException e) {
         if (!(e.getCause() instanceof TopicExistsException)) {
           throw e;
@@ -132,8 +146,10 @@ public final class AdminOutputTopics implements OutputTopics {
                 .partitions()
                 .size();
         warnOnPartitionMismatch(result.getKey(), actual, partitions);
+        counts.put(result.getKey(), actual);
       }
     }
+    return counts;
   }
 
   private static void warnOnPartitionMismatch(String topic, int actual, int expected) {
