@@ -236,6 +236,47 @@ class RouterIT {
   }
 
   @Test
+  void outputsWithFewerPartitionsTakeTheInputPartitionModuloTheirCount() throws Exception {
+    String topic = "narrow.cdc_lab.orders";
+    Ids ids = setUpTopic(topic, PARTITIONS);
+    // Created by hand before the router starts: 1 clean partition, 2 DLQ partitions.
+    admin
+        .createTopics(
+            List.of(
+                new NewTopic(topic + ".clean", 1, (short) 1),
+                new NewTopic(topic + ".dlq", 2, (short) 1)))
+        .all()
+        .get();
+    List<Sent> sent = new ArrayList<>();
+    for (int n = 0; n < 12; n++) {
+      sent.add(send(topic, PARTITIONS, ids, n, n % 4 == 1));
+    }
+    producer.flush();
+
+    try (Router router =
+        new Router(new RouterConfig(routerProps("it-narrow", "^narrow\\.cdc_lab\\.[a-z]+$")))) {
+      router.start();
+      List<Sent> poison = sent.stream().filter(Sent::poison).toList();
+      Map<Integer, ConsumerRecord<byte[], byte[]>> clean =
+          byN(awaitCommitted(topic + ".clean", sent.size() - poison.size()));
+      Map<Integer, ConsumerRecord<byte[], byte[]>> dlq =
+          byN(awaitCommitted(topic + ".dlq", poison.size()));
+
+      for (Sent s : sent) {
+        if (s.poison()) {
+          assertThat(dlq.get(s.n()).partition())
+              .as("DLQ partition of record %d from partition %d", s.n(), s.partition())
+              .isEqualTo(s.partition() % 2);
+        } else {
+          assertThat(clean.get(s.n()).partition()).isZero();
+          assertThat(clean.get(s.n()).value()).isEqualTo(s.value());
+        }
+      }
+      assertThat(poison).extracting(Sent::partition).contains(1, 2);
+    }
+  }
+
+  @Test
   void topicCreatedWhileRunningIsRoutedWithinTenSeconds() throws Exception {
     try (Router router =
         new Router(new RouterConfig(routerProps("it-fresh", "^fresh\\.cdc_lab\\.[a-z]+$")))) {
