@@ -78,16 +78,27 @@ public final class Router implements AutoCloseable {
             ADMIN_TIMEOUT);
     ensureOutputsOfExistingInputs(outputs);
     RecordValidator validator = new RecordValidator(registry, ValidationRules.from(config));
-    if (config.validateAhead()) {
+    int processors = Runtime.getRuntime().availableProcessors();
+    boolean validateAhead = config.validateAhead(processors);
+    log.info(
+        "{} ({}={}, {} available processors)",
+        validateAhead
+            ? "Validating ahead of the stream threads on a background thread"
+            : "Validating on the stream threads only",
+        RouterConfig.VALIDATE_AHEAD_CONFIG,
+        config.getString(RouterConfig.VALIDATE_AHEAD_CONFIG),
+        processors);
+    if (validateAhead) {
       prevalidator =
           Prevalidator.start(
               validator,
               TopicRoles.from(config)::isInput,
               config.applicationId() + "-validate-ahead",
               recordsAhead(streamsConfig, config.applicationId()));
-      // The router holds the prevalidator, which Micrometer would not.
-      metrics.validatedAhead(prevalidator, Prevalidator::recordsTaken);
     }
+    // The router holds the prevalidator, which Micrometer would not. Registered when off too (it
+    // stays at 0), so that dashboards show a rate of 0 rather than no data.
+    metrics.validatedAhead(prevalidator, Prevalidator::recordsTaken);
     Topology topology =
         RouterTopology.build(
             new StreamsBuilder(),

@@ -170,8 +170,10 @@ class RouterIT {
     }
     producer.flush();
 
-    try (Router router =
-        new Router(new RouterConfig(routerProps("it-backlog", "^backlog\\.cdc_lab\\.[a-z]+$")))) {
+    Map<String, Object> props = routerProps("it-backlog", "^backlog\\.cdc_lab\\.[a-z]+$");
+    // On, whatever this machine's processor count (auto validates ahead from 3 on).
+    props.put(RouterConfig.VALIDATE_AHEAD_CONFIG, true);
+    try (Router router = new Router(new RouterConfig(props))) {
       router.start();
       assertThat(awaitCommitted(topic + ".clean", records)).hasSize(records);
 

@@ -82,7 +82,8 @@ final class RouterBenchCommand implements Callable<Integer> {
       paramLabel = "KEY=VALUE",
       description =
           "A router configuration property for every run (repeatable), e.g."
-              + " validate.ahead=false. The pass-through runs with the router's Kafka Streams"
+              + " validate.ahead=true (the validate-ahead thread even on 2 processors). The"
+              + " pass-through runs with the router's Kafka Streams"
               + " properties too, so streams.<key> settings reach both applications. The"
               + " connection, application id, state and metrics keys are the benchmark's own.")
   Map<String, String> routerProperties = new LinkedHashMap<>();

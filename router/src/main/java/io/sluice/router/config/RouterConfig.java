@@ -9,6 +9,7 @@ import java.util.regex.Pattern;
 import java.util.regex.PatternSyntaxException;
 import org.apache.kafka.common.config.AbstractConfig;
 import org.apache.kafka.common.config.ConfigDef;
+import org.apache.kafka.common.config.ConfigDef.CaseInsensitiveValidString;
 import org.apache.kafka.common.config.ConfigDef.Importance;
 import org.apache.kafka.common.config.ConfigDef.Range;
 import org.apache.kafka.common.config.ConfigDef.Type;
@@ -103,11 +104,20 @@ public final class RouterConfig extends AbstractConfig {
       "Debezium `op` values accepted by the contract check.";
 
   public static final String VALIDATE_AHEAD_CONFIG = "validate.ahead";
+
+  /** {@code validate.ahead=auto} validates ahead from this many available processors on. */
+  public static final int VALIDATE_AHEAD_MIN_PROCESSORS = 3;
+
   public static final String VALIDATE_AHEAD_DOC =
       "Validate each poll's records on a background thread while the stream thread is busy or"
           + " waits for a commit; the stream thread then takes a valid verdict instead of scanning"
           + " the bytes itself (poison, tombstones and registry outages are always decided by the"
-          + " stream thread). Uses one more thread; `false` validates on the stream threads only.";
+          + " stream thread). `true` uses one more thread, `false` validates on the stream threads"
+          + " only, `auto` validates ahead when the JVM has at least "
+          + VALIDATE_AHEAD_MIN_PROCESSORS
+          + " available processors: the thread pays off only on a core the stream threads and"
+          + " the producers' I/O threads leave idle, and on 2 cores it cost more CPU than it saved"
+          + " the stream thread.";
 
   public static final String REGISTRY_RETRY_BACKOFF_MS_CONFIG = "registry.retry.backoff.ms";
   public static final String REGISTRY_RETRY_BACKOFF_MS_DOC =
@@ -171,9 +181,21 @@ public final class RouterConfig extends AbstractConfig {
    * @throws ConfigException naming the first offending key and value
    */
   public RouterConfig(Map<?, ?> props) {
-    super(CONFIG_DEF, props, false);
+    super(CONFIG_DEF, booleansAsStrings(props), false);
     this.streamsOverrides = validateStreamsKeys(props);
     validateCrossKeys();
+  }
+
+  /**
+   * {@code validate.ahead} was a boolean before {@code auto}: a Boolean given in code still works.
+   */
+  private static Map<?, ?> booleansAsStrings(Map<?, ?> props) {
+    if (!(props.get(VALIDATE_AHEAD_CONFIG) instanceof Boolean value)) {
+      return props;
+    }
+    Map<Object, Object> copy = new HashMap<>(props);
+    copy.put(VALIDATE_AHEAD_CONFIG, value.toString());
+    return copy;
   }
 
   /** Every router key with its doc, default, validator and importance. */
@@ -235,8 +257,18 @@ public final class RouterConfig extends AbstractConfig {
     return getBoolean(CONTRACT_ENABLED_CONFIG);
   }
 
+  /** Whether to validate ahead on this JVM: {@code validate.ahead}, with {@code auto} resolved. */
   public boolean validateAhead() {
-    return getBoolean(VALIDATE_AHEAD_CONFIG);
+    return validateAhead(Runtime.getRuntime().availableProcessors());
+  }
+
+  /** Whether to validate ahead with {@code processors} available processors. */
+  public boolean validateAhead(int processors) {
+    return switch (getString(VALIDATE_AHEAD_CONFIG).toLowerCase(Locale.ROOT)) {
+      case "true" -> true;
+      case "false" -> false;
+      default -> processors >= VALIDATE_AHEAD_MIN_PROCESSORS;
+    };
   }
 
   public List<String> contractAllowedOps() {
@@ -537,9 +569,9 @@ public final class RouterConfig extends AbstractConfig {
         "Allowed ops");
     def.define(
         VALIDATE_AHEAD_CONFIG,
-        Type.BOOLEAN,
-        true,
-        null,
+        Type.STRING,
+        "auto",
+        CaseInsensitiveValidString.in("auto", "true", "false"),
         Importance.LOW,
         VALIDATE_AHEAD_DOC,
         GROUP_VALIDATION,

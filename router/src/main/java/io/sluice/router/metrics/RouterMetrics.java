@@ -15,8 +15,8 @@ import java.util.function.ToLongFunction;
  * as {@code sluice_router_records_validated_total{topic,result}}, {@code
  * sluice_router_records_quarantined_total{topic,error_code}}, {@code
  * sluice_router_registry_retries_total}, {@code sluice_router_thread_replacements_total}, {@code
- * sluice_router_processing_latency_seconds_{count,sum,max}} and, with validate.ahead, {@code
- * sluice_router_records_validated_ahead_total}.
+ * sluice_router_processing_latency_seconds_{count,sum,max}} and {@code
+ * sluice_router_records_validated_ahead_total} (0 when validate.ahead is off).
  *
  * <p>The per-record path is cheap on purpose: a router adds little to what Kafka Streams spends on
  * a record, so a map lookup and two clock reads per record show in its throughput. Hence {@link

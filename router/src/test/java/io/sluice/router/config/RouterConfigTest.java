@@ -45,6 +45,38 @@ class RouterConfigTest {
   }
 
   @Test
+  void validateAheadAutoDependsOnTheProcessorCount() {
+    RouterConfig config = new RouterConfig(minimal());
+
+    assertThat(config.getString(RouterConfig.VALIDATE_AHEAD_CONFIG)).isEqualTo("auto");
+    assertThat(config.validateAhead(1)).isFalse();
+    assertThat(config.validateAhead(2)).isFalse();
+    assertThat(config.validateAhead(RouterConfig.VALIDATE_AHEAD_MIN_PROCESSORS)).isTrue();
+    assertThat(config.validateAhead(16)).isTrue();
+  }
+
+  @Test
+  void validateAheadTrueOrFalseHoldsOnAnyMachine() {
+    for (Object on : new Object[] {"true", "TRUE", Boolean.TRUE}) {
+      RouterConfig config = new RouterConfig(with("validate.ahead", on));
+      assertThat(config.validateAhead(1)).as("%s on 1 processor", on).isTrue();
+      assertThat(config.validateAhead(64)).as("%s on 64 processors", on).isTrue();
+    }
+    for (Object off : new Object[] {"false", "False", Boolean.FALSE}) {
+      RouterConfig config = new RouterConfig(with("validate.ahead", off));
+      assertThat(config.validateAhead(64)).as("%s on 64 processors", off).isFalse();
+    }
+  }
+
+  @Test
+  void validateAheadRejectsOtherValuesNamingTheKey() {
+    assertThatThrownBy(() -> new RouterConfig(with("validate.ahead", "sometimes")))
+        .isInstanceOf(ConfigException.class)
+        .hasMessageContaining("validate.ahead")
+        .hasMessageContaining("sometimes");
+  }
+
+  @Test
   void missingBootstrapServersIsNamed() {
     Map<String, Object> props = minimal();
     props.remove("bootstrap.servers");
