@@ -121,6 +121,11 @@ final class Prevalidator implements AutoCloseable {
     return Math.max(MIN_LANE_SIZE, Integer.highestOneBit(needed - 1) << 1);
   }
 
+  /** False for {@link #disabled()}, which validates nothing ahead. */
+  boolean active() {
+    return polls != null;
+  }
+
   /** One that validates nothing ahead: every record is validated by its stream thread. */
   static Prevalidator disabled() {
     return DISABLED;

@@ -35,7 +35,11 @@ final class RouterClientSupplier implements KafkaClientSupplier {
 
   @Override
   public Consumer<byte[], byte[]> getConsumer(Map<String, Object> config) {
-    return new PrevalidatingConsumer(consumer(config), prevalidator);
+    // With validation ahead off, nothing to hand over: the consumer as Kafka Streams would build
+    // it.
+    return prevalidator.active()
+        ? new PrevalidatingConsumer(consumer(config), prevalidator)
+        : consumer(config);
   }
 
   @Override

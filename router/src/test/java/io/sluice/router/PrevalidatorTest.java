@@ -241,6 +241,8 @@ class PrevalidatorTest {
     disabled.submit(poll(record));
 
     assertThat(disabled.lanes(TOPIC).takeValid(0, 0, record.value())).isFalse();
+    assertThat(disabled.active()).isFalse();
+    assertThat(prevalidator.active()).isTrue();
     disabled.close();
   }
 

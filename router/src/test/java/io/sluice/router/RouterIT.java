@@ -155,6 +155,8 @@ class RouterIT {
       assertThat(metrics.body())
           .contains("sluice_router_records_quarantined_total{error_code=\"NOT_AVRO_WIRE_FORMAT\"")
           .contains("sluice_router_records_validated_total{result=\"valid\",topic=\"" + topic)
+          // Registered whether validate.ahead=auto turned the thread on or not.
+          .contains("sluice_router_records_validated_ahead_total")
           .contains("kafka_stream");
       assertThat(httpGet(router.healthUrl()).statusCode()).isEqualTo(200);
     }

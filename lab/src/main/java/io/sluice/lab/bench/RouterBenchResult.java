@@ -103,23 +103,23 @@ public record RouterBenchResult(
    * the round whose one run a collection or compilation burst slowed down.
    */
   public double ratio() {
-    return median(roundRatios().stream().mapToDouble(Double::doubleValue));
+    return median(ratios(Run::recordsPerSecond));
   }
 
   /** Each round's router records/s over its pass-through records/s, in round order. */
   public List<Double> roundRatios() {
-    return ratios(Run::recordsPerSecond);
+    return ratios(Run::recordsPerSecond).boxed().toList();
   }
 
   /** As {@link #ratio()} in steady state (NaN when a run had no steady part). */
   public double steadyRatio() {
-    return median(ratios(Run::steadyRecordsPerSecond).stream().mapToDouble(Double::doubleValue));
+    return median(ratios(Run::steadyRecordsPerSecond));
   }
 
-  private List<Double> ratios(ToDoubleFunction<Run> rate) {
+  private DoubleStream ratios(ToDoubleFunction<Run> rate) {
     return IntStream.range(0, router.size())
-        .mapToObj(i -> rate.applyAsDouble(router.get(i)) / rate.applyAsDouble(passThrough.get(i)))
-        .toList();
+        .mapToDouble(
+            i -> rate.applyAsDouble(router.get(i)) / rate.applyAsDouble(passThrough.get(i)));
   }
 
   public double routerSteadyRecordsPerSecond() {

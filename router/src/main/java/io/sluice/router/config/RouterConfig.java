@@ -257,12 +257,10 @@ public final class RouterConfig extends AbstractConfig {
     return getBoolean(CONTRACT_ENABLED_CONFIG);
   }
 
-  /** Whether to validate ahead on this JVM: {@code validate.ahead}, with {@code auto} resolved. */
-  public boolean validateAhead() {
-    return validateAhead(Runtime.getRuntime().availableProcessors());
-  }
-
-  /** Whether to validate ahead with {@code processors} available processors. */
+  /**
+   * Whether to validate ahead with {@code processors} available processors: {@code validate.ahead},
+   * with {@code auto} resolved.
+   */
   public boolean validateAhead(int processors) {
     return switch (getString(VALIDATE_AHEAD_CONFIG).toLowerCase(Locale.ROOT)) {
       case "true" -> true;

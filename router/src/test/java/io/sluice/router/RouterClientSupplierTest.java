@@ -1,0 +1,39 @@
+package io.sluice.router;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.sluice.router.testing.FakeSchemaRegistryClient;
+import io.sluice.router.validate.RecordValidator;
+import java.util.Map;
+import org.apache.kafka.clients.consumer.Consumer;
+import org.apache.kafka.clients.consumer.ConsumerConfig;
+import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.junit.jupiter.api.Test;
+
+class RouterClientSupplierTest {
+  // Building a consumer connects to nothing.
+  private static final Map<String, Object> CONFIG =
+      Map.of(
+          ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG,
+          "127.0.0.1:1",
+          ConsumerConfig.GROUP_ID_CONFIG,
+          "router-client-supplier-test");
+
+  @Test
+  void mainConsumersHandTheirPollsOverOnlyWhenValidatingAhead() {
+    try (Consumer<byte[], byte[]> plain =
+        new RouterClientSupplier(Prevalidator.disabled()).getConsumer(CONFIG)) {
+      assertThat(plain).isInstanceOf(KafkaConsumer.class);
+    }
+
+    try (Prevalidator ahead =
+            Prevalidator.start(
+                new RecordValidator(new FakeSchemaRegistryClient()),
+                topic -> true,
+                "router-client-supplier-test",
+                2000);
+        Consumer<byte[], byte[]> handing = new RouterClientSupplier(ahead).getConsumer(CONFIG)) {
+      assertThat(handing).isInstanceOf(PrevalidatingConsumer.class);
+    }
+  }
+}
