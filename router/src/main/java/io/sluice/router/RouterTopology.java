@@ -1,7 +1,7 @@
 package io.sluice.router;
 
+import io.sluice.dlq.DlqRecordBuilder;
 import io.sluice.router.config.RouterConfig;
-import io.sluice.router.dlq.DlqRecordBuilder;
 import io.sluice.router.metrics.RouterMetrics;
 import io.sluice.router.retry.RegistryRetry;
 import io.sluice.router.retry.RetryClock;

@@ -1,7 +1,9 @@
 package io.sluice.router;
 
+import io.sluice.dlq.DlqRecordBuilder;
+import io.sluice.dlq.Rejection;
+import io.sluice.dlq.Sha256;
 import io.sluice.router.config.TombstoneMode;
-import io.sluice.router.dlq.DlqRecordBuilder;
 import io.sluice.router.metrics.RouterMetrics;
 import io.sluice.router.metrics.RouterMetrics.Result;
 import io.sluice.router.metrics.RouterMetrics.ValidatedCounters;
@@ -180,17 +182,18 @@ final class RoutingProcessor implements Processor<byte[], byte[], Void, Void> {
         source.partition(),
         source.offset(),
         poison.code(),
-        DlqRecordBuilder.sha256(value),
+        Sha256.hex(value),
         route.dlq(),
         poison.message());
+    Rejection rejection = poison.rejection();
     route.validated().increment(Result.POISON);
     metrics.quarantined(source.topic(), poison.code());
     output.send(
         route.dlq(),
         route.partitions().dlqPartition(source.partition()),
         record.key(),
-        dlq.value(original, poison),
-        dlq.headers(original, poison),
+        dlq.value(original, rejection),
+        dlq.headers(original, rejection),
         record.timestamp());
   }
 

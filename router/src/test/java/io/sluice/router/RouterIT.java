@@ -3,11 +3,11 @@ package io.sluice.router;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import io.sluice.dlq.DlqEnvelope;
+import io.sluice.dlq.DlqHeaders;
 import io.sluice.embedded.EmbeddedKafka;
 import io.sluice.embedded.TopicReader;
 import io.sluice.router.config.RouterConfig;
-import io.sluice.router.dlq.DlqEnvelope;
-import io.sluice.router.dlq.DlqHeaders;
 import io.sluice.router.testing.Orders;
 import io.sluice.schema.avro.ScanPlan;
 import io.sluice.schema.registry.HttpSchemaRegistryClient;

@@ -6,10 +6,10 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
+import io.sluice.dlq.DlqEnvelope;
+import io.sluice.dlq.DlqHeaders;
+import io.sluice.dlq.Sha256;
 import io.sluice.router.config.RouterConfig;
-import io.sluice.router.dlq.DlqEnvelope;
-import io.sluice.router.dlq.DlqHeaders;
-import io.sluice.router.dlq.DlqRecordBuilder;
 import io.sluice.router.metrics.RouterMetrics;
 import io.sluice.router.retry.RegistryRetryTimeoutException;
 import io.sluice.router.testing.FakeRetryClock;
@@ -230,7 +230,7 @@ class RouterTopologyTest {
         .containsExactly(
             new DlqEnvelope.HeaderEntry("trace", "YWJj"),
             new DlqEnvelope.HeaderEntry("empty", null));
-    assertThat(envelope.originalValueSha256()).isEqualTo(DlqRecordBuilder.sha256(json));
+    assertThat(envelope.originalValueSha256()).isEqualTo(Sha256.hex(json));
     assertThat(envelope.routerApplicationId()).isEqualTo("router-under-test");
 
     assertThat(out.key()).isEqualTo(key(2));

@@ -2,6 +2,8 @@ package io.sluice.lab.verify;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.sluice.dlq.DlqEnvelope;
+import io.sluice.dlq.DlqHeaders;
 import io.sluice.embedded.TopicReader;
 import io.sluice.lab.db.OrdersTable;
 import io.sluice.lab.db.OrdersWorkload;
@@ -10,8 +12,6 @@ import io.sluice.lab.iceberg.LakeCatalog;
 import io.sluice.lab.stack.EmbeddedStack;
 import io.sluice.lab.workload.OrderRow;
 import io.sluice.router.RouterMain;
-import io.sluice.router.dlq.DlqEnvelope;
-import io.sluice.router.dlq.DlqHeaders;
 import io.sluice.schema.registry.HttpSchemaRegistryClient;
 import io.sluice.schema.registry.SchemaRegistryClient;
 import io.sluice.schema.wire.WireFormat;

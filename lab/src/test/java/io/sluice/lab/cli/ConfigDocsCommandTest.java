@@ -2,8 +2,7 @@ package io.sluice.lab.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.sluice.router.config.ConfigDocs;
-import io.sluice.router.config.RouterConfig;
+import io.sluice.observe.config.ConfigTable;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.nio.file.Files;
@@ -16,30 +15,30 @@ class ConfigDocsCommandTest {
   @TempDir Path dir;
 
   @Test
-  void regeneratesTheTableBetweenTheMarkersAndLeavesTheRestAlone() throws Exception {
+  void regeneratesEveryTableBetweenItsMarkersAndLeavesTheRestAlone() throws Exception {
+    StringBuilder doc = new StringBuilder("# Title\n\n");
+    for (ConfigTable table : ConfigDocsCommand.tables()) {
+      doc.append(table.startMarker()).append("\nstale table\n").append(table.endMarker());
+      doc.append("\n\nbetween\n\n");
+    }
     Path readme = dir.resolve("README.md");
-    Files.writeString(
-        readme,
-        "# Title\n\n"
-            + ConfigDocs.START_MARKER
-            + "\nstale table\n"
-            + ConfigDocs.END_MARKER
-            + "\n\nafter\n");
+    Files.writeString(readme, doc + "after\n");
 
-    assertThat(run("config-docs", "--check", "--readme", readme.toString())).isEqualTo(1);
-    assertThat(run("config-docs", "--readme", readme.toString())).isZero();
+    assertThat(run("--check", "--readme", readme.toString())).isEqualTo(1);
+    assertThat(run("--readme", readme.toString())).isZero();
 
     String text = Files.readString(readme);
-    assertThat(text).startsWith("# Title\n\n" + ConfigDocs.START_MARKER).endsWith("\n\nafter\n");
+    assertThat(text).startsWith("# Title\n\n").endsWith("\n\nbetween\n\nafter\n");
     assertThat(text).doesNotContain("stale table");
-    assertThat(ConfigDocs.betweenMarkers(text))
-        .contains(ConfigDocs.markdownTable(RouterConfig.configDef()))
-        .contains("schema.registry.url");
-    assertThat(run("config-docs", "--check", "--readme", readme.toString())).isZero();
+    for (ConfigTable table : ConfigDocsCommand.tables()) {
+      assertThat(table.currentIn(text)).isEqualTo("\n" + table.markdown());
+    }
+    assertThat(text).contains("schema.registry.url").contains("table.topic.regex");
+    assertThat(run("--check", "--readme", readme.toString())).isZero();
   }
 
   private static int run(String... args) {
-    CommandLine cli = SluiceCli.commandLine();
+    CommandLine cli = new CommandLine(new ConfigDocsCommand());
     cli.setOut(new PrintWriter(new StringWriter(), true));
     cli.setErr(new PrintWriter(new StringWriter(), true));
     return cli.execute(args);

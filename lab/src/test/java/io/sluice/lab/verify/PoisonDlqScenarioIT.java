@@ -4,9 +4,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.sluice.dlq.DlqEnvelope;
 import io.sluice.lab.cli.SluiceCli;
 import io.sluice.lab.db.OrdersWorkload;
-import io.sluice.router.dlq.DlqEnvelope;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.io.StringWriter;

@@ -1,12 +1,14 @@
 package io.sluice.router.config;
 
+import io.sluice.dlq.DlqFormat;
+import io.sluice.observe.config.ConfigTable;
+import io.sluice.observe.config.Validators;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 import java.util.regex.Pattern;
-import java.util.regex.PatternSyntaxException;
 import org.apache.kafka.common.config.AbstractConfig;
 import org.apache.kafka.common.config.ConfigDef;
 import org.apache.kafka.common.config.ConfigDef.CaseInsensitiveValidString;
@@ -196,6 +198,11 @@ public final class RouterConfig extends AbstractConfig {
     Map<Object, Object> copy = new HashMap<>(props);
     copy.put(VALIDATE_AHEAD_CONFIG, value.toString());
     return copy;
+  }
+
+  /** The README's generated table of these keys. */
+  public static ConfigTable docsTable() {
+    return new ConfigTable("router-config", "router configuration", configDef());
   }
 
   /** Every router key with its doc, default, validator and importance. */
@@ -422,7 +429,7 @@ public final class RouterConfig extends AbstractConfig {
         BOOTSTRAP_SERVERS_CONFIG,
         Type.LIST,
         ConfigDef.NO_DEFAULT_VALUE,
-        new NonBlankList(),
+        Validators.nonBlankList(),
         Importance.HIGH,
         BOOTSTRAP_SERVERS_DOC,
         GROUP_CONNECTION,
@@ -433,7 +440,7 @@ public final class RouterConfig extends AbstractConfig {
         SCHEMA_REGISTRY_URL_CONFIG,
         Type.STRING,
         ConfigDef.NO_DEFAULT_VALUE,
-        new HttpUrl(),
+        Validators.httpUrl(),
         Importance.HIGH,
         SCHEMA_REGISTRY_URL_DOC,
         GROUP_CONNECTION,
@@ -468,7 +475,7 @@ public final class RouterConfig extends AbstractConfig {
         INPUT_TOPIC_PATTERN_CONFIG,
         Type.STRING,
         INPUT_TOPIC_PATTERN_DEFAULT,
-        new Regex(),
+        Validators.regex(),
         Importance.HIGH,
         INPUT_TOPIC_PATTERN_DOC,
         GROUP_TOPICS,
@@ -512,7 +519,7 @@ public final class RouterConfig extends AbstractConfig {
         REPLICATION_FACTOR_CONFIG,
         Type.INT,
         -1,
-        new ReplicationFactor(),
+        Validators.replicationFactor(),
         Importance.MEDIUM,
         REPLICATION_FACTOR_DOC,
         GROUP_TOPICS,
@@ -558,7 +565,7 @@ public final class RouterConfig extends AbstractConfig {
         CONTRACT_ALLOWED_OPS_CONFIG,
         Type.LIST,
         List.of("c", "u", "d", "r"),
-        new NonBlankList(),
+        Validators.nonBlankList(),
         Importance.LOW,
         CONTRACT_ALLOWED_OPS_DOC,
         GROUP_VALIDATION,
@@ -658,78 +665,5 @@ public final class RouterConfig extends AbstractConfig {
         Width.SHORT,
         "Close timeout");
     return def;
-  }
-
-  /** A Java regex that compiles. */
-  private static final class Regex implements ConfigDef.Validator {
-    @Override
-    public void ensureValid(String name, Object value) {
-      if (value == null) {
-        throw new ConfigException(name, null, "a regex is required");
-      }
-      try {
-        Pattern.compile((String) value);
-      } catch (PatternSyntaxException e) {
-        throw new ConfigException(name, value, "not a valid Java regex: " + e.getDescription());
-      }
-    }
-
-    @Override
-    public String toString() {
-      return "Java regex";
-    }
-  }
-
-  /** An http(s) URL. */
-  private static final class HttpUrl implements ConfigDef.Validator {
-    @Override
-    public void ensureValid(String name, Object value) {
-      String url = (String) value;
-      if (url == null || !(url.startsWith("http://") || url.startsWith("https://"))) {
-        throw new ConfigException(name, value, "must be an http:// or https:// URL");
-      }
-    }
-
-    @Override
-    public String toString() {
-      return "http(s) URL";
-    }
-  }
-
-  /** -1 (broker default) or a positive replication factor. */
-  private static final class ReplicationFactor implements ConfigDef.Validator {
-    @Override
-    public void ensureValid(String name, Object value) {
-      int rf = (Integer) value;
-      if (rf != -1 && (rf < 1 || rf > Short.MAX_VALUE)) {
-        throw new ConfigException(name, value, "must be -1 (broker default) or at least 1");
-      }
-    }
-
-    @Override
-    public String toString() {
-      return "-1 or [1,...]";
-    }
-  }
-
-  /** A non-empty list whose items are not blank. */
-  private static final class NonBlankList implements ConfigDef.Validator {
-    @Override
-    public void ensureValid(String name, Object value) {
-      List<?> items = (List<?>) value;
-      if (items == null || items.isEmpty()) {
-        throw new ConfigException(name, value, "at least one value is required");
-      }
-      for (Object item : items) {
-        if (String.valueOf(item).isBlank()) {
-          throw new ConfigException(name, value, "blank values are not allowed");
-        }
-      }
-    }
-
-    @Override
-    public String toString() {
-      return "non-empty list";
-    }
   }
 }

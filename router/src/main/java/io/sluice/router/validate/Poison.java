@@ -1,5 +1,7 @@
 package io.sluice.router.validate;
 
+import io.sluice.dlq.Rejection;
+
 /**
  * A record that failed a validation stage.
  *
@@ -14,5 +16,10 @@ public record Poison(ErrorCode code, String message, Integer schemaId, Integer k
   /** The exception class name for {@code error_type}. */
   public String errorType() {
     return code.errorType();
+  }
+
+  /** What the DLQ record says about this failure. */
+  public Rejection rejection() {
+    return new Rejection(code.name(), errorType(), message, schemaId, keySchemaId);
   }
 }

@@ -3,6 +3,7 @@ package io.sluice.router.config;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.sluice.dlq.DlqFormat;
 import io.sluice.router.RouterTopology;
 import io.sluice.router.TopicRoles;
 import java.util.HashMap;

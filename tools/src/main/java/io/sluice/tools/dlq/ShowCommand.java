@@ -1,6 +1,6 @@
 package io.sluice.tools.dlq;
 
-import io.sluice.router.dlq.DlqEnvelope;
+import io.sluice.dlq.DlqEnvelope;
 import io.sluice.schema.registry.RegistryException;
 import io.sluice.schema.registry.SchemaRegistryClient;
 import io.sluice.schema.wire.WireFormat;

@@ -5,7 +5,7 @@ import static io.sluice.tools.dlq.testing.OrdersStack.LEDGER;
 import static io.sluice.tools.dlq.testing.OrdersStack.TOPIC;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.sluice.router.dlq.DlqHeaders;
+import io.sluice.dlq.DlqHeaders;
 import io.sluice.tools.dlq.ledger.LedgerEntry;
 import io.sluice.tools.dlq.testing.OrdersStack;
 import io.sluice.tools.dlq.testing.OrdersStack.Run;

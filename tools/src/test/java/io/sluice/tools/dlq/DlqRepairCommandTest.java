@@ -5,7 +5,7 @@ import static io.sluice.tools.dlq.testing.OrdersStack.LEDGER;
 import static io.sluice.tools.dlq.testing.OrdersStack.TOPIC;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.sluice.router.dlq.DlqRecordBuilder;
+import io.sluice.dlq.Sha256;
 import io.sluice.schema.wire.WireFormat;
 import io.sluice.tools.dlq.ledger.LedgerEntry;
 import io.sluice.tools.dlq.repair.AvroWire;
@@ -71,7 +71,7 @@ class DlqRepairCommandTest {
     assertThat(entry.produced().partition()).isEqualTo(partition);
     assertThat(entry.produced().offset()).isEqualTo(1);
     assertThat(entry.forced()).isFalse();
-    assertThat(entry.valueSha256()).isEqualTo(DlqRecordBuilder.sha256(repaired.value()));
+    assertThat(entry.valueSha256()).isEqualTo(Sha256.hex(repaired.value()));
     assertThat(entry.handledAt()).isEqualTo(OrdersStack.NOW);
     assertThat(run.out())
         .contains(

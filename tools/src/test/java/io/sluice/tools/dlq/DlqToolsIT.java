@@ -2,16 +2,16 @@ package io.sluice.tools.dlq;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.sluice.dlq.DlqFormat;
+import io.sluice.dlq.DlqRecordBuilder;
+import io.sluice.dlq.Rejection;
 import io.sluice.embedded.EmbeddedKafka;
 import io.sluice.embedded.TopicReader;
-import io.sluice.router.config.DlqFormat;
-import io.sluice.router.dlq.DlqRecordBuilder;
-import io.sluice.router.validate.ErrorCode;
-import io.sluice.router.validate.Poison;
 import io.sluice.schema.Subjects;
 import io.sluice.schema.registry.HttpSchemaRegistryClient;
 import io.sluice.schema.server.DevSchemaRegistry;
 import io.sluice.schema.wire.WireFormat;
+import io.sluice.schema.wire.WireFormatException;
 import io.sluice.tools.dlq.ledger.LedgerEntry;
 import io.sluice.tools.dlq.repair.AvroWire;
 import io.sluice.tools.dlq.repair.DebeziumEnvelopeBuilder;
@@ -225,9 +225,10 @@ class DlqToolsIT {
             key(orderId),
             json.getBytes(StandardCharsets.UTF_8),
             headers);
-    Poison why =
-        new Poison(
-            ErrorCode.NOT_AVRO_WIRE_FORMAT,
+    Rejection why =
+        new Rejection(
+            "NOT_AVRO_WIRE_FORMAT",
+            WireFormatException.class.getName(),
             "value is not in the Confluent wire format",
             null,
             keySchemaId);

@@ -2,7 +2,7 @@ package io.sluice.tools.monitor;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.sluice.router.config.DlqFormat;
+import io.sluice.dlq.DlqFormat;
 import io.sluice.tools.dlq.kafka.Coordinates;
 import io.sluice.tools.dlq.ledger.Ledger;
 import io.sluice.tools.dlq.ledger.LedgerEntry;

@@ -1,9 +1,9 @@
 package io.sluice.tools.monitor;
 
-import io.sluice.router.config.DlqFormat;
-import io.sluice.router.dlq.DlqRecordBuilder;
-import io.sluice.router.validate.ErrorCode;
-import io.sluice.router.validate.Poison;
+import io.sluice.dlq.DlqFormat;
+import io.sluice.dlq.DlqRecordBuilder;
+import io.sluice.dlq.Rejection;
+import io.sluice.schema.wire.WireFormatException;
 import io.sluice.tools.dlq.kafka.Coordinates;
 import io.sluice.tools.dlq.ledger.Ledger;
 import io.sluice.tools.dlq.ledger.LedgerEntry;
@@ -73,7 +73,12 @@ final class DlqFixtures {
     return new DlqRecordBuilder(format, "sluice-router", Clock.fixed(at, ZoneOffset.UTC));
   }
 
-  private static Poison poison() {
-    return new Poison(ErrorCode.NOT_AVRO_WIRE_FORMAT, "magic byte is not 0", null, null);
+  private static Rejection poison() {
+    return new Rejection(
+        "NOT_AVRO_WIRE_FORMAT",
+        WireFormatException.class.getName(),
+        "magic byte is not 0",
+        null,
+        null);
   }
 }

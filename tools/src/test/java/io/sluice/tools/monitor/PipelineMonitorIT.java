@@ -3,8 +3,8 @@ package io.sluice.tools.monitor;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import io.sluice.dlq.DlqFormat;
 import io.sluice.embedded.EmbeddedKafka;
-import io.sluice.router.config.DlqFormat;
 import io.sluice.tools.dlq.kafka.BrokerClients;
 import io.sluice.tools.dlq.kafka.Coordinates;
 import io.sluice.tools.dlq.ledger.Ledger;

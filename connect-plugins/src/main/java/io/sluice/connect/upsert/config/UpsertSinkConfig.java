@@ -1,5 +1,7 @@
 package io.sluice.connect.upsert.config;
 
+import io.sluice.observe.config.ConfigTable;
+import io.sluice.observe.config.Validators;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -21,12 +23,6 @@ import org.apache.kafka.common.config.ConfigException;
  * upsert-mode-enabled}) would silently change nothing.
  */
 public final class UpsertSinkConfig extends AbstractConfig {
-  /** Marker before the README's generated table of these keys. */
-  public static final String README_START_MARKER = "<!-- upsert-sink-config:start -->";
-
-  /** Marker after the README's generated table of these keys. */
-  public static final String README_END_MARKER = "<!-- upsert-sink-config:end -->";
-
   /** Keys under this prefix (stripped) are the Iceberg catalog's properties. */
   public static final String CATALOG_PREFIX = "iceberg.catalog.";
 
@@ -150,6 +146,11 @@ public final class UpsertSinkConfig extends AbstractConfig {
     if (!errors.isEmpty()) {
       throw new ConfigException("Invalid upsert sink configuration: " + String.join(" | ", errors));
     }
+  }
+
+  /** The README's generated table of these keys. */
+  public static ConfigTable docsTable() {
+    return new ConfigTable("upsert-sink-config", "upsert sink configuration", configDef());
   }
 
   /** Every declared key with doc, default, validator, importance and group. */
@@ -283,7 +284,7 @@ public final class UpsertSinkConfig extends AbstractConfig {
         PRIMARY_KEY_FIELDS_CONFIG,
         Type.LIST,
         List.of(),
-        new Validators.ColumnNames(),
+        SinkValidators.columnNames(),
         Importance.MEDIUM,
         PRIMARY_KEY_FIELDS_DOC,
         GROUP_INPUT,
@@ -296,7 +297,7 @@ public final class UpsertSinkConfig extends AbstractConfig {
         TABLE_TOPIC_REGEX_CONFIG,
         Type.STRING,
         TABLE_TOPIC_REGEX_DEFAULT,
-        new Validators.Regex(),
+        Validators.regex(),
         Importance.MEDIUM,
         TABLE_TOPIC_REGEX_DOC,
         GROUP_TABLES,
@@ -349,7 +350,7 @@ public final class UpsertSinkConfig extends AbstractConfig {
         TABLE_PARTITION_BY_CONFIG,
         Type.STRING,
         "",
-        new Validators.PartitionTerms(),
+        SinkValidators.partitionTerms(),
         Importance.LOW,
         TABLE_PARTITION_BY_DOC,
         GROUP_TABLES,

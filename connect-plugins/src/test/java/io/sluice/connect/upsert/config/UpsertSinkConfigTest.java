@@ -138,7 +138,7 @@ class UpsertSinkConfigTest {
     assertThat(errors.get("table.partition.by").get(0)).contains("partition term 'year(created)'");
     assertThat(errors.get("table.format.version").get(0)).contains("Value must be at least 2");
     assertThat(errors.get("input.format").get(0)).contains("String must be one of: debezium, flat");
-    assertThat(errors.get("table.topic.regex").get(0)).contains("not a Java regex");
+    assertThat(errors.get("table.topic.regex").get(0)).contains("not a valid Java regex");
   }
 
   @Test

@@ -1,6 +1,6 @@
 package io.sluice.tools.dlq.handle;
 
-import io.sluice.router.dlq.DlqRecordBuilder;
+import io.sluice.dlq.Sha256;
 import io.sluice.tools.dlq.ledger.LedgerEntry;
 import org.apache.kafka.clients.producer.ProducerRecord;
 
@@ -26,7 +26,7 @@ public record PlannedRecord(
 
   /** Lower-case hex sha256 of the value to produce. */
   public String valueSha256() {
-    return DlqRecordBuilder.sha256(record.value());
+    return Sha256.hex(record.value());
   }
 
   /** One line: topic, partition, key, schema id, value sha256 and detail. */

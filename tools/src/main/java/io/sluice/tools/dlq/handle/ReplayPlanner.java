@@ -1,6 +1,6 @@
 package io.sluice.tools.dlq.handle;
 
-import io.sluice.router.dlq.DlqEnvelope;
+import io.sluice.dlq.DlqEnvelope;
 import io.sluice.schema.wire.WireFormat;
 import io.sluice.tools.dlq.ledger.LedgerEntry;
 import io.sluice.tools.dlq.record.DlqEntry;

@@ -1,6 +1,6 @@
 package io.sluice.tools.dlq.record;
 
-import io.sluice.router.dlq.DlqEnvelope;
+import io.sluice.dlq.DlqEnvelope;
 import io.sluice.tools.dlq.kafka.Coordinates;
 import java.util.List;
 import org.apache.kafka.common.header.Header;

@@ -1,8 +1,8 @@
 package io.sluice.tools.dlq.record;
 
-import io.sluice.router.dlq.DlqEnvelope;
-import io.sluice.router.dlq.DlqHeaders;
-import io.sluice.router.dlq.DlqRecordBuilder;
+import io.sluice.dlq.DlqEnvelope;
+import io.sluice.dlq.DlqHeaders;
+import io.sluice.dlq.Sha256;
 import io.sluice.tools.dlq.kafka.Coordinates;
 import io.sluice.tools.dlq.kafka.TopicScanner;
 import java.nio.charset.StandardCharsets;
@@ -119,7 +119,7 @@ public final class DlqRecords {
         null,
         null,
         original,
-        DlqRecordBuilder.sha256(record.value()),
+        Sha256.hex(record.value()),
         null);
   }
 

@@ -1,7 +1,7 @@
 package io.sluice.tools.dlq.repair;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import io.sluice.router.dlq.DlqEnvelope;
+import io.sluice.dlq.DlqEnvelope;
 import io.sluice.schema.Subjects;
 import io.sluice.schema.registry.RegisteredSchema;
 import io.sluice.schema.registry.SchemaRegistryClient;

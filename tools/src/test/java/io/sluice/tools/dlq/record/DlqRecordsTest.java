@@ -3,7 +3,7 @@ package io.sluice.tools.dlq.record;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.sluice.router.dlq.DlqHeaders;
+import io.sluice.dlq.DlqHeaders;
 import io.sluice.tools.dlq.kafka.Coordinates;
 import io.sluice.tools.dlq.testing.TestSchemas;
 import java.nio.charset.StandardCharsets;

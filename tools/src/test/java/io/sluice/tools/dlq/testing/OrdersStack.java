@@ -1,11 +1,11 @@
 package io.sluice.tools.dlq.testing;
 
-import io.sluice.router.config.DlqFormat;
-import io.sluice.router.dlq.DlqRecordBuilder;
-import io.sluice.router.validate.ErrorCode;
-import io.sluice.router.validate.Poison;
+import io.sluice.dlq.DlqFormat;
+import io.sluice.dlq.DlqRecordBuilder;
+import io.sluice.dlq.Rejection;
 import io.sluice.schema.Subjects;
 import io.sluice.schema.registry.SchemaRegistryClient;
+import io.sluice.schema.wire.WireFormatException;
 import io.sluice.tools.dlq.DlqCommand;
 import io.sluice.tools.dlq.ToolContext;
 import io.sluice.tools.dlq.kafka.KafkaClients;
@@ -112,9 +112,10 @@ public final class OrdersStack {
             key(orderId),
             value,
             headers);
-    Poison poison =
-        new Poison(
-            ErrorCode.NOT_AVRO_WIRE_FORMAT,
+    Rejection poison =
+        new Rejection(
+            "NOT_AVRO_WIRE_FORMAT",
+            WireFormatException.class.getName(),
             "value of topic " + TOPIC + " is not in the Confluent wire format",
             null,
             keySchemaId);

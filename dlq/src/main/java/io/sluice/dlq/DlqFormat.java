@@ -1,8 +1,8 @@
-package io.sluice.router.config;
+package io.sluice.dlq;
 
 /** The value written to the DLQ topic for a poison record. */
 public enum DlqFormat {
-  /** JSON envelope v1 ({@link io.sluice.router.dlq.DlqEnvelope}). */
+  /** JSON envelope v1 ({@link DlqEnvelope}). */
   ENVELOPE,
   /** The original value bytes, unchanged. */
   RAW

@@ -1,4 +1,4 @@
-package io.sluice.router.dlq;
+package io.sluice.dlq;
 
 /**
  * Header names on every DLQ record: the ones Kafka Streams 4.2 writes on its own DLQ records

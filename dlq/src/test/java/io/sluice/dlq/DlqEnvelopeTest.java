@@ -1,4 +1,4 @@
-package io.sluice.router.dlq;
+package io.sluice.dlq;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -38,8 +38,7 @@ class DlqEnvelopeTest {
         .containsExactly(
             new DlqEnvelope.HeaderEntry("trace", "YWJj"),
             new DlqEnvelope.HeaderEntry("empty", null));
-    assertThat(envelope.originalValueSha256())
-        .isEqualTo(DlqRecordBuilder.sha256(envelope.originalValue()));
+    assertThat(envelope.originalValueSha256()).isEqualTo(Sha256.hex(envelope.originalValue()));
     assertThat(envelope.routerApplicationId()).isEqualTo("sluice-router");
   }
 

@@ -1,4 +1,4 @@
-package io.sluice.router.dlq;
+package io.sluice.dlq;
 
 import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonGenerator;
