@@ -1,6 +1,7 @@
 # syntax=docker/dockerfile:1
 # The Sluice image of the router, the capture and the monitor, built from this repository (context:
-# the repo root). One image, three services: compose picks the main class.
+# the repo root). One image, three services: compose picks the main class. It also carries the
+# operator's `sluice` command (dlq, reconcile, table, monitor): /usr/local/bin/sluice.
 FROM maven:3.9.11-eclipse-temurin-17 AS build
 WORKDIR /src
 # Every module's pom must be there for the reactor; the .dockerignore beside this file
@@ -19,6 +20,7 @@ RUN apt-get update \
 WORKDIR /opt/sluice
 COPY --from=build /opt/sluice/lib lib
 COPY compose/sluice/logback.xml conf/logback.xml
+COPY --chmod=755 compose/sluice/sluice /usr/local/bin/sluice
 ENV JAVA_OPTS="-Xmx384m"
 # "lib/*" is expanded by java itself, so the shell must not glob it.
 ENTRYPOINT ["sh", "-c", "exec java $JAVA_OPTS -Dlogback.configurationFile=/opt/sluice/conf/logback.xml -cp 'lib/*' \"$@\"", "sluice"]

@@ -1,4 +1,4 @@
-# Shared by the scripts in scripts/: finds the Sluice checkout, (re)builds the lab jar and its
+# Shared by the scripts in scripts/: finds the Sluice checkout, (re)builds the CLI jar and its
 # lib/ when they are missing or older than any pom.xml or source file, and sets SLUICE_CLASSPATH
 # from the build's classpath.txt.
 # Source it; do not run it.
@@ -6,9 +6,9 @@
 SLUICE_HOME="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
 export SLUICE_HOME
 
-sluice_lab_jar() {
+sluice_cli_jar() {
   local jar
-  for jar in "$SLUICE_HOME"/lab/target/sluice-lab-*.jar; do
+  for jar in "$SLUICE_HOME"/cli/target/sluice-cli-*.jar; do
     case "$jar" in
       *-sources.jar | *-tests.jar | *-javadoc.jar) ;;
       *) [ -f "$jar" ] && { printf '%s\n' "$jar"; return 0; } ;;
@@ -26,19 +26,19 @@ sluice_sources_changed() {
 }
 
 sluice_build_if_needed() {
-  local target="$SLUICE_HOME/lab/target"
+  local target="$SLUICE_HOME/cli/target"
   local stamp="$target/.sluice-build-stamp"
-  if sluice_lab_jar >/dev/null && [ -f "$target/classpath.txt" ] && [ -f "$stamp" ] \
+  if sluice_cli_jar >/dev/null && [ -f "$target/classpath.txt" ] && [ -f "$stamp" ] \
     && ! sluice_sources_changed "$stamp"; then
     return 0
   fi
-  echo "sluice: building the lab jar (mvn package -pl lab -am) ..." >&2
+  echo "sluice: building the CLI jar (mvn package -pl cli -am) ..." >&2
   # Mark the start: a file edited during the build is newer than the stamp and rebuilds next time.
   local started log
   started="$(mktemp)"
   log="$(mktemp)"
   if ! (cd "$SLUICE_HOME" && ${MVN:-mvn} -q -B -Dstyle.color=never -DskipTests \
-    -Dspotless.check.skip=true -pl lab -am package >"$log" 2>&1); then
+    -Dspotless.check.skip=true -pl cli -am package >"$log" 2>&1); then
     cat "$log" >&2
     rm -f "$started" "$log"
     echo "sluice: build failed (output above)" >&2
@@ -51,5 +51,5 @@ sluice_build_if_needed() {
 
 sluice_build_if_needed
 # The build's exact dependency list (lib/ may also hold jars of older builds).
-SLUICE_CLASSPATH="$(sluice_lab_jar):$(cat "$SLUICE_HOME/lab/target/classpath.txt")"
+SLUICE_CLASSPATH="$(sluice_cli_jar):$(cat "$SLUICE_HOME/cli/target/classpath.txt")"
 SLUICE_JAVA="${JAVA_HOME:+$JAVA_HOME/bin/}java"

@@ -8,9 +8,9 @@ import io.sluice.connect.upsert.event.ChangeEvent;
 import io.sluice.connect.upsert.event.ChangeExtractor;
 import io.sluice.connect.upsert.metrics.SinkMetrics;
 import io.sluice.connect.upsert.metrics.SinkMetricsEndpoint;
-import io.sluice.connect.upsert.table.Catalogs;
 import io.sluice.connect.upsert.table.TableNames;
 import io.sluice.connect.upsert.table.TableResolver;
+import io.sluice.lake.Catalogs;
 import java.io.IOException;
 import java.util.Collection;
 import java.util.HashMap;
@@ -61,7 +61,7 @@ public class UpsertSinkTask extends SinkTask {
     config = new UpsertSinkConfig(props);
     extractor =
         new ChangeExtractor(config.inputFormat(), config.flatOpField(), config.primaryKeyFields());
-    Catalog catalog = Catalogs.build(config);
+    Catalog catalog = openCatalog(config);
     tables =
         new TableResolver(
             catalog,
@@ -187,5 +187,12 @@ public class UpsertSinkTask extends SinkTask {
     Map<TopicPartition, Long> fromIceberg = committer.heldOffsets(context.assignment());
     held.putAll(fromIceberg);
     fromIceberg.forEach(context::offset);
+  }
+
+  /** The catalog of the {@code iceberg.catalog.*} and {@code iceberg.hadoop.*} keys. */
+  private static Catalog openCatalog(UpsertSinkConfig config) {
+    Map<String, String> object = new HashMap<>(config.catalogProperties());
+    object.put(Catalogs.NAME, config.catalogName());
+    return Catalogs.open(object, config.hadoopProperties()).catalog();
   }
 }

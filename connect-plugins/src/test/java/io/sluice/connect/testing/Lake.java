@@ -1,6 +1,6 @@
 package io.sluice.connect.testing;
 
-import io.sluice.connect.offsets.IcebergOffsets;
+import io.sluice.lake.offsets.IcebergOffsets;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Path;

@@ -6,10 +6,10 @@ import static io.sluice.connect.testing.Envelopes.row;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.sluice.connect.offsets.SnapshotOffsets;
 import io.sluice.connect.testing.Envelopes;
 import io.sluice.connect.testing.Lake;
 import io.sluice.connect.testing.StubTaskContext;
+import io.sluice.lake.offsets.SnapshotOffsets;
 import java.math.BigDecimal;
 import java.nio.file.Path;
 import java.time.LocalDateTime;

@@ -1,7 +1,7 @@
 package io.sluice.lab.cli;
 
 import io.sluice.lab.db.OrdersWorkload;
-import io.sluice.lab.stack.ReadyFile;
+import io.sluice.tools.cli.ReadyFile;
 import java.io.PrintWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -27,7 +27,7 @@ import picocli.CommandLine.Spec;
           + " collide.",
       "The database comes from --jdbc-url or from the ready file of `sluice up`."
     })
-final class LoadCommand implements Callable<Integer> {
+public final class LoadCommand implements Callable<Integer> {
   @Spec CommandSpec spec;
 
   @Option(names = "--seed", defaultValue = "1", description = "Workload seed (default: 1).")

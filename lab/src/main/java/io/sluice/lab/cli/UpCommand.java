@@ -2,9 +2,9 @@ package io.sluice.lab.cli;
 
 import io.sluice.lab.stack.EmbeddedStack;
 import io.sluice.lab.stack.PrometheusServer;
-import io.sluice.lab.stack.ReadyFile;
 import io.sluice.lab.stack.StackOptions;
 import io.sluice.lab.stack.StackPorts;
+import io.sluice.tools.cli.ReadyFile;
 import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -32,7 +32,7 @@ import picocli.CommandLine.Spec;
           + " every second, with its config, data and log under <data dir>/prometheus/; the ready"
           + " file names it as prometheus_url."
     })
-final class UpCommand implements Callable<Integer> {
+public final class UpCommand implements Callable<Integer> {
   @Spec CommandSpec spec;
 
   @Option(

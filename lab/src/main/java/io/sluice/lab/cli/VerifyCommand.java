@@ -5,12 +5,12 @@ import ch.qos.logback.classic.encoder.PatternLayoutEncoder;
 import ch.qos.logback.classic.spi.ILoggingEvent;
 import ch.qos.logback.core.FileAppender;
 import io.sluice.lab.stack.EmbeddedStack;
-import io.sluice.lab.stack.ReadyFile;
 import io.sluice.lab.stack.StackOptions;
 import io.sluice.lab.verify.PoisonDlqScenario;
 import io.sluice.lab.verify.RunEnvironment;
 import io.sluice.lab.verify.ScenarioEndpoints;
 import io.sluice.lab.verify.VerifyReport;
+import io.sluice.tools.cli.ReadyFile;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.file.Files;
@@ -53,7 +53,7 @@ import picocli.CommandLine.Spec;
       "Exit code 0 when every check holds, 1 when one does not (the report says which), 2 on a"
           + " usage error."
     })
-final class VerifyCommand implements Callable<Integer> {
+public final class VerifyCommand implements Callable<Integer> {
   private static final Logger log = LoggerFactory.getLogger(VerifyCommand.class);
   private static final DateTimeFormatter RUN_TIME =
       DateTimeFormatter.ofPattern("yyyyMMdd'T'HHmmss'Z'").withZone(ZoneOffset.UTC);

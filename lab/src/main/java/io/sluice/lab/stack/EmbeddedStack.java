@@ -12,6 +12,7 @@ import io.sluice.lab.kafka.Topics;
 import io.sluice.router.Router;
 import io.sluice.router.config.RouterConfig;
 import io.sluice.schema.server.DevSchemaRegistry;
+import io.sluice.tools.cli.ReadyFile;
 import io.sluice.tools.monitor.MonitorSettings;
 import io.sluice.tools.monitor.PipelineMonitor;
 import java.nio.file.Path;

@@ -1,7 +1,7 @@
 package io.sluice.lab.verify;
 
-import io.sluice.lab.iceberg.IcebergRows;
-import io.sluice.lab.iceberg.LakeCatalog;
+import io.sluice.lake.IcebergRows;
+import io.sluice.lake.LakeCatalog;
 import io.sluice.tools.reconcile.ReconcileResult;
 import io.sluice.tools.reconcile.Reconciler;
 import java.sql.Connection;

@@ -2,8 +2,8 @@ package io.sluice.lab.verify;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import io.sluice.connect.offsets.IcebergOffsets;
-import io.sluice.lab.iceberg.LakeCatalog;
+import io.sluice.lake.LakeCatalog;
+import io.sluice.lake.offsets.IcebergOffsets;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.Comparator;

@@ -1,6 +1,6 @@
 package io.sluice.lab.verify;
 
-import io.sluice.lab.stack.ReadyFile;
+import io.sluice.tools.cli.ReadyFile;
 import java.util.LinkedHashMap;
 import java.util.Map;
 

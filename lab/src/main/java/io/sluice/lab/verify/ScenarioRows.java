@@ -1,8 +1,8 @@
 package io.sluice.lab.verify;
 
 import io.sluice.lab.db.OrdersWorkload;
-import io.sluice.lab.iceberg.IcebergRows;
 import io.sluice.lab.workload.OrderRow;
+import io.sluice.lake.IcebergRows;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.SQLException;

@@ -4,16 +4,17 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
-import io.sluice.connect.offsets.IcebergOffsets;
 import io.sluice.embedded.TopicReader;
 import io.sluice.lab.db.OrdersWorkload;
-import io.sluice.lab.iceberg.Catalogs;
-import io.sluice.lab.iceberg.IcebergRows;
-import io.sluice.lab.iceberg.LakeCatalog;
 import io.sluice.lab.workload.OrdersAvro;
+import io.sluice.lake.Catalogs;
+import io.sluice.lake.IcebergRows;
+import io.sluice.lake.LakeCatalog;
+import io.sluice.lake.offsets.IcebergOffsets;
 import io.sluice.schema.connect.ConnectAvroCodec;
 import io.sluice.schema.registry.HttpSchemaRegistryClient;
 import io.sluice.schema.registry.SchemaRegistryClient;
+import io.sluice.tools.cli.ReadyFile;
 import java.io.IOException;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -167,7 +168,7 @@ class EmbeddedStackIT {
       try (Connection c = stack.mariaDb().connect()) {
         new OrdersWorkload(1).run(c, 30, 10, 5, line -> {});
       }
-      try (LakeCatalog lake = Catalogs.fromReadyFile(readyPath)) {
+      try (LakeCatalog lake = Catalogs.open(new ReadyFile(readyPath).icebergCatalog())) {
         awaitCurrentTableEqualsSource(stack, lake);
         currentBefore = icebergRows(lake);
         offsetsBefore = IcebergOffsets.all(lake.table(CURRENT), EmbeddedStack.UPSERT_SINK);

@@ -5,8 +5,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.sluice.dlq.DlqEnvelope;
-import io.sluice.lab.cli.SluiceCli;
+import io.sluice.lab.cli.VerifyCommand;
 import io.sluice.lab.db.OrdersWorkload;
+import io.sluice.tools.cli.OperatorCli;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.io.StringWriter;
@@ -153,11 +154,10 @@ class PoisonDlqScenarioIT {
 
   private Run verify(String... extra) throws IOException {
     List<String> args =
-        new ArrayList<>(
-            List.of("verify", "--failure", "poison-dlq", "--report-dir", reports.toString()));
+        new ArrayList<>(List.of("--failure", "poison-dlq", "--report-dir", reports.toString()));
     args.addAll(List.of(extra));
     StringWriter out = new StringWriter();
-    CommandLine cli = SluiceCli.commandLine();
+    CommandLine cli = OperatorCli.configure(new CommandLine(new VerifyCommand()));
     cli.setOut(new PrintWriter(out, true));
     cli.setErr(new PrintWriter(out, true));
     int exit = cli.execute(args.toArray(String[]::new));

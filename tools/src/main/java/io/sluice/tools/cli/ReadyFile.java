@@ -1,39 +1,109 @@
 package io.sluice.tools.cli;
 
+import com.fasterxml.jackson.core.type.TypeReference;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.SerializationFeature;
 import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.AtomicMoveNotSupportedException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.util.LinkedHashMap;
+import java.util.Map;
 import picocli.CommandLine;
 import picocli.CommandLine.ParameterException;
 
 /**
- * The ready file of {@code sluice up} as the tools' commands read it: endpoints come from flags
- * first, then from this file; what is missing is named with the flag and the key. The keys the
- * tools read are defined here once; {@code sluice up}'s writer (lab) names them through these.
+ * The ready file of {@code sluice up}: one JSON object naming every endpoint of the running stack
+ * (see docs/design.md, "Ready file"). The stack writes it through this class and every tool reads
+ * it through this class, so the keys are defined once. A reader never sees a half-written file: the
+ * JSON goes to a temporary file in the same directory first, which is then moved over the target.
+ *
+ * <p>Read for a command ({@link #ReadyFile(Path, CommandLine)}), its problems are usage errors that
+ * name the flag to pass instead.
  */
 public final class ReadyFile {
   public static final String BOOTSTRAP_SERVERS = "bootstrap_servers";
   public static final String SCHEMA_REGISTRY_URL = "schema_registry_url";
+  public static final String ROUTER_METRICS_URL = "router_metrics_url";
+  public static final String JDBC_URL = "jdbc_url";
+  public static final String JDBC_USER = "jdbc_user";
+  public static final String JDBC_PASSWORD = "jdbc_password";
+  public static final String CAPTURE_ADMIN_URL = "capture_admin_url";
+  public static final String CONNECT_URL = "connect_url";
+  public static final String UPSERT_SINK_METRICS_URL = "upsert_sink_metrics_url";
 
-  /** The Iceberg catalog object: catalog properties plus {@code name}. */
+  /** The monitor's Prometheus endpoint: DLQ backlog and age, repairs/replays, group lag. */
+  public static final String MONITOR_METRICS_URL = "monitor_metrics_url";
+
+  /** Base URL of the Prometheus scraping the stack ({@code sluice up --prometheus} only). */
+  public static final String PROMETHEUS_URL = "prometheus_url";
+
+  /**
+   * The Iceberg catalog as one JSON object of properties exactly as {@code
+   * CatalogUtil.buildIcebergCatalog} takes them, plus its {@code name}.
+   */
   public static final String ICEBERG_CATALOG = "iceberg_catalog";
 
+  public static final String WAREHOUSE = "warehouse";
+
+  private static final ObjectMapper JSON =
+      new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
+
   private final Path path;
+  private final Path given;
   private final CommandLine commandLine;
+
+  /** The file at {@code path}. */
+  public ReadyFile(Path path) {
+    this(path, null);
+  }
 
   /** The file at {@code path}, read for {@code commandLine} (which usage errors name). */
   public ReadyFile(Path path, CommandLine commandLine) {
-    this.path = path;
+    this.path = path.toAbsolutePath();
+    this.given = path;
     this.commandLine = commandLine;
+  }
+
+  public Path path() {
+    return path;
+  }
+
+  /** Writes {@code entries} (in their iteration order) as one JSON object, atomically. */
+  public void write(Map<String, ?> entries) {
+    try {
+      Path dir = path.getParent();
+      Files.createDirectories(dir);
+      Path temp = Files.createTempFile(dir, "." + path.getFileName(), ".tmp");
+      try {
+        JSON.writeValue(temp.toFile(), new LinkedHashMap<>(entries));
+        move(temp);
+      } finally {
+        Files.deleteIfExists(temp);
+      }
+    } catch (IOException e) {
+      throw new UncheckedIOException("cannot write ready file " + path, e);
+    }
+  }
+
+  /** The entries of the file; fails when it does not exist or is not one JSON object. */
+  public Map<String, Object> read() {
+    try {
+      return JSON.readValue(path.toFile(), new TypeReference<LinkedHashMap<String, Object>>() {});
+    } catch (IOException e) {
+      throw new UncheckedIOException("cannot read ready file " + path, e);
+    }
   }
 
   /**
    * The file's JSON object; null when there is no file, or when it cannot be read and is not {@code
    * needed}.
    *
-   * @throws ParameterException when the file is not a JSON object, or cannot be read and is needed
+   * @throws ParameterException (or IllegalArgumentException outside a command) when the file is not
+   *     a JSON object, or cannot be read and is needed
    */
   public JsonNode read(boolean needed) {
     if (!Files.exists(path)) {
@@ -42,16 +112,54 @@ public final class ReadyFile {
     try {
       JsonNode root = new ObjectMapper().readTree(path.toFile());
       if (root == null || !root.isObject()) {
-        throw new ParameterException(
-            commandLine, "ready file " + path.toAbsolutePath() + " is not a JSON object");
+        throw problem("ready file " + path + " is not a JSON object");
       }
       return root;
     } catch (IOException e) {
       if (!needed) {
         return null;
       }
-      throw new ParameterException(
-          commandLine, "cannot read ready file " + path.toAbsolutePath() + ": " + e.getMessage());
+      throw problem("cannot read ready file " + path + ": " + e.getMessage());
+    }
+  }
+
+  /**
+   * The {@value #ICEBERG_CATALOG} object: catalog properties plus {@code name}.
+   *
+   * @throws ParameterException (or IllegalArgumentException outside a command) when the file is
+   *     missing or names no catalog, saying how to get one
+   */
+  public Map<String, String> icebergCatalog() {
+    if (!Files.exists(path)) {
+      throw problem(
+          "no ready file at "
+              + path
+              + "; start the stack with `scripts/sluice up --ready-file "
+              + given
+              + "` or give the catalog URI and warehouse");
+    }
+    JsonNode catalog = read(true).get(ICEBERG_CATALOG);
+    if (catalog == null || !catalog.isObject()) {
+      throw problem("ready file " + path + " has no " + ICEBERG_CATALOG + " object");
+    }
+    Map<String, String> properties = new LinkedHashMap<>();
+    catalog
+        .fields()
+        .forEachRemaining(
+            field -> {
+              if (!field.getValue().isNull()) {
+                properties.put(field.getKey(), field.getValue().asText());
+              }
+            });
+    return properties;
+  }
+
+  /** Removes the file: the endpoints it names are gone. */
+  public void delete() {
+    try {
+      Files.deleteIfExists(path);
+    } catch (IOException e) {
+      throw new UncheckedIOException("cannot delete ready file " + path, e);
     }
   }
 
@@ -62,13 +170,12 @@ public final class ReadyFile {
   }
 
   /** The usage error for an endpoint that neither {@code flag} nor the file's {@code key} gave. */
-  public ParameterException missing(String flag, String key) {
+  public RuntimeException missing(String flag, String key) {
     String where =
         Files.exists(path)
-            ? "ready file " + path.toAbsolutePath() + " has no " + key
-            : "there is no ready file at " + path.toAbsolutePath();
-    return new ParameterException(
-        commandLine,
+            ? "ready file " + path + " has no " + key
+            : "there is no ready file at " + path;
+    return problem(
         "no "
             + flag
             + " given and "
@@ -76,5 +183,19 @@ public final class ReadyFile {
             + "; pass "
             + flag
             + ", or start the stack with `scripts/sluice up` (or point --ready-file at its file)");
+  }
+
+  private RuntimeException problem(String message) {
+    return commandLine == null
+        ? new IllegalArgumentException(message)
+        : new ParameterException(commandLine, message);
+  }
+
+  private void move(Path temp) throws IOException {
+    try {
+      Files.move(temp, path, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
+    } catch (AtomicMoveNotSupportedException e) {
+      Files.move(temp, path, StandardCopyOption.REPLACE_EXISTING);
+    }
   }
 }

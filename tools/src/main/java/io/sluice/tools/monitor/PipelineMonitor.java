@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
+import io.sluice.lake.Catalogs;
 import io.sluice.observe.Health;
 import io.sluice.observe.HttpEndpoint;
 import io.sluice.tools.dlq.kafka.BrokerClients;
@@ -12,12 +13,14 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.time.Clock;
 import java.time.Duration;
+import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
+import org.apache.iceberg.catalog.Catalog;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.slf4j.Logger;
@@ -97,7 +100,7 @@ public final class PipelineMonitor implements AutoCloseable {
     IcebergSettings lake = settings.iceberg();
     if (lake.enabled()) {
       IcebergMetrics icebergMetrics = new IcebergMetrics(registry);
-      this.icebergTables = new IcebergWatcher(lake, icebergMetrics, IcebergCatalogs::open);
+      this.icebergTables = new IcebergWatcher(lake, icebergMetrics, PipelineMonitor::openCatalog);
       this.iceberg =
           new RefreshTask(
               "Iceberg",
@@ -236,5 +239,12 @@ public final class PipelineMonitor implements AutoCloseable {
       icebergNow.describeInto(lake, "tables");
     }
     return new Health(kafkaNow.up() && (icebergNow == null || icebergNow.up()), body.toString());
+  }
+
+  /** Opens the settings' catalog, named as the settings name it. */
+  private static Catalog openCatalog(IcebergSettings settings) {
+    Map<String, String> object = new LinkedHashMap<>(settings.catalog());
+    object.put(Catalogs.NAME, settings.catalogName());
+    return Catalogs.open(object).catalog();
   }
 }

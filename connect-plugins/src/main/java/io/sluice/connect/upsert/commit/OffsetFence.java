@@ -1,6 +1,6 @@
 package io.sluice.connect.upsert.commit;
 
-import io.sluice.connect.offsets.IcebergOffsets;
+import io.sluice.lake.offsets.IcebergOffsets;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Set;

@@ -1,6 +1,6 @@
 package io.sluice.connect.upsert.commit;
 
-import io.sluice.connect.offsets.SnapshotOffsets;
+import io.sluice.lake.offsets.SnapshotOffsets;
 import java.util.Arrays;
 import java.util.Map;
 import org.apache.iceberg.RowDelta;

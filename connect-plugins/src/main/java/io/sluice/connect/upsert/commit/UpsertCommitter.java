@@ -1,6 +1,5 @@
 package io.sluice.connect.upsert.commit;
 
-import io.sluice.connect.offsets.IcebergOffsets;
 import io.sluice.connect.upsert.event.BatchPreparer;
 import io.sluice.connect.upsert.event.ChangeEvent;
 import io.sluice.connect.upsert.event.Operation;
@@ -10,6 +9,7 @@ import io.sluice.connect.upsert.table.TableNames;
 import io.sluice.connect.upsert.table.TableResolver;
 import io.sluice.connect.upsert.types.IcebergSchemas;
 import io.sluice.connect.upsert.write.BatchWriter;
+import io.sluice.lake.offsets.IcebergOffsets;
 import java.io.Closeable;
 import java.io.IOException;
 import java.util.ArrayList;

@@ -1,0 +1,29 @@
+package io.sluice.bench.cli;
+
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.ParameterException;
+import picocli.CommandLine.Spec;
+
+/** {@code sluice bench}: the benchmarks. */
+@Command(
+    name = "bench",
+    mixinStandardHelpOptions = true,
+    description =
+        "Benchmarks: router throughput against a pass-through topology, the validation hot"
+            + " path (JMH), and the upsert sink against the Apache Iceberg sink.",
+    subcommands = {
+      RouterBenchCommand.class,
+      ValidateBenchCommand.class,
+      SinkBenchCommand.class,
+      ReconcileBenchCommand.class
+    })
+public final class BenchCommand implements Runnable {
+  @Spec CommandSpec spec;
+
+  @Override
+  public void run() {
+    throw new ParameterException(
+        spec.commandLine(), "Missing benchmark: router, validate, sink or reconcile");
+  }
+}

@@ -1,0 +1,144 @@
+package io.sluice.bench.cli;
+
+import io.sluice.bench.sink.SinkBench;
+import io.sluice.bench.sink.SinkBench.Settings;
+import io.sluice.bench.sink.SinkBenchResult;
+import io.sluice.bench.sink.SinkBenchResult.Freshness;
+import io.sluice.bench.sink.SinkBenchResult.Throughput;
+import java.io.PrintWriter;
+import java.time.Duration;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
+
+/** {@code sluice bench sink}: the upsert sink against the Apache Iceberg sink. */
+@Command(
+    name = "sink",
+    mixinStandardHelpOptions = true,
+    description = {
+      "Runs the Sluice upsert sink and the Apache Iceberg sink side by side on one topic of"
+          + " Debezium envelopes (N records over K keys, a mix of c/u/d), on a fresh broker,"
+          + " registry, Connect worker and SQLite catalog in a temporary directory.",
+      "Throughput: both connectors running, N records produced at once; each sink's rate is N"
+          + " over the time from the first record produced to the commit of the snapshot that"
+          + " made the last one visible. Prints upserts/s, appends/s and their ratio"
+          + " (target >= 0.8).",
+      "Freshness: then --paced-seconds of records at --rate; each is timed from produce to the"
+          + " commit time of the first snapshot that made it visible (upsert: the offsets in"
+          + " sluice.offsets.*; changelog: the highest _kafka_metadata offset appended)."
+          + " Prints p50/p99 against the commit interval (target p99 <= 2x).",
+      "Finally checks that the current table holds exactly the state the changes leave and the"
+          + " changelog every event once; exits 1 when it does not."
+    })
+final class SinkBenchCommand implements Callable<Integer> {
+  @Spec CommandSpec spec;
+
+  @Option(names = "--records", required = true, description = "N, the backlog of records.")
+  long records;
+
+  @Option(names = "--keys", required = true, description = "K, the order ids the changes touch.")
+  long keys;
+
+  @Option(
+      names = "--commit-interval-ms",
+      defaultValue = "1000",
+      description = "Both sinks' commit interval (default: ${DEFAULT-VALUE}).")
+  long commitIntervalMs;
+
+  @Option(
+      names = "--rate",
+      defaultValue = "0",
+      description =
+          "Records/s of the freshness phase (default: 0, half the slower sink's backlog rate).")
+  double rate;
+
+  @Option(
+      names = "--paced-seconds",
+      defaultValue = "20",
+      description = "How long the freshness phase produces (default: ${DEFAULT-VALUE}).")
+  long pacedSeconds;
+
+  @Option(
+      names = "--timeout",
+      defaultValue = "600",
+      description = "Seconds each phase may wait for the tables (default: ${DEFAULT-VALUE}).")
+  long timeoutSeconds;
+
+  @Override
+  public Integer call() {
+    PrintWriter err = spec.commandLine().getErr();
+    Settings settings =
+        new Settings(
+            records,
+            keys,
+            commitIntervalMs,
+            rate,
+            pacedSeconds,
+            Duration.ofSeconds(timeoutSeconds));
+    SinkBenchResult result =
+        new SinkBench(
+                settings,
+                line -> {
+                  err.println("bench sink: " + line);
+                  err.flush();
+                })
+            .run();
+    print(spec.commandLine().getOut(), result);
+    return result.check().passed() ? 0 : 1;
+  }
+
+  static void print(PrintWriter out, SinkBenchResult r) {
+    SinkBenchResult.Workload w = r.workload();
+    out.printf(
+        "records %,d + %,d paced over %,d keys (c %,d, u %,d, d %,d), 3 partitions,"
+            + " commit interval %d ms%n",
+        w.backlogRecords(),
+        w.pacedRecords(),
+        w.keys(),
+        w.creates(),
+        w.updates(),
+        w.deletes(),
+        r.commitIntervalMs());
+    throughput(out, "upsert sink (current):   ", "upserts/s", r.upserts());
+    throughput(out, "Apache sink (changelog): ", "appends/s", r.appends());
+    out.printf(
+        "ratio upserts/appends: %.3f (target >= %.1f: %s)%n",
+        r.ratio(), SinkBenchResult.TARGET_RATIO, r.ratioMet() ? "met" : "NOT met");
+    out.printf(
+        "freshness, %,d records at %,.0f records/s, produce -> visible in Iceberg:%n",
+        r.paced().records(), r.paced().recordsPerSecond());
+    freshness(out, "upsert sink (current):   ", r.upsertFreshness(), r.commitIntervalMs());
+    freshness(out, "Apache sink (changelog): ", r.appendFreshness(), r.commitIntervalMs());
+    SinkBenchResult.Check c = r.check();
+    out.printf(
+        "check: current table %,d rows (expected %,d, wrong keys %d); changelog %,d rows,"
+            + " %,d distinct offsets (expected %,d): %s%n",
+        c.currentRows(),
+        c.expectedRows(),
+        c.wrongKeys(),
+        c.changelogRows(),
+        c.changelogCoordinates(),
+        c.expectedEvents(),
+        c.passed() ? "passed" : "FAILED");
+    out.flush();
+  }
+
+  private static void throughput(PrintWriter out, String label, String unit, Throughput t) {
+    out.printf(
+        "%s%,10.0f %s  (%,d records in %.2f s, %d snapshots)%n",
+        label, t.recordsPerSecond(), unit, t.records(), t.elapsedMs() / 1000.0, t.snapshots());
+  }
+
+  private static void freshness(PrintWriter out, String label, Freshness f, long intervalMs) {
+    out.printf(
+        "%sp50 %,6d ms  p99 %,6d ms  max %,6d ms  (target p99 <= %,d ms: %s)%n",
+        label,
+        f.p50Ms(),
+        f.p99Ms(),
+        f.maxMs(),
+        (long) (SinkBenchResult.TARGET_FRESHNESS_INTERVALS * intervalMs),
+        f.meets(intervalMs) ? "met" : "NOT met");
+  }
+}

@@ -1,0 +1,105 @@
+package io.sluice.bench.sink;
+
+import java.util.Arrays;
+
+/**
+ * What {@code sluice bench sink} measured: throughput of both sinks on the same backlog, freshness
+ * of both on a paced stream, and whether the tables hold what was produced.
+ *
+ * @param upserts the upsert sink on the backlog
+ * @param appends the Apache sink on the same backlog, at the same time
+ * @param upsertFreshness produce-to-visible of the paced records in the current table
+ * @param appendFreshness produce-to-visible of the paced records in the changelog table
+ */
+public record SinkBenchResult(
+    Workload workload,
+    long commitIntervalMs,
+    Throughput upserts,
+    Throughput appends,
+    Paced paced,
+    Freshness upsertFreshness,
+    Freshness appendFreshness,
+    Check check) {
+
+  /** Target: the upsert sink keeps at least this share of the Apache sink's append rate. */
+  public static final double TARGET_RATIO = 0.8;
+
+  /** Target: p99 freshness at most this many commit intervals. */
+  public static final double TARGET_FRESHNESS_INTERVALS = 2.0;
+
+  /** The records produced: backlog plus paced, and their operations. */
+  public record Workload(
+      long backlogRecords, long pacedRecords, long keys, long creates, long updates, long deletes) {
+    public long events() {
+      return backlogRecords + pacedRecords;
+    }
+  }
+
+  /** The paced phase: how many records at what rate. */
+  public record Paced(long records, double recordsPerSecond, long seconds) {}
+
+  /**
+   * A sink working off the backlog: {@code records} visible {@code elapsedMs} after the first was
+   * produced, in {@code snapshots} commits.
+   */
+  public record Throughput(long records, long elapsedMs, int snapshots) {
+    public double recordsPerSecond() {
+      return elapsedMs <= 0 ? 0 : records * 1000.0 / elapsedMs;
+    }
+  }
+
+  /** Produce-to-visible latency percentiles (nearest rank), in milliseconds. */
+  public record Freshness(long count, long p50Ms, long p99Ms, long maxMs) {
+    /** The percentiles of {@code latenciesMs} (sorted in place). */
+    public static Freshness of(long[] latenciesMs) {
+      if (latenciesMs.length == 0) {
+        return new Freshness(0, 0, 0, 0);
+      }
+      Arrays.sort(latenciesMs);
+      return new Freshness(
+          latenciesMs.length,
+          percentile(latenciesMs, 0.50),
+          percentile(latenciesMs, 0.99),
+          latenciesMs[latenciesMs.length - 1]);
+    }
+
+    static long percentile(long[] sorted, double p) {
+      int rank = (int) Math.ceil(p * sorted.length);
+      return sorted[Math.max(0, rank - 1)];
+    }
+
+    public boolean meets(long commitIntervalMs) {
+      return p99Ms <= TARGET_FRESHNESS_INTERVALS * commitIntervalMs;
+    }
+  }
+
+  /**
+   * The tables after the run: the current table against the state the changes leave (rows, and keys
+   * whose row is missing, extra or has another event id), the changelog against every event
+   * produced (rows and distinct Kafka coordinates).
+   */
+  public record Check(
+      long currentRows,
+      long expectedRows,
+      long wrongKeys,
+      long changelogRows,
+      long changelogCoordinates,
+      long expectedEvents) {
+    public boolean passed() {
+      return currentRows == expectedRows
+          && wrongKeys == 0
+          && changelogRows == expectedEvents
+          && changelogCoordinates == expectedEvents;
+    }
+  }
+
+  /** Upserts/s over appends/s on the same backlog. */
+  public double ratio() {
+    double appendRate = appends.recordsPerSecond();
+    return appendRate == 0 ? 0 : upserts.recordsPerSecond() / appendRate;
+  }
+
+  public boolean ratioMet() {
+    return ratio() >= TARGET_RATIO;
+  }
+}

@@ -1,0 +1,46 @@
+package io.sluice.bench.sink;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.sluice.bench.sink.SinkBench.Settings;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+/** A short run of the sink benchmark on real embedded components, proving it counts right. */
+class SinkBenchIT {
+  @Test
+  void bothSinksTakeTheWholeStreamAndTheBenchCountsEveryRecord() {
+    List<String> progress = new ArrayList<>();
+    Settings settings = new Settings(2_000, 150, 500, 200, 3, Duration.ofSeconds(120));
+
+    SinkBenchResult result = new SinkBench(settings, progress::add).run();
+
+    SinkBenchResult.Workload workload = result.workload();
+    assertThat(workload.backlogRecords()).isEqualTo(2_000);
+    assertThat(workload.pacedRecords()).isEqualTo(600);
+    assertThat(workload.creates() + workload.updates() + workload.deletes()).isEqualTo(2_600);
+    assertThat(workload.updates()).isPositive();
+    assertThat(workload.deletes()).isPositive();
+
+    SinkBenchResult.Check check = result.check();
+    assertThat(check.passed()).as("tables hold what was produced: %s", check).isTrue();
+    assertThat(check.expectedEvents()).isEqualTo(2_600);
+    assertThat(check.expectedRows()).isBetween(1L, 150L);
+
+    for (SinkBenchResult.Throughput t : List.of(result.upserts(), result.appends())) {
+      assertThat(t.records()).isEqualTo(2_000);
+      assertThat(t.elapsedMs()).isPositive();
+      assertThat(t.snapshots()).isPositive();
+    }
+    for (SinkBenchResult.Freshness f :
+        List.of(result.upsertFreshness(), result.appendFreshness())) {
+      assertThat(f.count()).isEqualTo(600);
+      assertThat(f.p50Ms()).isPositive().isLessThanOrEqualTo(f.p99Ms());
+      assertThat(f.p99Ms()).isLessThanOrEqualTo(f.maxMs());
+    }
+    assertThat(result.paced()).isEqualTo(new SinkBenchResult.Paced(600, 200.0, 3));
+    assertThat(progress).anyMatch(line -> line.startsWith("produced a backlog of 2,000 records"));
+  }
+}

@@ -1,0 +1,68 @@
+package io.sluice.bench.sink;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.within;
+
+import io.sluice.bench.sink.SinkBenchResult.Check;
+import io.sluice.bench.sink.SinkBenchResult.Freshness;
+import io.sluice.bench.sink.SinkBenchResult.Paced;
+import io.sluice.bench.sink.SinkBenchResult.Throughput;
+import io.sluice.bench.sink.SinkBenchResult.Workload;
+import java.util.stream.LongStream;
+import org.junit.jupiter.api.Test;
+
+class SinkBenchResultTest {
+  @Test
+  void percentilesAreNearestRank() {
+    long[] latencies = LongStream.rangeClosed(1, 200).map(i -> 201 - i).toArray();
+
+    Freshness f = Freshness.of(latencies);
+
+    assertThat(f).isEqualTo(new Freshness(200, 100, 198, 200));
+    assertThat(Freshness.of(new long[] {42})).isEqualTo(new Freshness(1, 42, 42, 42));
+    assertThat(Freshness.of(new long[0])).isEqualTo(new Freshness(0, 0, 0, 0));
+  }
+
+  @Test
+  void freshnessMeetsItsTargetUpToTwoCommitIntervals() {
+    assertThat(new Freshness(10, 500, 2_000, 2_100).meets(1_000)).isTrue();
+    assertThat(new Freshness(10, 500, 2_001, 2_100).meets(1_000)).isFalse();
+  }
+
+  @Test
+  void ratesAndTheirRatioComeFromRecordsAndElapsedTime() {
+    SinkBenchResult result =
+        result(new Throughput(10_000, 2_000, 3), new Throughput(10_000, 1_500, 2), check(0));
+
+    assertThat(result.upserts().recordsPerSecond()).isEqualTo(5_000.0);
+    assertThat(result.appends().recordsPerSecond()).isCloseTo(6_666.7, within(0.1));
+    assertThat(result.ratio()).isCloseTo(0.75, within(1e-9));
+    assertThat(result.ratioMet()).isFalse();
+    assertThat(new Throughput(5, 0, 0).recordsPerSecond()).isZero();
+  }
+
+  @Test
+  void theCheckPassesOnlyWhenBothTablesHoldWhatWasProduced() {
+    assertThat(check(0).passed()).isTrue();
+    assertThat(check(1).passed()).isFalse();
+    assertThat(new Check(90, 90, 0, 149, 149, 150).passed()).as("an event missing").isFalse();
+    assertThat(new Check(90, 90, 0, 151, 150, 150).passed()).as("an event twice").isFalse();
+    assertThat(new Check(91, 90, 0, 150, 150, 150).passed()).as("a row too many").isFalse();
+  }
+
+  private static Check check(long wrongKeys) {
+    return new Check(90, 90, wrongKeys, 150, 150, 150);
+  }
+
+  private static SinkBenchResult result(Throughput upserts, Throughput appends, Check check) {
+    return new SinkBenchResult(
+        new Workload(100, 50, 100, 100, 40, 10),
+        1_000,
+        upserts,
+        appends,
+        new Paced(50, 10, 5),
+        Freshness.of(new long[] {1}),
+        Freshness.of(new long[] {1}),
+        check);
+  }
+}

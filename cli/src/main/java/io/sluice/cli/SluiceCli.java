@@ -1,0 +1,57 @@
+package io.sluice.cli;
+
+import io.sluice.bench.cli.BenchCommand;
+import io.sluice.lab.cli.ConfigDocsCommand;
+import io.sluice.lab.cli.LoadCommand;
+import io.sluice.lab.cli.UpCommand;
+import io.sluice.lab.cli.VerifyCommand;
+import io.sluice.tools.cli.OperatorCli;
+import io.sluice.tools.dlq.DlqCommand;
+import io.sluice.tools.monitor.MonitorCommand;
+import io.sluice.tools.reconcile.ReconcileCommand;
+import io.sluice.tools.table.TableCommand;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.ParameterException;
+import picocli.CommandLine.Spec;
+
+/**
+ * The developer's {@code sluice} command ({@code scripts/sluice} runs this class): the operator
+ * commands of {@code tools} plus the embedded stack, its workload and scenarios ({@code lab}) and
+ * the benchmarks ({@code bench}). It only assembles them; each command lives with its job.
+ */
+@Command(
+    name = "sluice",
+    mixinStandardHelpOptions = true,
+    versionProvider = OperatorCli.Version.class,
+    description = "Sluice keeps poison records out of a CDC lakehouse without stopping it.",
+    subcommands = {
+      UpCommand.class,
+      LoadCommand.class,
+      ConfigDocsCommand.class,
+      BenchCommand.class,
+      DlqCommand.class,
+      TableCommand.class,
+      ReconcileCommand.class,
+      VerifyCommand.class,
+      MonitorCommand.class,
+      CommandLine.HelpCommand.class
+    })
+public final class SluiceCli implements Runnable {
+  @Spec CommandSpec spec;
+
+  @Override
+  public void run() {
+    throw new ParameterException(spec.commandLine(), "Missing command: see the list above");
+  }
+
+  public static void main(String[] args) {
+    System.exit(commandLine().execute(args));
+  }
+
+  /** The configured command line (errors as {@link OperatorCli#configure} prints them). */
+  public static CommandLine commandLine() {
+    return OperatorCli.configure(new CommandLine(new SluiceCli()));
+  }
+}

@@ -1,0 +1,229 @@
+package io.sluice.deployment;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.sluice.cli.SluiceCli;
+import io.sluice.lab.stack.EmbeddedStack;
+import io.sluice.lab.stack.PrometheusConfig;
+import io.sluice.lab.stack.StackOptions;
+import io.sluice.tools.cli.ReadyFile;
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import picocli.CommandLine;
+
+/**
+ * The Grafana dashboards against a real Prometheus: one embedded stack with Debian's prometheus
+ * scraping it ({@code sluice up --prometheus}), the poison-dlq scenario run on that stack through
+ * {@code sluice verify --ready-file}, then every panel and variable query of grafana/dashboards
+ * evaluated through Prometheus' HTTP API over the whole run.
+ *
+ * <p>Panel queries go through {@code /api/v1/query_range} from the stack's start to now with a 1 s
+ * step, as a Grafana graph of that time range would ask them: a rate over a window in which nothing
+ * happened is 0 or NaN at that instant, so an instant query at the end would call a panel empty
+ * that shows the scenario plainly. A query passes when it succeeds and some series has a non-NaN
+ * value at some step.
+ */
+class DashboardQueriesIT {
+  private static final Logger log = LoggerFactory.getLogger(DashboardQueriesIT.class);
+  private static final ObjectMapper JSON = new ObjectMapper();
+  private static final Duration SCRAPE = PrometheusConfig.DEFAULT_SCRAPE_INTERVAL;
+  private static final Duration STEP = Duration.ofSeconds(1);
+  private static final String DLQ_DASHBOARD = "sluice-dlq-overview.json";
+  private static final String QUARANTINE_PANEL = "Quarantine rate by error code and topic";
+
+  @TempDir Path tmp;
+
+  @Test
+  void everyDashboardQueryHasDataAndTheQuarantineRateShowsThePoisonRecord() throws Exception {
+    // Read first: a dashboard this test cannot evaluate fails before a minute of start-up.
+    GrafanaQueries dashboards =
+        GrafanaQueries.load(RepoFiles.root().resolve("grafana").resolve("dashboards"));
+    Path readyFile = tmp.resolve("ready.json");
+    StackOptions options =
+        StackOptions.in(tmp.resolve("data"))
+            .withReadyFile(readyFile)
+            .withPrometheus(null)
+            .asEphemeral();
+    Instant stackStart = Instant.now();
+
+    try (EmbeddedStack stack = new EmbeddedStack(options).start()) {
+      String prometheusUrl = stack.prometheusUrl().orElseThrow();
+      assertThat(new ReadyFile(readyFile).read())
+          .containsEntry(ReadyFile.PROMETHEUS_URL, prometheusUrl);
+      assertThat(prometheusChildren()).hasSize(1);
+
+      verifyPoisonDlqOn(readyFile);
+
+      PrometheusApi prometheus = new PrometheusApi(prometheusUrl);
+      awaitEveryTargetScrapedAfter(prometheus, Instant.now().plus(SCRAPE.multipliedBy(2)));
+      Instant end = Instant.now();
+      Duration range = Duration.between(stackStart, end);
+
+      List<String> failures = new ArrayList<>();
+      Map<GrafanaQueries.Query, JsonNode> results = new LinkedHashMap<>();
+      for (GrafanaQueries.Query query : dashboards.all()) {
+        String expr = dashboards.substitute(query.expr(), SCRAPE, STEP, range);
+        String problem;
+        if (query.variable()) {
+          problem = variableProblem(prometheus, expr, stackStart, end);
+        } else {
+          PrometheusApi.Answer answer = prometheus.queryRange(expr, stackStart, end, STEP);
+          problem = answer.success() ? seriesProblem(answer.data()) : answer.error();
+          if (answer.success()) {
+            results.put(query, answer.data().path("result"));
+          }
+        }
+        log.info("{} -> {}", query, problem == null ? "data" : problem);
+        if (problem != null) {
+          failures.add(query + "\n    sent as: " + expr + "\n    " + problem);
+        }
+      }
+
+      assertThat(dashboards.all()).hasSizeGreaterThan(20);
+      assertThat(failures)
+          .as(
+              "dashboard queries with no data over the run (%d of %d)",
+              failures.size(), dashboards.all().size())
+          .isEmpty();
+      assertQuarantineRateShowsThePoison(dashboards, results);
+    }
+    assertThat(prometheusChildren()).as("prometheus processes left after close").isEmpty();
+  }
+
+  private static List<ProcessHandle> prometheusChildren() {
+    return ProcessHandle.current()
+        .children()
+        .filter(ProcessHandle::isAlive)
+        .filter(p -> p.info().command().map(c -> c.endsWith("/prometheus")).orElse(false))
+        .toList();
+  }
+
+  /** {@code sluice verify --failure poison-dlq} against the running stack, as a user runs it. */
+  private void verifyPoisonDlqOn(Path readyFile) throws Exception {
+    Path reports = tmp.resolve("reports");
+    StringWriter out = new StringWriter();
+    CommandLine cli = SluiceCli.commandLine();
+    cli.setOut(new PrintWriter(out, true));
+    cli.setErr(new PrintWriter(out, true));
+
+    int exit =
+        cli.execute(
+            "verify",
+            "--failure",
+            "poison-dlq",
+            "--seed",
+            "7",
+            "--baseline-rows",
+            "10",
+            "--ready-file",
+            readyFile.toString(),
+            "--report-dir",
+            reports.toString());
+
+    assertThat(exit).as("sluice verify exit code; output:%n%s", out).isZero();
+    List<Path> files;
+    try (Stream<Path> list = Files.list(reports)) {
+      files = list.filter(p -> p.toString().endsWith(".json")).toList();
+    }
+    assertThat(files).as("one report (output:%n%s)", out).hasSize(1);
+    JsonNode report = JSON.readTree(files.get(0).toFile());
+    assertThat(report.path("summary").path("passed").asBoolean()).as(out.toString()).isTrue();
+    assertThat(report.path("summary").path("dlq_record_count").asLong()).isEqualTo(1);
+    assertThat(report.path("scenario").toString()).contains("broker.cdc_lab.orders");
+  }
+
+  /** Waits until Prometheus holds a sample of every target taken at {@code after} or later. */
+  private static void awaitEveryTargetScrapedAfter(PrometheusApi prometheus, Instant after) {
+    await("every target scraped after " + after)
+        .atMost(Duration.ofSeconds(30))
+        .pollInterval(Duration.ofMillis(250))
+        .untilAsserted(
+            () -> {
+              PrometheusApi.Answer answer = prometheus.query("min(timestamp(up))");
+              assertThat(answer.success()).as(answer.error()).isTrue();
+              JsonNode result = answer.data().path("result");
+              assertThat(result).hasSize(1);
+              double oldestLatest = result.get(0).path("value").get(1).asDouble();
+              assertThat(oldestLatest).isGreaterThanOrEqualTo(after.toEpochMilli() / 1000.0);
+            });
+  }
+
+  /** Null when some series of the matrix has a non-NaN value, else what is missing. */
+  private static String seriesProblem(JsonNode data) {
+    JsonNode series = data.path("result");
+    if (series.isEmpty()) {
+      return "no series";
+    }
+    for (JsonNode s : series) {
+      for (JsonNode point : s.path("values")) {
+        if (!point.get(1).asText().equals("NaN")) {
+          return null;
+        }
+      }
+    }
+    return "only NaN values in " + series.size() + " series";
+  }
+
+  /** A sample value as the API writes it: a decimal, {@code NaN}, {@code +Inf} or {@code -Inf}. */
+  private static double sampleValue(String text) {
+    return switch (text) {
+      case "+Inf" -> Double.POSITIVE_INFINITY;
+      case "-Inf" -> Double.NEGATIVE_INFINITY;
+      default -> Double.parseDouble(text);
+    };
+  }
+
+  private static String variableProblem(
+      PrometheusApi prometheus, String query, Instant start, Instant end) {
+    GrafanaQueries.VariableQuery variable = GrafanaQueries.VariableQuery.parse(query);
+    if (variable.expr() != null) {
+      PrometheusApi.Answer answer = prometheus.queryRange(variable.expr(), start, end, STEP);
+      return answer.success() ? seriesProblem(answer.data()) : answer.error();
+    }
+    PrometheusApi.Answer answer =
+        prometheus.labelValues(variable.label(), variable.match(), start, end);
+    if (!answer.success()) {
+      return answer.error();
+    }
+    return answer.data().isEmpty() ? "no values of label " + variable.label() : null;
+  }
+
+  private static void assertQuarantineRateShowsThePoison(
+      GrafanaQueries dashboards, Map<GrafanaQueries.Query, JsonNode> results) {
+    List<GrafanaQueries.Query> panel = dashboards.panel(DLQ_DASHBOARD, QUARANTINE_PANEL);
+    assertThat(panel).as("panel '%s' in %s", QUARANTINE_PANEL, DLQ_DASHBOARD).hasSize(1);
+    JsonNode series = results.get(panel.get(0));
+    double peak = Double.NaN;
+    for (JsonNode s : series) {
+      JsonNode metric = s.path("metric");
+      if (metric.path("error_code").asText().equals("NOT_AVRO_WIRE_FORMAT")
+          && metric.path("topic").asText().equals(EmbeddedStack.MAIN_TOPIC)) {
+        for (JsonNode point : s.path("values")) {
+          double value = sampleValue(point.get(1).asText());
+          peak = Double.isNaN(peak) ? value : Math.max(peak, value);
+        }
+      }
+    }
+    assertThat(peak)
+        .as(
+            "peak of %s for error_code=NOT_AVRO_WIRE_FORMAT, topic=%s; series: %s",
+            panel.get(0), EmbeddedStack.MAIN_TOPIC, series)
+        .isGreaterThan(0);
+  }
+}

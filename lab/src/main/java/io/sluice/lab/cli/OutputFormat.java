@@ -1,8 +1,0 @@
-package io.sluice.lab.cli;
-
-/** How a listing command prints: aligned columns for people, or one JSON object per line. */
-enum OutputFormat {
-  // Lower case: picocli shows and matches the constant names as they are written here.
-  table,
-  jsonl
-}

@@ -1,0 +1,142 @@
+package io.sluice.tools.reconcile;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.SerializationFeature;
+import io.sluice.lake.LakeCatalog;
+import io.sluice.tools.cli.CatalogOptions;
+import io.sluice.tools.cli.ReadyFile;
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.SQLException;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.ParameterException;
+import picocli.CommandLine.Spec;
+
+/** {@code sluice reconcile}: source rows over JDBC against the Iceberg current table. */
+@Command(
+    name = "reconcile",
+    mixinStandardHelpOptions = true,
+    description = {
+      "Compares a source table (over JDBC) with its Iceberg table as Iceberg's own reader sees it"
+          + " (deletes applied): both become canonical rows (every column a string, timestamps"
+          + " yyyy-MM-dd HH:mm:ss.SSS, one JSON object per line) sorted by primary key; prints row"
+          + " counts, the sha256 of each side and the rows that differ.",
+      "Exit code 0 when both sides hold the same rows, 1 when they differ, 2 on a usage error.",
+      "Memory stays bounded: the source streams in key order, Iceberg rows go through an"
+          + " external sort in a temporary dir."
+    })
+public final class ReconcileCommand implements Callable<Integer> {
+  private static final ObjectMapper JSON =
+      new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
+
+  @Spec CommandSpec spec;
+
+  @Option(
+      names = "--table",
+      defaultValue = "cdc_lab.orders",
+      description = "Source table <db>.<table> (default: ${DEFAULT-VALUE}).")
+  String table;
+
+  @Option(
+      names = "--iceberg-table",
+      description = "Iceberg table <namespace>.<table> (default: <db>.<table>_current).")
+  String icebergTable;
+
+  @Mixin CatalogOptions catalog;
+
+  @Option(names = "--jdbc-url", description = "JDBC URL; overrides the ready file.")
+  String jdbcUrl;
+
+  @Option(names = "--jdbc-user", description = "JDBC user (with --jdbc-url).")
+  String jdbcUser;
+
+  @Option(names = "--jdbc-password", description = "JDBC password (with --jdbc-url).")
+  String jdbcPassword;
+
+  @Option(
+      names = "--output",
+      description = "Also write the result as JSON to this file (the report's reconciliation).")
+  Path output;
+
+  @Option(
+      names = "--list",
+      defaultValue = "20",
+      description = "How many differing rows to print per side (default: ${DEFAULT-VALUE}).")
+  int list;
+
+  @Option(
+      names = "--temp-dir",
+      description = "Where the external sort spills (default: java.io.tmpdir).")
+  Path tempDir;
+
+  @Override
+  public Integer call() throws SQLException, IOException {
+    String[] parts = table.split("\\.");
+    if (parts.length != 2 || parts[0].isBlank() || parts[1].isBlank()) {
+      throw new ParameterException(
+          spec.commandLine(), "--table must be <db>.<table>, got '" + table + "'");
+    }
+    String iceberg = icebergTable != null ? icebergTable : table + "_current";
+    PrintWriter err = spec.commandLine().getErr();
+    Reconciler reconciler =
+        new Reconciler(
+            tempDir != null ? tempDir : Path.of(System.getProperty("java.io.tmpdir")),
+            Reconciler.DEFAULT_RUN_SIZE,
+            Math.max(list, 0),
+            line -> {
+              err.println(line);
+              err.flush();
+            });
+    long started = System.nanoTime();
+    ReconcileResult result;
+    try (LakeCatalog lake = catalog.open(spec.commandLine());
+        Connection c = openJdbc()) {
+      result = reconciler.reconcile(c, parts[0], parts[1], lake.table(iceberg));
+    }
+    double seconds = (System.nanoTime() - started) / 1e9;
+    print(result, iceberg, seconds);
+    if (output != null) {
+      Files.writeString(output, JSON.writeValueAsString(ReconciliationReport.of(result)));
+    }
+    return result.converged() ? 0 : 1;
+  }
+
+  private void print(ReconcileResult r, String iceberg, double seconds) {
+    PrintWriter out = spec.commandLine().getOut();
+    out.printf("source  %-32s %10d rows  sha256 %s%n", table, r.sourceRows(), r.sourceSha256());
+    out.printf("iceberg %-32s %10d rows  sha256 %s%n", iceberg, r.actualRows(), r.actualSha256());
+    out.printf(
+        "%s: %d differing rows (%.1f s, %.0f rows/s)%n",
+        r.converged() ? "CONVERGED" : "DIFFERENT",
+        r.diffCount(),
+        seconds,
+        (r.sourceRows() + r.actualRows()) / Math.max(seconds, 1e-9));
+    r.missingFromActual().forEach(line -> out.println("  missing from iceberg: " + line));
+    r.unexpectedInActual().forEach(line -> out.println("  unexpected in iceberg: " + line));
+    out.flush();
+  }
+
+  private Connection openJdbc() throws SQLException {
+    if (jdbcUrl == null) {
+      ReadyFile file = new ReadyFile(catalog.readyFile(), spec.commandLine());
+      JsonNode ready = file.read(true);
+      jdbcUrl = ReadyFile.text(ready, ReadyFile.JDBC_URL);
+      if (jdbcUrl == null) {
+        throw file.missing("--jdbc-url", ReadyFile.JDBC_URL);
+      }
+      jdbcUser = jdbcUser != null ? jdbcUser : ReadyFile.text(ready, ReadyFile.JDBC_USER);
+      jdbcPassword =
+          jdbcPassword != null ? jdbcPassword : ReadyFile.text(ready, ReadyFile.JDBC_PASSWORD);
+    }
+    return DriverManager.getConnection(jdbcUrl, jdbcUser, jdbcPassword);
+  }
+}

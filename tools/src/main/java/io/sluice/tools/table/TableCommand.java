@@ -1,0 +1,23 @@
+package io.sluice.tools.table;
+
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.ParameterException;
+import picocli.CommandLine.Spec;
+
+/** {@code sluice table}: read the lakehouse's Iceberg tables. */
+@Command(
+    name = "table",
+    mixinStandardHelpOptions = true,
+    description =
+        "Reads Iceberg tables of the lakehouse (catalog from the ready file or --catalog-uri):"
+            + " rows as Iceberg's own reader sees them, and snapshots with their summaries.",
+    subcommands = {TableScanCommand.class, TableSnapshotsCommand.class})
+public final class TableCommand implements Runnable {
+  @Spec CommandSpec spec;
+
+  @Override
+  public void run() {
+    throw new ParameterException(spec.commandLine(), "Missing command: scan or snapshots");
+  }
+}
