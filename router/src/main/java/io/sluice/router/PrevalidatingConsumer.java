@@ -27,6 +27,10 @@ import org.apache.kafka.common.metrics.KafkaMetric;
  * A stream thread's main consumer that hands every poll to the {@link Prevalidator} before
  * returning it, and has it forget the verdicts of partitions this consumer gives up (so they do not
  * keep values alive); everything else is passed through.
+ *
+ * <p>Built only when validation ahead is on ({@code validate.ahead=true}, or {@code auto} with
+ * enough processors): with the default, {@code false}, {@link RouterClientSupplier} hands Kafka
+ * Streams the plain {@code KafkaConsumer} and this class is never instantiated.
  */
 final class PrevalidatingConsumer implements Consumer<byte[], byte[]> {
   private static final ConsumerRebalanceListener NO_CALLBACK =

@@ -22,8 +22,10 @@ import org.apache.kafka.streams.processor.internals.RecordCollector;
  * records the same way, from the processor context to the collector.
  *
  * <p>{@code RecordCollector} and {@code InternalProcessorContext} are Kafka Streams internals
- * (pinned version in the parent pom); {@code RouterTopologyTest} and {@code RouterIT} run this path
- * on every build.
+ * (pinned version in the parent pom, with every class that uses Kafka internals). {@code
+ * TaskOutputInternalsTest} fails naming this class when a Kafka Streams upgrade changes the types,
+ * the {@code send} overload or the context this relies on, or when the Kafka on the classpath is
+ * not the pinned one; {@code RouterTopologyTest} and {@code RouterIT} run this path on every build.
  */
 final class TaskOutput {
   private static final Serializer<byte[]> BYTES = new ByteArraySerializer();

@@ -9,7 +9,6 @@ import java.util.concurrent.Future;
 import org.apache.kafka.clients.producer.Producer;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.clients.producer.RecordMetadata;
-import org.apache.kafka.common.header.internals.RecordHeaders;
 import org.apache.kafka.connect.source.SourceRecord;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -61,12 +60,7 @@ public final class ChangePublisher
       acks.add(
           producer.send(
               new ProducerRecord<>(
-                  record.topic(),
-                  null,
-                  record.timestamp(),
-                  change.key(),
-                  change.value(),
-                  new RecordHeaders())));
+                  record.topic(), null, record.timestamp(), change.key(), change.value())));
     }
     for (int i = 0; i < events.size(); i++) {
       SourceRecord record = events.get(i).value();

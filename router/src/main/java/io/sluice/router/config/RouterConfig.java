@@ -107,6 +107,9 @@ public final class RouterConfig extends AbstractConfig {
 
   public static final String VALIDATE_AHEAD_CONFIG = "validate.ahead";
 
+  /** The default of {@code validate.ahead}: the path the router benchmark has measured. */
+  public static final String VALIDATE_AHEAD_DEFAULT = "false";
+
   /** {@code validate.ahead=auto} validates ahead from this many available processors on. */
   public static final int VALIDATE_AHEAD_MIN_PROCESSORS = 3;
 
@@ -114,12 +117,15 @@ public final class RouterConfig extends AbstractConfig {
       "Validate each poll's records on a background thread while the stream thread is busy or"
           + " waits for a commit; the stream thread then takes a valid verdict instead of scanning"
           + " the bytes itself (poison, tombstones and registry outages are always decided by the"
-          + " stream thread). `true` uses one more thread, `false` validates on the stream threads"
-          + " only, `auto` validates ahead when the JVM has at least "
+          + " stream thread). `false`, the default, validates on the stream threads only: the"
+          + " measured path. `true` uses one more thread; `auto` does so when the JVM has at"
+          + " least "
           + VALIDATE_AHEAD_MIN_PROCESSORS
-          + " available processors: the thread pays off only on a core the stream threads and"
-          + " the producers' I/O threads leave idle, and on 2 cores it cost more CPU than it saved"
-          + " the stream thread.";
+          + " available processors. The thread only pays off on a core the stream threads and"
+          + " the producers' I/O threads leave idle; on 2 cores it cost more CPU than it saved"
+          + " the stream thread, and `true` and `auto` are unmeasured on "
+          + VALIDATE_AHEAD_MIN_PROCESSORS
+          + " or more (see docs/benchmarks.md).";
 
   public static final String REGISTRY_RETRY_BACKOFF_MS_CONFIG = "registry.retry.backoff.ms";
   public static final String REGISTRY_RETRY_BACKOFF_MS_DOC =
@@ -575,7 +581,7 @@ public final class RouterConfig extends AbstractConfig {
     def.define(
         VALIDATE_AHEAD_CONFIG,
         Type.STRING,
-        "auto",
+        VALIDATE_AHEAD_DEFAULT,
         CaseInsensitiveValidString.in("auto", "true", "false"),
         Importance.LOW,
         VALIDATE_AHEAD_DOC,

@@ -46,14 +46,24 @@ class RouterConfigTest {
   }
 
   @Test
-  void validateAheadAutoDependsOnTheProcessorCount() {
+  void validateAheadIsOffByDefaultOnAnyMachine() {
     RouterConfig config = new RouterConfig(minimal());
 
-    assertThat(config.getString(RouterConfig.VALIDATE_AHEAD_CONFIG)).isEqualTo("auto");
+    assertThat(config.getString(RouterConfig.VALIDATE_AHEAD_CONFIG)).isEqualTo("false");
     assertThat(config.validateAhead(1)).isFalse();
-    assertThat(config.validateAhead(2)).isFalse();
-    assertThat(config.validateAhead(RouterConfig.VALIDATE_AHEAD_MIN_PROCESSORS)).isTrue();
-    assertThat(config.validateAhead(16)).isTrue();
+    assertThat(config.validateAhead(3)).isFalse();
+    assertThat(config.validateAhead(64)).isFalse();
+  }
+
+  @Test
+  void validateAheadAutoDependsOnTheProcessorCount() {
+    for (Object auto : new Object[] {"auto", "AUTO"}) {
+      RouterConfig config = new RouterConfig(with("validate.ahead", auto));
+      assertThat(config.validateAhead(1)).as("%s on 1 processor", auto).isFalse();
+      assertThat(config.validateAhead(2)).as("%s on 2 processors", auto).isFalse();
+      assertThat(config.validateAhead(3)).as("%s on 3 processors", auto).isTrue();
+      assertThat(config.validateAhead(16)).as("%s on 16 processors", auto).isTrue();
+    }
   }
 
   @Test
