@@ -292,10 +292,9 @@ public final class RouterThroughputBench {
 
   /**
    * Plays the warm-up rounds: at least {@code warmupRounds}, then one more while the JIT compiler
-   * spent more than {@value #JIT_QUIET_PERCENT}% of the last round's time compiling (on 2 cores it
-   * still compiled for 0.5-0.7 s of a 2.5 s run after three rounds, CPU the applications lose), up
-   * to {@code maxWarmupRounds}; none at all when {@code warmupRounds} is 0. Warm-up k starts with
-   * the router when k is odd.
+   * spent more than {@value #JIT_QUIET_PERCENT}% of the last round's time compiling (compiling
+   * takes CPU the applications lose; docs/benchmarks.md), up to {@code maxWarmupRounds}; none at
+   * all when {@code warmupRounds} is 0. Warm-up k starts with the router when k is odd.
    */
   private void warmUp(Rounds rounds) {
     int most = settings.warmupRounds() == 0 ? 0 : settings.maxWarmupRounds();

@@ -18,7 +18,7 @@ import java.util.Base64;
 import java.util.List;
 
 /**
- * DLQ envelope v1: the JSON value of a DLQ record (DESIGN.md "DLQ envelope v1"). This class owns
+ * DLQ envelope v1: the JSON value of a DLQ record (docs/design.md#dlq-envelope-v1). This class owns
  * the wire format; readers ignore fields they do not know. Byte fields are kept in their base64
  * form, as on the wire.
  *
@@ -80,7 +80,10 @@ public record DlqEnvelope(
     return originalValueBase64 == null ? null : Base64.getDecoder().decode(originalValueBase64);
   }
 
-  /** The envelope as one JSON object in UTF-8, fields in the order of DESIGN.md. */
+  /**
+   * The envelope as one JSON object in UTF-8, fields in the order of
+   * docs/design.md#dlq-envelope-v1.
+   */
   public byte[] toJsonBytes() {
     ByteArrayOutputStream out = new ByteArrayOutputStream(256 + lengthOf(originalValueBase64));
     try (JsonGenerator g = JSON.createGenerator(out)) {

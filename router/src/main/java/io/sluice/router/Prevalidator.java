@@ -112,9 +112,8 @@ final class Prevalidator implements AutoCloseable {
 
   /**
    * Verdicts to keep per partition: a slot must not be reused before the stream thread reached its
-   * record, so at least {@code recordsAhead}, as a power of two. With polls of 4,000 records and
-   * lanes of 2,048, a quarter of the verdicts were overwritten unused (measured in {@code bench
-   * router}).
+   * record, so at least {@code recordsAhead}, as a power of two. A fixed lane smaller than a poll
+   * lets verdicts be overwritten before they are used (docs/benchmarks.md, Findings).
    */
   static int laneSize(int recordsAhead) {
     int needed = Math.min(MAX_LANE_SIZE, Math.max(2, recordsAhead));

@@ -34,11 +34,12 @@ public final class RouterTopology {
   /**
    * Producer batch.size default (Kafka's is 16 KiB). A stream thread runs its tasks in turn, so a
    * router writes each output partition in bursts; with 16 KiB batches the batch that fills in one
-   * partition sends the others' half-empty batches along, and the router made about 7% more produce
-   * requests than a pass-through that spreads its records by key. Under exactly_once_v2 records are
-   * visible only once their transaction commits (every 100 ms), so larger batches cost no latency a
-   * reader can see; under at_least_once Kafka Streams' linger.ms (100 ms) bounds a batch's wait
-   * whatever its size. Measured in {@code bench router}: README, Benchmarks.
+   * partition sends the others' half-empty batches along, so the router makes more produce requests
+   * than a pass-through that spreads its records by key. Under exactly_once_v2 records are visible
+   * only once their transaction commits (every 100 ms), so larger batches cost no latency a reader
+   * can see; under at_least_once Kafka Streams' linger.ms (100 ms) bounds a batch's wait whatever
+   * its size. The default keeps produce requests even across partitions; figures in
+   * docs/benchmarks.md.
    */
   static final int BATCH_SIZE = 64 * 1024;
 

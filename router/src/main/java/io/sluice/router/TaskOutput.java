@@ -16,10 +16,9 @@ import org.apache.kafka.streams.processor.internals.RecordCollector;
  * <p>Why not a sink node: a sink that picks its topic per record and keeps the input partition
  * needs a {@code TopicNameExtractor} and a {@code StreamPartitioner}, and Kafka Streams then asks
  * the producer for the topic's partitions, the partitioner for a set of partitions, and builds a
- * record context for the extractor, on every record, one node further down. In {@code bench router}
- * writing through the collector cut what the router's stream thread spends per record beyond a
- * pass-through's from about 0.115 to 0.08 µs (README, Benchmarks). Kafka Streams writes changelog
- * records the same way, from the processor context to the collector.
+ * record context for the extractor, on every record, one node further down. Writing through the
+ * collector spares the stream thread that per-record work (docs/benchmarks.md). Kafka Streams
+ * writes changelog records the same way, from the processor context to the collector.
  *
  * <p>{@code RecordCollector} and {@code InternalProcessorContext} are Kafka Streams internals
  * (pinned version in the parent pom, with every class that uses Kafka internals). {@code

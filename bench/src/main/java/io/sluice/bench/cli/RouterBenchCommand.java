@@ -52,9 +52,9 @@ final class RouterBenchCommand implements Callable<Integer> {
       defaultValue = "5",
       description =
           "Timed rounds of both applications; the records/s are medians over the rounds, the"
-              + " ratio is the median of each round's own ratio (default: 5; one run in five or so"
-              + " is 10%% off for reasons outside the applications, which a median of three does"
-              + " not always absorb).")
+              + " ratio is the median of each round's own ratio (default: 5, so that a run thrown"
+              + " off by the machine's other load does not move the median; see"
+              + " docs/benchmarks.md).")
   int rounds;
 
   @Option(
@@ -62,8 +62,8 @@ final class RouterBenchCommand implements Callable<Integer> {
       defaultValue = "3",
       description =
           "Untimed rounds of both applications first, to warm the JVM and the broker; at least"
-              + " this many, none with 0 (default: 3; after one, the JIT was still compiling"
-              + " 1,000-1,800 methods in a timed round on 2 cores).")
+              + " this many, none with 0 (default: 3; after fewer, the JIT is still busy compiling"
+              + " during the timed rounds; see docs/benchmarks.md).")
   int warmupRounds;
 
   @Option(

@@ -13,10 +13,9 @@ import java.util.Map;
 
 /**
  * The verification report of {@code sluice verify} (version {@value #VERSION}): one JSON object
- * whose top-level keys are those of DESIGN.md "Verification report", in that order, plus {@code
- * report_version}. This class owns the format: a section is set by its key, unknown keys are
- * refused, unset sections are written as null, and the named checks are always all present (false
- * until a step proves them).
+ * whose top-level keys are those of docs/design.md#verification-report, in that order. This class
+ * owns the format: a section is set by its key, unknown keys are refused, unset sections are
+ * written as null, and the named checks are always all present (false until a step proves them).
  */
 public final class VerifyReport {
   public static final int VERSION = 1;

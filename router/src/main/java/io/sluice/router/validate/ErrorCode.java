@@ -5,9 +5,10 @@ import io.sluice.schema.registry.SchemaNotFoundException;
 import io.sluice.schema.wire.WireFormatException;
 
 /**
- * Why a record is poison: one code per validation stage of DESIGN.md, in stage order. The first
- * failing stage wins. The error type is the exception class written as the DLQ's {@code error_type}
- * and {@code __streams.errors.exception}.
+ * Why a record is poison: one code per validation stage, in stage order (see
+ * docs/design.md#validation-stages-and-error-codes). The first failing stage wins. The error type
+ * is the exception class written as the DLQ's {@code error_type} and {@code
+ * __streams.errors.exception}.
  */
 public enum ErrorCode {
   NOT_AVRO_WIRE_FORMAT(WireFormatException.class),

@@ -8,10 +8,10 @@ import io.sluice.schema.registry.SchemaRegistryClient;
 import io.sluice.schema.wire.WireFormat;
 
 /**
- * Runs the validation stages of DESIGN.md on one record, first failure wins: tombstone, value wire
- * format, schema id known, id in the topic's value subject, value decodes completely; then the same
- * for the key (when there is one), key fields equal to the row's primary-key fields; then the
- * Debezium contract.
+ * Runs the validation stages (docs/design.md#validation-stages-and-error-codes) on one record,
+ * first failure wins: tombstone, value wire format, schema id known, id in the topic's value
+ * subject, value decodes completely; then the same for the key (when there is one), key fields
+ * equal to the row's primary-key fields; then the Debezium contract.
  *
  * <p>The hot path builds no Avro objects and allocates nothing for a valid record: after the first
  * record of a (value id, key id) pair it is one cache lookup and a scan of the bytes ({@link

@@ -92,9 +92,9 @@ public final class DevSchemaRegistry implements AutoCloseable {
       int port) {
     HttpServer server;
     try {
-      // Without TCP_NODELAY the JDK server's response waits ~40 ms for the client's delayed ACK on
-      // every request after a connection's first (measured: 4 ms, then 45 ms each). Read once, when
-      // the JVM's first HttpServer starts; a value set on the command line wins.
+      // Without TCP_NODELAY the JDK server's response waits for the client's delayed ACK on every
+      // request after a connection's first (docs/benchmarks.md, Findings). Read once, when the
+      // JVM's first HttpServer starts; a value set on the command line wins.
       System.getProperties().putIfAbsent(JDK_HTTP_SERVER_NODELAY, "true");
       server = HttpServer.create(new InetSocketAddress(host, port), 0);
     } catch (IOException e) {
