@@ -6,10 +6,6 @@ import io.sluice.lab.cli.LoadCommand;
 import io.sluice.lab.cli.UpCommand;
 import io.sluice.lab.cli.VerifyCommand;
 import io.sluice.tools.cli.OperatorCli;
-import io.sluice.tools.dlq.DlqCommand;
-import io.sluice.tools.monitor.MonitorCommand;
-import io.sluice.tools.reconcile.ReconcileCommand;
-import io.sluice.tools.table.TableCommand;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
@@ -31,12 +27,7 @@ import picocli.CommandLine.Spec;
       LoadCommand.class,
       ConfigDocsCommand.class,
       BenchCommand.class,
-      DlqCommand.class,
-      TableCommand.class,
-      ReconcileCommand.class,
-      VerifyCommand.class,
-      MonitorCommand.class,
-      CommandLine.HelpCommand.class
+      VerifyCommand.class
     })
 public final class SluiceCli implements Runnable {
   @Spec CommandSpec spec;
@@ -52,6 +43,9 @@ public final class SluiceCli implements Runnable {
 
   /** The configured command line (errors as {@link OperatorCli#configure} prints them). */
   public static CommandLine commandLine() {
-    return OperatorCli.configure(new CommandLine(new SluiceCli()));
+    CommandLine cli = new CommandLine(new SluiceCli());
+    OperatorCli.addOperatorCommands(cli);
+    cli.addSubcommand(new CommandLine.HelpCommand());
+    return OperatorCli.configure(cli);
   }
 }

@@ -51,6 +51,16 @@ class SluiceCliHelpTest {
             List.of("table", "snapshots"));
   }
 
+  @Test
+  void everyOperatorCommandIsACommandOfTheDevelopersCliToo() {
+    CommandLine operator = io.sluice.tools.cli.OperatorCli.commandLine();
+    assertThat(operator.getSubcommands().keySet())
+        .containsExactly("dlq", "table", "reconcile", "monitor", "help");
+    assertThat(SluiceCli.commandLine().getSubcommands().keySet())
+        .containsAll(operator.getSubcommands().keySet())
+        .contains("up", "load", "verify", "config-docs", "bench");
+  }
+
   @ParameterizedTest
   @MethodSource("commands")
   void everyCommandPrintsItsUsageAndDescriptionOnHelp(List<String> path) {

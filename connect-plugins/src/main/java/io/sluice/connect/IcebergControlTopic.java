@@ -1,5 +1,6 @@
 package io.sluice.connect;
 
+import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -10,6 +11,7 @@ import org.apache.kafka.clients.admin.OffsetSpec;
 import org.apache.kafka.clients.consumer.OffsetAndMetadata;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.errors.GroupNotEmptyException;
+import org.apache.kafka.common.errors.RetriableException;
 import org.apache.kafka.common.errors.UnknownMemberIdException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -27,6 +29,8 @@ import org.slf4j.LoggerFactory;
  * committed twice.
  */
 public final class IcebergControlTopic {
+  private static final Duration READY_TIMEOUT = Duration.ofSeconds(30);
+  private static final Duration RETRY_BACKOFF = Duration.ofMillis(200);
   private static final Logger log = LoggerFactory.getLogger(IcebergControlTopic.class);
 
   private IcebergControlTopic() {}
@@ -40,6 +44,29 @@ public final class IcebergControlTopic {
    * @return the offsets committed for the group (empty when it had offsets already)
    */
   public static Map<TopicPartition, Long> prepare(
+      Admin admin, String controlTopic, String connectorName) {
+    // A control topic created a moment ago may not have a leader yet: its partitions are then
+    // unknown to the broker for a while (a retriable error), so retry within a bound.
+    long deadline = System.nanoTime() + READY_TIMEOUT.toNanos();
+    while (true) {
+      try {
+        return prepareOnce(admin, controlTopic, connectorName);
+      } catch (IllegalStateException e) {
+        if (!(e.getCause() instanceof RetriableException) || System.nanoTime() > deadline) {
+          throw e;
+        }
+        log.debug("Control topic {} not ready yet ({}); retrying", controlTopic, e.getCause());
+        try {
+          Thread.sleep(RETRY_BACKOFF.toMillis());
+        } catch (InterruptedException interrupted) {
+          Thread.currentThread().interrupt();
+          throw new IllegalStateException("interrupted while preparing " + controlTopic, e);
+        }
+      }
+    }
+  }
+
+  private static Map<TopicPartition, Long> prepareOnce(
       Admin admin, String controlTopic, String connectorName) {
     String group = ConnectorConfigs.icebergCoordinatorGroup(connectorName);
     try {
@@ -81,7 +108,13 @@ public final class IcebergControlTopic {
         return Map.of();
       }
       throw new IllegalStateException(
-          "cannot prepare the offsets of group " + group + " on " + controlTopic, e.getCause());
+          "cannot prepare the offsets of group "
+              + group
+              + " on "
+              + controlTopic
+              + ": "
+              + e.getCause().getMessage(),
+          e.getCause());
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
       throw new IllegalStateException("interrupted while preparing " + controlTopic, e);

@@ -86,7 +86,7 @@ class ComposeFilesTest {
     assertThat(Files.readString(COMPOSE.resolve("sluice.Dockerfile")))
         .contains("COPY --chmod=755 compose/sluice/sluice /usr/local/bin/sluice");
 
-    CommandLine cli = new CommandLine(new OperatorCli());
+    CommandLine cli = OperatorCli.commandLine();
     assertThat(cli.getSubcommands()).containsKeys("dlq", "reconcile", "table", "monitor");
     assertThat(cli.getSubcommands()).doesNotContainKeys("up", "verify", "bench", "load");
   }

@@ -20,14 +20,7 @@ import picocli.CommandLine.Spec;
     name = "sluice",
     mixinStandardHelpOptions = true,
     versionProvider = OperatorCli.Version.class,
-    description = "Sluice keeps poison records out of a CDC lakehouse without stopping it.",
-    subcommands = {
-      DlqCommand.class,
-      TableCommand.class,
-      ReconcileCommand.class,
-      MonitorCommand.class,
-      CommandLine.HelpCommand.class
-    })
+    description = "Sluice keeps poison records out of a CDC lakehouse without stopping it.")
 public final class OperatorCli implements Runnable {
   @Spec CommandSpec spec;
 
@@ -37,7 +30,26 @@ public final class OperatorCli implements Runnable {
   }
 
   public static void main(String[] args) {
-    System.exit(configure(new CommandLine(new OperatorCli())).execute(args));
+    System.exit(commandLine().execute(args));
+  }
+
+  /** The operator's command line, configured. */
+  public static CommandLine commandLine() {
+    CommandLine cli = new CommandLine(new OperatorCli());
+    addOperatorCommands(cli);
+    cli.addSubcommand(new CommandLine.HelpCommand());
+    return configure(cli);
+  }
+
+  /**
+   * Adds the operator's commands to {@code cli}: the developer's {@code sluice} has each of them
+   * too, from this one list.
+   */
+  public static void addOperatorCommands(CommandLine cli) {
+    cli.addSubcommand(new DlqCommand());
+    cli.addSubcommand(new TableCommand());
+    cli.addSubcommand(new ReconcileCommand());
+    cli.addSubcommand(new MonitorCommand());
   }
 
   /**
