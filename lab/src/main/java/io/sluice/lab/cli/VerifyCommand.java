@@ -7,6 +7,7 @@ import ch.qos.logback.core.FileAppender;
 import io.sluice.lab.stack.EmbeddedStack;
 import io.sluice.lab.stack.ReadyFile;
 import io.sluice.lab.stack.StackOptions;
+import io.sluice.lab.verify.EventIdAuditReport;
 import io.sluice.lab.verify.PoisonDlqScenario;
 import io.sluice.lab.verify.RunEnvironment;
 import io.sluice.lab.verify.ScenarioEndpoints;
@@ -338,13 +339,14 @@ final class VerifyCommand implements Callable<Integer> {
     out.println("checks:");
     report.checks().forEach((name, ok) -> out.printf("  %s  %s%n", ok ? "PASS" : "FAIL", name));
     Map<?, ?> summary = (Map<?, ?>) report.get("summary");
-    Map<?, ?> audit = (Map<?, ?>) report.get("event_id_audit");
+    EventIdAuditReport audit =
+        report.get("event_id_audit") instanceof EventIdAuditReport a ? a : null;
     out.printf(
         "DLQ records: %s, snapshot diff: %s, changelog rows: %s, duplicate events: %s%n",
         summary == null ? "-" : summary.get("dlq_record_count"),
         report.get("snapshot_diff_count") == null ? "-" : report.get("snapshot_diff_count"),
-        audit == null ? "-" : audit.get("changelog_row_count"),
-        audit == null ? "-" : audit.get("duplicate_occurrence_count"));
+        audit == null ? "-" : audit.changelogRowCount(),
+        audit == null ? "-" : audit.duplicateOccurrenceCount());
     if (summary != null && summary.get("failure") != null) {
       out.printf("failed in phase %s: %s%n", summary.get("failed_phase"), summary.get("failure"));
     }

@@ -25,6 +25,7 @@ import java.security.NoSuchAlgorithmException;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.SQLException;
+import java.time.Clock;
 import java.time.Duration;
 import java.util.Arrays;
 import java.util.Base64;
@@ -125,7 +126,7 @@ public final class PoisonDlqScenario {
     report.put("failure_class", FAILURE_CLASS);
     report.put("scenario", scenario());
     report.put("path_b_job_class", routerMainClass());
-    report.put("reader", reader());
+    report.put("reader", Reader.ICEBERG_GENERICS);
     String failure = null;
     Run run = null;
     try (Admin admin = admin();
@@ -179,18 +180,6 @@ public final class PoisonDlqScenario {
     scenario.put("post_resume_order_id", nextRow().orderId());
     scenario.put("repair_skipped", settings.skipRepair());
     return scenario;
-  }
-
-  private static Map<String, Object> reader() {
-    Map<String, Object> reader = new LinkedHashMap<>();
-    reader.put("api", "org.apache.iceberg.data.IcebergGenerics");
-    reader.put("snapshot", "current snapshot of each table at read time");
-    reader.put("deletes_applied", true);
-    reader.put(
-        "description",
-        "Iceberg's own generic reader: equality and position deletes applied, as any engine"
-            + " configured from the ready file's iceberg_catalog reads the tables");
-    return reader;
   }
 
   private OrderRow intendedRow() {
@@ -247,7 +236,8 @@ public final class PoisonDlqScenario {
                   new Linkage.Stage(
                       "changelog_sink", "connect-" + EmbeddedStack.CHANGELOG_SINK, CLEAN)),
               EmbeddedStack.UPSERT_SINK,
-              List.of(EmbeddedStack.CURRENT_TABLE, EmbeddedStack.CHANGELOG_TABLE));
+              List.of(EmbeddedStack.CURRENT_TABLE, EmbeddedStack.CHANGELOG_TABLE),
+              Clock.systemUTC());
     }
 
     void all() throws Exception {
@@ -320,7 +310,7 @@ public final class PoisonDlqScenario {
           "non-Avro payload: the intended row as JSON {\"intended_after\": {...},"
               + " \"intended_operation\": \"c\"} produced to the main topic, keyed by the Avro"
               + " primary key (registered <topic>-key schema), while capture was paused");
-      fault.put("producer_metadata", metadata(poisonAt));
+      fault.put("producer_metadata", ProducerMetadata.of(poisonAt));
       fault.put("connector_status_during_injection", statusDuringInjection);
       fault.put("payload_sha256", sha256(poison.value()));
       fault.put("payload_size_bytes", poison.value().length);
@@ -647,15 +637,6 @@ public final class PoisonDlqScenario {
     Set<String> at = new HashSet<>();
     records.forEach(r -> at.add(r.partition() + "@" + r.offset()));
     return at;
-  }
-
-  private static Map<String, Object> metadata(RecordMetadata m) {
-    Map<String, Object> meta = new LinkedHashMap<>();
-    meta.put("topic", m.topic());
-    meta.put("partition", m.partition());
-    meta.put("offset", m.offset());
-    meta.put("timestamp_ms", m.timestamp());
-    return meta;
   }
 
   private static boolean notBlank(String s) {
