@@ -1,5 +1,6 @@
-package io.sluice.lab.verify;
+package io.sluice.lab.verify.poison;
 
+import io.sluice.lab.verify.ScenarioFailure;
 import io.sluice.tools.dlq.DlqCommand;
 import io.sluice.tools.dlq.kafka.BrokerClients;
 import io.sluice.tools.dlq.kafka.TopicScanner;

@@ -1,4 +1,4 @@
-package io.sluice.lab.verify;
+package io.sluice.lab.verify.poison;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -6,6 +6,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.sluice.lab.cli.SluiceCli;
 import io.sluice.lab.db.OrdersWorkload;
+import io.sluice.lab.verify.VerifyReport;
 import io.sluice.router.dlq.DlqEnvelope;
 import java.io.IOException;
 import java.io.PrintWriter;

@@ -1,4 +1,4 @@
-package io.sluice.lab.verify;
+package io.sluice.lab.verify.poison;
 
 import static org.assertj.core.api.Assertions.assertThat;
 

@@ -1,18 +1,28 @@
-package io.sluice.lab.verify;
+package io.sluice.lab.verify.poison;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.sluice.embedded.TopicReader;
 import io.sluice.lab.db.OrdersTable;
 import io.sluice.lab.db.OrdersWorkload;
-import io.sluice.lab.iceberg.Catalogs;
-import io.sluice.lab.iceberg.LakeCatalog;
 import io.sluice.lab.stack.EmbeddedStack;
+import io.sluice.lab.verify.BoundedWait;
+import io.sluice.lab.verify.CaptureAdmin;
+import io.sluice.lab.verify.EventIdAudit;
+import io.sluice.lab.verify.LakeState;
+import io.sluice.lab.verify.ProducerMetadata;
+import io.sluice.lab.verify.Reader;
+import io.sluice.lab.verify.ReconciliationReport;
+import io.sluice.lab.verify.RouterProbe;
+import io.sluice.lab.verify.RunEnvironment;
+import io.sluice.lab.verify.ScenarioEndpoints;
+import io.sluice.lab.verify.ScenarioFailure;
+import io.sluice.lab.verify.ScenarioStack;
+import io.sluice.lab.verify.VerifyReport;
 import io.sluice.lab.workload.OrderRow;
 import io.sluice.router.RouterMain;
 import io.sluice.router.dlq.DlqEnvelope;
 import io.sluice.router.dlq.DlqHeaders;
-import io.sluice.schema.registry.HttpSchemaRegistryClient;
 import io.sluice.schema.registry.SchemaRegistryClient;
 import io.sluice.schema.wire.WireFormat;
 import io.sluice.tools.dlq.ledger.Ledger;
@@ -37,8 +47,6 @@ import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ExecutionException;
 import java.util.function.Consumer;
-import org.apache.kafka.clients.admin.Admin;
-import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
@@ -129,9 +137,8 @@ public final class PoisonDlqScenario {
     report.put("reader", Reader.ICEBERG_GENERICS);
     String failure = null;
     Run run = null;
-    try (Admin admin = admin();
-        LakeCatalog lake = Catalogs.open(endpoints.icebergCatalog())) {
-      run = new Run(admin, lake);
+    try (ScenarioStack stack = ScenarioStack.open(endpoints, Clock.systemUTC())) {
+      run = new Run(stack);
       run.all();
       phase = "complete";
     } catch (ScenarioFailure e) {
@@ -198,12 +205,11 @@ public final class PoisonDlqScenario {
 
   /** One run's clients and what earlier steps found. */
   private final class Run {
-    private final Admin admin;
+    private final ScenarioStack stack;
     private final CaptureAdmin capture;
     private final RouterProbe router;
     private final SchemaRegistryClient registry;
     private final LakeState lakeState;
-    private final Linkage linkage;
     private Set<String> dlqBefore;
     private PoisonRecord poison;
     private RecordMetadata poisonAt;
@@ -212,32 +218,12 @@ public final class PoisonDlqScenario {
     private long routerCommitAtInjection;
     private long dlqRecordCount;
 
-    Run(Admin admin, LakeCatalog lake) {
-      this.admin = admin;
-      this.capture = new CaptureAdmin(endpoints.captureAdminUrl(), EmbeddedStack.CAPTURE_NAME);
-      this.router = new RouterProbe(endpoints.routerMetricsUrl());
-      this.registry = HttpSchemaRegistryClient.create(endpoints.schemaRegistryUrl());
-      this.lakeState =
-          new LakeState(
-              PoisonDlqScenario.this::connect,
-              lake,
-              "cdc_lab",
-              OrdersTable.NAME,
-              EmbeddedStack.CURRENT_TABLE,
-              EmbeddedStack.CHANGELOG_TABLE);
-      this.linkage =
-          new Linkage(
-              admin,
-              lake,
-              capture,
-              List.of(
-                  new Linkage.Stage("router", ROUTER_GROUP, MAIN),
-                  new Linkage.Stage("upsert_sink", "connect-" + EmbeddedStack.UPSERT_SINK, CLEAN),
-                  new Linkage.Stage(
-                      "changelog_sink", "connect-" + EmbeddedStack.CHANGELOG_SINK, CLEAN)),
-              EmbeddedStack.UPSERT_SINK,
-              List.of(EmbeddedStack.CURRENT_TABLE, EmbeddedStack.CHANGELOG_TABLE),
-              Clock.systemUTC());
+    Run(ScenarioStack stack) {
+      this.stack = stack;
+      this.capture = stack.capture();
+      this.router = stack.router();
+      this.registry = stack.registry();
+      this.lakeState = stack.lake();
     }
 
     void all() throws Exception {
@@ -271,7 +257,7 @@ public final class PoisonDlqScenario {
             .run(c, settings.baselineRows(), 0, 0, line -> progress.accept("  load: " + line));
       }
       awaitConverged("the current table equals the source after the baseline");
-      report.put("baseline_offset_checkpoint_snapshot_linkage", linkage.now());
+      report.put("baseline_offset_checkpoint_snapshot_linkage", stack.linkage());
     }
 
     private void inject() throws Exception {
@@ -340,7 +326,7 @@ public final class PoisonDlqScenario {
       Long committed =
           BoundedWait.latest(
               STEP_TIMEOUT,
-              () -> linkage.committed(ROUTER_GROUP, MAIN).get(poisonPartition),
+              () -> stack.routerCommitted().get(poisonPartition),
               offset -> offset != null && offset > poisonAt.offset());
       report.check(
           "checkpoint_advanced_after_poison", committed != null && committed > poisonAt.offset());
@@ -429,7 +415,7 @@ public final class PoisonDlqScenario {
               + ", capture "
               + captureState);
       report.put("recovery", recovery);
-      report.put("repair_offset_checkpoint_snapshot_linkage", linkage.now());
+      report.put("repair_offset_checkpoint_snapshot_linkage", stack.linkage());
     }
 
     @SuppressWarnings("unchecked")
@@ -466,7 +452,7 @@ public final class PoisonDlqScenario {
               && last.audit().changelogEventIds().containsKey(next.eventId())
               && commitId() > routerCommitAtInjection + 1;
       report.check("post_poison_event_flow_continued", flowed);
-      report.put("offset_checkpoint_snapshot_linkage", linkage.now());
+      report.put("offset_checkpoint_snapshot_linkage", stack.linkage());
       report.put("reconciliation", ReconciliationReport.of(last.reconcile()));
       report.put("snapshot_diff_count", last.reconcile().diffCount());
       report.put("event_id_audit", last.audit().toReport());
@@ -487,9 +473,7 @@ public final class PoisonDlqScenario {
     }
 
     private long commitId() {
-      return linkage.committed(ROUTER_GROUP, MAIN).values().stream()
-          .mapToLong(Long::longValue)
-          .sum();
+      return stack.routerCommitId();
     }
 
     private RecordMetadata produce(PoisonRecord record)
@@ -623,14 +607,6 @@ public final class PoisonDlqScenario {
   private Connection connect() throws SQLException {
     return DriverManager.getConnection(
         endpoints.jdbcUrl(), endpoints.jdbcUser(), endpoints.jdbcPassword());
-  }
-
-  private Admin admin() {
-    return Admin.create(
-        Map.of(
-            AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, endpoints.bootstrapServers(),
-            AdminClientConfig.REQUEST_TIMEOUT_MS_CONFIG, 10_000,
-            AdminClientConfig.DEFAULT_API_TIMEOUT_MS_CONFIG, 20_000));
   }
 
   private static Set<String> coordinates(List<ConsumerRecord<byte[], byte[]>> records) {
