@@ -16,6 +16,7 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.function.Consumer;
+import java.util.function.Function;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
@@ -28,12 +29,14 @@ import org.apache.kafka.common.TopicPartition;
  * only one scenario does is in its steps. Closing it closes the clients.
  */
 public final class ScenarioStack implements AutoCloseable {
+  public static final String SOURCE_TABLE = OrdersTable.QUALIFIED_NAME;
   public static final String MAIN_TOPIC = EmbeddedStack.MAIN_TOPIC;
   public static final String CLEAN_TOPIC = EmbeddedStack.CLEAN_TOPIC;
   public static final String DLQ_TOPIC = MAIN_TOPIC + ".dlq";
   public static final String ROUTER_GROUP = EmbeddedStack.ROUTER_APPLICATION_ID;
-  public static final List<String> ICEBERG_TABLES =
-      List.of(EmbeddedStack.CURRENT_TABLE, EmbeddedStack.CHANGELOG_TABLE);
+  public static final String CURRENT_TABLE = EmbeddedStack.CURRENT_TABLE;
+  public static final String CHANGELOG_TABLE = EmbeddedStack.CHANGELOG_TABLE;
+  public static final List<String> ICEBERG_TABLES = List.of(CURRENT_TABLE, CHANGELOG_TABLE);
 
   private final ScenarioEndpoints endpoints;
   private final Admin admin;
@@ -54,12 +57,7 @@ public final class ScenarioStack implements AutoCloseable {
     this.registry = HttpSchemaRegistryClient.create(endpoints.schemaRegistryUrl());
     this.lake =
         new LakeState(
-            this::connect,
-            catalog,
-            "cdc_lab",
-            OrdersTable.NAME,
-            EmbeddedStack.CURRENT_TABLE,
-            EmbeddedStack.CHANGELOG_TABLE);
+            this::connect, catalog, "cdc_lab", OrdersTable.NAME, CURRENT_TABLE, CHANGELOG_TABLE);
     this.linkage =
         new Linkage(
             admin,
@@ -94,6 +92,25 @@ public final class ScenarioStack implements AutoCloseable {
       admin.close();
       throw e;
     }
+  }
+
+  /**
+   * Opens the stack, runs a scenario's steps on it and closes it. Failing to open or to close it
+   * fails the chain where it stands (at {@link StepChain#START} or after its last step), as a step
+   * that fails would.
+   */
+  public static <S> StepChain<S, ? extends S> run(
+      ScenarioEndpoints endpoints,
+      Clock clock,
+      StepChain<S, ? extends S> start,
+      Function<ScenarioStack, StepChain<S, ? extends S>> steps) {
+    StepChain<S, ? extends S> end = start;
+    try (ScenarioStack stack = open(endpoints, clock)) {
+      end = steps.apply(stack);
+    } catch (Exception e) {
+      end = end.failedBy(e);
+    }
+    return end;
   }
 
   public ScenarioEndpoints endpoints() {
@@ -159,7 +176,7 @@ public final class ScenarioStack implements AutoCloseable {
   public void requireFreshStart(int seed) throws SQLException {
     if (lake.rowsOfSeed(seed) > 0) {
       throw new ScenarioFailure(
-          OrdersTable.QUALIFIED_NAME
+          SOURCE_TABLE
               + " already holds rows of seed "
               + seed
               + "; pick another --seed, or run without --ready-file for a fresh stack");

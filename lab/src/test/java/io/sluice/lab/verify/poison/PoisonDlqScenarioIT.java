@@ -39,12 +39,13 @@ class PoisonDlqScenarioIT {
 
     JsonNode report = run.report();
     assertThat(fieldNames(report)).containsExactlyElementsOf(VerifyReport.KEYS);
-    for (String check : VerifyReport.CHECKS) {
-      assertThat(report.path("checks").path(check).asBoolean(false))
-          .as("check %s (stdout:%n%s)", check, run.out())
+    for (PoisonCheck check : PoisonCheck.values()) {
+      assertThat(report.path("checks").path(check.key()).asBoolean(false))
+          .as("check %s (stdout:%n%s)", check.key(), run.out())
           .isTrue();
     }
-    assertThat(fieldNames(report.path("checks"))).containsExactlyElementsOf(VerifyReport.CHECKS);
+    assertThat(fieldNames(report.path("checks")))
+        .containsExactlyElementsOf(Stream.of(PoisonCheck.values()).map(PoisonCheck::key).toList());
     assertThat(run.exit()).as(run.out()).isZero();
     assertThat(report.path("phase").asText()).isEqualTo("complete");
 
