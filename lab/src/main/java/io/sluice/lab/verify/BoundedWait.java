@@ -10,7 +10,7 @@ import org.slf4j.LoggerFactory;
  * Polls a condition until it holds or a deadline passes. Every wait of a scenario goes through
  * here, so none is unbounded and each failure names what did not happen and what was last seen.
  */
-final class BoundedWait {
+public final class BoundedWait {
   private static final Logger log = LoggerFactory.getLogger(BoundedWait.class);
   private static final Duration POLL = Duration.ofMillis(500);
 
@@ -23,7 +23,7 @@ final class BoundedWait {
    * @return the first accepted value
    * @throws ScenarioFailure when {@code timeout} passes first; names the last value or error
    */
-  static <T> T until(String what, Duration timeout, Callable<T> probe, Predicate<T> done) {
+  public static <T> T until(String what, Duration timeout, Callable<T> probe, Predicate<T> done) {
     long deadline = System.nanoTime() + timeout.toNanos();
     String lastSeen = "nothing yet";
     while (true) {
@@ -63,7 +63,7 @@ final class BoundedWait {
    * the last value either way (null when the probe never answered): for waits whose outcome is a
    * check of the report rather than the end of the run.
    */
-  static <T> T latest(Duration timeout, Callable<T> probe, Predicate<T> done) {
+  public static <T> T latest(Duration timeout, Callable<T> probe, Predicate<T> done) {
     long deadline = System.nanoTime() + timeout.toNanos();
     T last = null;
     while (true) {

@@ -13,7 +13,7 @@ import java.time.Duration;
  * The capture's admin API (Kafka Connect's REST shape): pause, resume, status and the source
  * position of the last published change.
  */
-final class CaptureAdmin {
+public final class CaptureAdmin {
   private static final ObjectMapper JSON = new ObjectMapper();
   private static final Duration TIMEOUT = Duration.ofSeconds(10);
 
@@ -24,26 +24,26 @@ final class CaptureAdmin {
     this.connectorUrl = adminUrl.replaceAll("/+$", "") + "/connectors/" + captureName;
   }
 
-  void pause() {
+  public void pause() {
     put("pause");
   }
 
-  void resume() {
+  public void resume() {
     put("resume");
   }
 
   /** {@code GET .../status}: {@code connector.state} and {@code streaming}, among others. */
-  JsonNode status() {
+  public JsonNode status() {
     return get("status");
   }
 
   /** The connector state of {@link #status()} (RUNNING, PAUSED, FAILED, ...). */
-  String state() {
+  public String state() {
     return status().path("connector").path("state").asText("UNKNOWN");
   }
 
   /** {@code GET .../offsets}: the binlog position or GTID set of the last published change. */
-  JsonNode offsets() {
+  public JsonNode offsets() {
     return get("offsets");
   }
 

@@ -1,12 +1,10 @@
 package io.sluice.lab.verify;
 
+import io.sluice.dlq.Sha256;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
-import java.security.NoSuchAlgorithmException;
 import java.util.ArrayList;
 import java.util.Collection;
-import java.util.HexFormat;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
@@ -91,56 +89,42 @@ public record EventIdAudit(
   }
 
   /** The report's {@code event_id_audit} object. */
-  public Map<String, Object> toReport() {
-    List<Map<String, Object>> duplicates = new ArrayList<>();
+  public EventIdAuditReport toReport() {
+    List<EventIdAuditReport.DuplicateEventId> duplicates = new ArrayList<>();
     duplicates()
-        .forEach(
-            (id, count) -> {
-              Map<String, Object> entry = new LinkedHashMap<>();
-              entry.put("event_id", id);
-              entry.put("count", count);
-              duplicates.add(entry);
-            });
-    Map<String, Object> report = new LinkedHashMap<>();
-    report.put("changelog_row_count", changelogRowCount);
-    report.put("changelog_distinct_event_id_count", changelogEventIds.size());
-    report.put("duplicate_event_ids", duplicates);
-    report.put("duplicate_occurrence_count", duplicateOccurrenceCount());
-    report.put("source_current_event_ids", idList(sourceCurrentEventIds));
-    report.put("iceberg_current_event_ids", idList(icebergCurrentEventIds));
-    report.put("current_event_ids_match", currentEventIdsMatch());
-    report.put("missing_from_changelog", idList(missingFromChangelog()));
-    report.put("consistent", consistent());
-    return report;
+        .forEach((id, count) -> duplicates.add(new EventIdAuditReport.DuplicateEventId(id, count)));
+    return new EventIdAuditReport(
+        changelogRowCount,
+        changelogEventIds.size(),
+        duplicates,
+        duplicateOccurrenceCount(),
+        idList(sourceCurrentEventIds),
+        idList(icebergCurrentEventIds),
+        currentEventIdsMatch(),
+        idList(missingFromChangelog()),
+        consistent());
   }
 
   /**
-   * The ids themselves up to {@link #LIST_LIMIT}; beyond it an object with the count and the sha256
-   * of the sorted ids, one decimal per line.
+   * The ids themselves up to {@link #LIST_LIMIT}; beyond it their count and the sha256 of the
+   * sorted ids, one decimal per line.
    */
-  static Object idList(List<Long> ids) {
+  static EventIdAuditReport.IdList idList(List<Long> ids) {
     if (ids.size() <= LIST_LIMIT) {
-      return ids;
+      return new EventIdAuditReport.Ids(ids);
     }
-    Map<String, Object> summary = new LinkedHashMap<>();
-    summary.put("count", ids.size());
-    summary.put("sha256", sha256(ids));
-    summary.put(
-        "note",
+    return new EventIdAuditReport.IdDigest(
+        ids.size(),
+        sha256(ids),
         "more than " + LIST_LIMIT + " ids: count and sha256 of the sorted ids, one per line");
-    return summary;
   }
 
   static String sha256(List<Long> sortedIds) {
-    try {
-      MessageDigest digest = MessageDigest.getInstance("SHA-256");
-      for (Long id : sortedIds) {
-        digest.update((id + "\n").getBytes(StandardCharsets.US_ASCII));
-      }
-      return HexFormat.of().formatHex(digest.digest());
-    } catch (NoSuchAlgorithmException e) {
-      throw new IllegalStateException("SHA-256 is not available", e);
+    MessageDigest digest = Sha256.digest();
+    for (Long id : sortedIds) {
+      digest.update((id + "\n").getBytes(StandardCharsets.US_ASCII));
     }
+    return Sha256.hex(digest);
   }
 
   private static List<Long> sorted(List<Long> ids) {

@@ -16,7 +16,7 @@ import java.util.List;
  * source with the current table, and the event ids of all three. Every call reads afresh (a new
  * JDBC transaction, the tables' current snapshots).
  */
-final class LakeState {
+public final class LakeState {
   static final String EVENT_ID = "event_id";
 
   /** Opens a JDBC connection in auto-commit mode, so every read sees the latest commit. */
@@ -48,25 +48,25 @@ final class LakeState {
   }
 
   /** Source rows over JDBC against the current table through Iceberg's reader. */
-  ReconcileResult reconcile() throws SQLException {
+  public ReconcileResult reconcile() throws SQLException {
     try (Connection c = source.connect()) {
       return reconciler.reconcile(c, db, table, lake.table(currentTable));
     }
   }
 
   /** The event-id audit of the changelog and current tables against the source. */
-  EventIdAudit audit() throws SQLException {
+  public EventIdAudit audit() throws SQLException {
     return EventIdAudit.of(eventIds(changelogTable), sourceEventIds(), eventIds(currentTable));
   }
 
   /** The event id of every row of an Iceberg table (null for a row without one). */
-  List<Long> eventIds(String icebergTable) {
+  public List<Long> eventIds(String icebergTable) {
     List<Long> ids = new ArrayList<>();
     IcebergRows.read(lake.table(icebergTable), 0, r -> ids.add((Long) r.getField(EVENT_ID)));
     return ids;
   }
 
-  List<Long> sourceEventIds() throws SQLException {
+  public List<Long> sourceEventIds() throws SQLException {
     List<Long> ids = new ArrayList<>();
     try (Connection c = source.connect();
         Statement s = c.createStatement();
@@ -79,7 +79,7 @@ final class LakeState {
   }
 
   /** How many rows of {@code db.table} belong to {@code seed}. */
-  long rowsOfSeed(int seed) throws SQLException {
+  public long rowsOfSeed(int seed) throws SQLException {
     try (Connection c = source.connect();
         Statement s = c.createStatement();
         ResultSet rs =

@@ -2,9 +2,11 @@ package io.sluice.lab.verify;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.TextNode;
 import io.sluice.lake.LakeCatalog;
 import io.sluice.lake.offsets.IcebergOffsets;
 import java.io.IOException;
+import java.time.Clock;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashMap;
@@ -25,12 +27,12 @@ import org.apache.kafka.common.KafkaFuture;
 import org.apache.kafka.common.TopicPartition;
 
 /**
- * The report's {@code *_offset_checkpoint_snapshot_linkage} objects: where each stage of the
- * pipeline is at one moment. Per stage (router, upsert sink, changelog sink) the consumer group's
- * committed offsets against the last stable offsets of its input topic; the router's committed
- * offsets as its commit ({@code router_commit}, where the reference report had a Flink checkpoint);
- * the Iceberg snapshot ids of both tables with the Kafka offsets their summaries record; and the
- * capture's source position.
+ * Takes the report's {@code *_offset_checkpoint_snapshot_linkage} objects ({@link
+ * LinkageSnapshot}): where each stage of the pipeline is at one moment. Per stage (router, upsert
+ * sink, changelog sink) the consumer group's committed offsets against the last stable offsets of
+ * its input topic; the router's committed offsets as its commit ({@code router_commit}, where the
+ * reference report had a Flink checkpoint); the Iceberg snapshot ids of both tables with the Kafka
+ * offsets their summaries record; and the capture's source position.
  */
 final class Linkage {
   private static final ObjectMapper JSON = new ObjectMapper();
@@ -45,10 +47,12 @@ final class Linkage {
   private final List<Stage> stages;
   private final String upsertConnector;
   private final List<String> tables;
+  private final Clock clock;
 
   /**
    * @param stages the router first (its stage also fills the top-level keys), then the sinks
    * @param tables the Iceberg tables ({@code namespace.table}) whose snapshots are linked
+   * @param clock what {@code captured_at} reads
    */
   Linkage(
       Admin admin,
@@ -56,65 +60,61 @@ final class Linkage {
       CaptureAdmin capture,
       List<Stage> stages,
       String upsertConnector,
-      List<String> tables) {
+      List<String> tables,
+      Clock clock) {
     this.admin = admin;
     this.lake = lake;
     this.capture = capture;
     this.stages = List.copyOf(stages);
     this.upsertConnector = upsertConnector;
     this.tables = List.copyOf(tables);
+    this.clock = clock;
   }
 
   /** The linkage as it is now. */
-  Map<String, Object> now() {
-    Map<String, Object> perStage = new LinkedHashMap<>();
+  LinkageSnapshot now() {
+    Map<String, LinkageSnapshot.StageOffsets> perStage = new LinkedHashMap<>();
     for (Stage stage : stages) {
-      Map<String, Object> s = new LinkedHashMap<>();
-      s.put("consumer_group", stage.consumerGroup());
-      s.put("topic", stage.topic());
-      s.put("kafka_offsets", kafkaOffsets(stage));
-      perStage.put(stage.name(), s);
+      perStage.put(
+          stage.name(),
+          new LinkageSnapshot.StageOffsets(
+              stage.consumerGroup(), stage.topic(), kafkaOffsets(stage)));
     }
     Stage router = stages.get(0);
-    @SuppressWarnings("unchecked")
-    Map<String, Object> routerStage = (Map<String, Object>) perStage.get(router.name());
-    Map<String, Object> linkage = new LinkedHashMap<>();
-    linkage.put("captured_at", java.time.Instant.now().toString());
-    linkage.put("consumer_group", router.consumerGroup());
-    linkage.put("topic", router.topic());
-    linkage.put("kafka_offsets", routerStage.get("kafka_offsets"));
-    linkage.put("stages", perStage);
-    linkage.put(
-        "offsets_note",
-        "log_end_offset is the last stable offset (read_committed); on a transactional topic"
-            + " (the router writes the clean topic in transactions) a caught-up consumer shows lag 1"
-            + " per partition: the commit marker, not a record");
-    linkage.put("router_commit", routerCommit(router));
-    Map<String, Object> snapshotIds = new LinkedHashMap<>();
-    Map<String, Object> snapshotOffsets = new LinkedHashMap<>();
+    String capturedAt = clock.instant().toString();
+    Map<String, Long> snapshotIds = new LinkedHashMap<>();
+    Map<String, Map<String, JsonNode>> snapshotOffsets = new LinkedHashMap<>();
     for (String qualified : tables) {
       Table table = lake.table(qualified);
       Snapshot current = table.currentSnapshot();
       snapshotIds.put(qualified, current == null ? null : current.snapshotId());
       snapshotOffsets.put(qualified, recordedOffsets(table, current));
     }
-    linkage.put("iceberg_snapshot_ids", snapshotIds);
-    linkage.put("iceberg_snapshot_offsets", snapshotOffsets);
-    linkage.put("capture_position", capturePosition());
-    return linkage;
+    return new LinkageSnapshot(
+        capturedAt,
+        router.consumerGroup(),
+        router.topic(),
+        perStage.get(router.name()).kafkaOffsets(),
+        perStage,
+        "log_end_offset is the last stable offset (read_committed); on a transactional topic"
+            + " (the router writes the clean topic in transactions) a caught-up consumer shows lag 1"
+            + " per partition: the commit marker, not a record",
+        routerCommit(router),
+        snapshotIds,
+        snapshotOffsets,
+        capturePosition());
   }
 
   /** The router's committed offsets and their sum, which only grows: a commit id. */
-  static Map<String, Object> routerCommitOf(String group, Map<TopicPartition, Long> committed) {
+  static LinkageSnapshot.RouterCommit routerCommitOf(
+      String group, Map<TopicPartition, Long> committed) {
     Map<String, Long> offsets = new TreeMap<>();
     committed.forEach((tp, offset) -> offsets.put(tp.topic() + "-" + tp.partition(), offset));
-    Map<String, Object> commit = new LinkedHashMap<>();
-    commit.put("consumer_group", group);
-    commit.put("committed_offsets", offsets);
-    commit.put("commit_id", committed.values().stream().mapToLong(Long::longValue).sum());
-    commit.put(
-        "commit_id_definition", "sum of the committed offsets of the router's input partitions");
-    return commit;
+    return new LinkageSnapshot.RouterCommit(
+        group,
+        offsets,
+        committed.values().stream().mapToLong(Long::longValue).sum(),
+        "sum of the committed offsets of the router's input partitions");
   }
 
   /** The committed offsets of {@code group} on {@code topic}'s partitions (absent: none). */
@@ -131,12 +131,12 @@ final class Linkage {
     return offsets;
   }
 
-  private Map<String, Object> routerCommit(Stage router) {
+  private LinkageSnapshot.RouterCommit routerCommit(Stage router) {
     return routerCommitOf(
         router.consumerGroup(), committed(router.consumerGroup(), router.topic()));
   }
 
-  private List<Map<String, Object>> kafkaOffsets(Stage stage) {
+  private List<LinkageSnapshot.PartitionOffsets> kafkaOffsets(Stage stage) {
     Map<TopicPartition, Long> committed = committed(stage.consumerGroup(), stage.topic());
     int partitions =
         get(admin.describeTopics(List.of(stage.topic())).allTopicNames(), stage.topic())
@@ -151,25 +151,22 @@ final class Linkage {
         get(
             admin.listOffsets(latest, new ListOffsetsOptions(IsolationLevel.READ_COMMITTED)).all(),
             stage.topic());
-    List<Map<String, Object>> rows = new ArrayList<>();
+    List<LinkageSnapshot.PartitionOffsets> rows = new ArrayList<>();
     latest.keySet().stream()
         .sorted(Comparator.comparingInt(TopicPartition::partition))
         .forEach(
             tp -> {
               long end = ends.get(tp).offset();
               Long current = committed.get(tp);
-              Map<String, Object> row = new LinkedHashMap<>();
-              row.put("partition", tp.partition());
-              row.put("current_offset", current);
-              row.put("log_end_offset", end);
-              row.put("lag", end - (current == null ? 0 : current));
-              rows.add(row);
+              rows.add(
+                  new LinkageSnapshot.PartitionOffsets(
+                      tp.partition(), current, end, end - (current == null ? 0 : current)));
             });
     return rows;
   }
 
-  private Map<String, Object> recordedOffsets(Table table, Snapshot current) {
-    Map<String, Object> recorded = new LinkedHashMap<>();
+  private Map<String, JsonNode> recordedOffsets(Table table, Snapshot current) {
+    Map<String, JsonNode> recorded = new LinkedHashMap<>();
     if (current == null) {
       return recorded;
     }
@@ -177,7 +174,7 @@ final class Linkage {
     IcebergOffsets.all(table, upsertConnector)
         .forEach((tp, offset) -> upsert.put(tp.topic() + "-" + tp.partition(), offset));
     if (!upsert.isEmpty()) {
-      recorded.put("sluice.offsets." + upsertConnector, upsert);
+      recorded.put("sluice.offsets." + upsertConnector, JSON.valueToTree(upsert));
     }
     new TreeMap<>(current.summary())
         .forEach(
@@ -189,20 +186,20 @@ final class Linkage {
     return recorded;
   }
 
-  private Object capturePosition() {
+  private JsonNode capturePosition() {
     try {
       return capture.offsets();
     } catch (ScenarioFailure e) {
-      return Map.of("error", e.getMessage());
+      return JSON.createObjectNode().put("error", e.getMessage());
     }
   }
 
-  private static Object parsed(String value) {
+  private static JsonNode parsed(String value) {
     try {
       JsonNode node = JSON.readTree(value);
-      return node == null ? value : node;
+      return node == null ? TextNode.valueOf(value) : node;
     } catch (IOException e) {
-      return value;
+      return TextNode.valueOf(value);
     }
   }
 

@@ -12,7 +12,7 @@ import java.time.Duration;
  * {"status":"RUNNING"}} while Kafka Streams runs, and the stream-thread replacement counter says
  * whether a thread died on the way.
  */
-final class RouterProbe {
+public final class RouterProbe {
   private static final Duration TIMEOUT = Duration.ofSeconds(10);
   private static final String REPLACEMENTS = "sluice_router_thread_replacements_total";
 
@@ -26,7 +26,7 @@ final class RouterProbe {
   }
 
   /** The status {@code /health} reports ("RUNNING" when up), or "UNREACHABLE: ...". */
-  String health() {
+  public String health() {
     try {
       HttpResponse<String> response = get(healthUrl);
       String body = response.body();
@@ -42,7 +42,7 @@ final class RouterProbe {
   }
 
   /** Stream threads the router replaced after a failure so far (0 when it reports none). */
-  long threadReplacements() {
+  public long threadReplacements() {
     try {
       double total = 0;
       for (String line : get(metricsUrl).body().split("\n")) {

@@ -9,9 +9,7 @@ import java.sql.Connection;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -23,47 +21,40 @@ public final class RunEnvironment {
   private RunEnvironment() {}
 
   /** The report's {@code environment}: cpu, ram, os, kernel, java, load average. */
-  public static Map<String, Object> environment() {
-    Map<String, Object> env = new LinkedHashMap<>();
-    Map<String, Object> cpu = new LinkedHashMap<>();
-    cpu.put("logical_cpus", Runtime.getRuntime().availableProcessors());
-    cpu.put("model", cpuModel());
-    cpu.put("arch", System.getProperty("os.arch"));
-    env.put("cpu", cpu);
-    Map<String, Object> ram = new LinkedHashMap<>();
+  public static Environment environment() {
+    Long total = null;
+    Long free = null;
     if (ManagementFactory.getOperatingSystemMXBean()
         instanceof com.sun.management.OperatingSystemMXBean os) {
-      ram.put("total_bytes", os.getTotalMemorySize());
-      ram.put("free_bytes", os.getFreeMemorySize());
+      total = os.getTotalMemorySize();
+      free = os.getFreeMemorySize();
     }
-    ram.put("jvm_max_heap_bytes", Runtime.getRuntime().maxMemory());
-    env.put("ram", ram);
-    env.put("os", System.getProperty("os.name") + " " + osRelease());
-    env.put("kernel", System.getProperty("os.version"));
-    env.put(
-        "java",
+    return new Environment(
+        new Environment.Cpu(
+            Runtime.getRuntime().availableProcessors(), cpuModel(), System.getProperty("os.arch")),
+        new Environment.Ram(total, free, Runtime.getRuntime().maxMemory()),
+        System.getProperty("os.name") + " " + osRelease(),
+        System.getProperty("os.version"),
         System.getProperty("java.vm.name")
             + " "
             + System.getProperty("java.runtime.version")
             + " ("
             + System.getProperty("java.vendor")
-            + ")");
-    env.put("load_average", loadAverage());
-    return env;
+            + ")",
+        loadAverage());
   }
 
   /** The report's {@code stack_versions}: libraries from their jars, MariaDB from the server. */
-  public static Map<String, Object> stackVersions(Connection source) {
-    Map<String, Object> versions = new LinkedHashMap<>();
-    versions.put("kafka", org.apache.kafka.common.utils.AppInfoParser.getVersion());
-    versions.put("kafka_streams", jarVersion(org.apache.kafka.streams.KafkaStreams.class));
-    versions.put("kafka_connect", jarVersion(org.apache.kafka.connect.runtime.Worker.class));
-    versions.put("debezium", jarVersion(io.debezium.engine.DebeziumEngine.class));
-    versions.put("iceberg", org.apache.iceberg.IcebergBuild.version());
-    versions.put("avro", jarVersion(org.apache.avro.Schema.class));
-    versions.put("mariadb", serverVersion(source));
-    versions.put("java", System.getProperty("java.version"));
-    return versions;
+  public static StackVersions stackVersions(Connection source) {
+    return new StackVersions(
+        org.apache.kafka.common.utils.AppInfoParser.getVersion(),
+        jarVersion(org.apache.kafka.streams.KafkaStreams.class),
+        jarVersion(org.apache.kafka.connect.runtime.Worker.class),
+        jarVersion(io.debezium.engine.DebeziumEngine.class),
+        org.apache.iceberg.IcebergBuild.version(),
+        jarVersion(org.apache.avro.Schema.class),
+        serverVersion(source),
+        System.getProperty("java.version"));
   }
 
   /** {@code git rev-parse HEAD} in the current directory, or "unknown". */
@@ -138,16 +129,16 @@ public final class RunEnvironment {
     return "";
   }
 
-  private static Object loadAverage() {
+  private static Environment.LoadAverage loadAverage() {
     try {
       List<String> fields = List.of(Files.readString(Path.of("/proc/loadavg")).trim().split(" "));
-      Map<String, Object> load = new LinkedHashMap<>();
-      load.put("1m", Double.parseDouble(fields.get(0)));
-      load.put("5m", Double.parseDouble(fields.get(1)));
-      load.put("15m", Double.parseDouble(fields.get(2)));
-      return load;
+      return new Environment.ProcLoadAverage(
+          Double.parseDouble(fields.get(0)),
+          Double.parseDouble(fields.get(1)),
+          Double.parseDouble(fields.get(2)));
     } catch (IOException | RuntimeException e) {
-      return ManagementFactory.getOperatingSystemMXBean().getSystemLoadAverage();
+      return new Environment.JvmLoadAverage(
+          ManagementFactory.getOperatingSystemMXBean().getSystemLoadAverage());
     }
   }
 }

@@ -1,131 +1,96 @@
 package io.sluice.lab.verify;
 
+import com.fasterxml.jackson.annotation.JsonAutoDetect;
+import com.fasterxml.jackson.annotation.JsonAutoDetect.Visibility;
+import com.fasterxml.jackson.annotation.JsonProperty;
+import com.fasterxml.jackson.annotation.JsonPropertyOrder;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
+import io.sluice.router.RouterMain;
+import io.sluice.tools.reconcile.ReconciliationReport;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.Collections;
-import java.util.LinkedHashMap;
+import java.time.Instant;
 import java.util.List;
-import java.util.Map;
 
 /**
  * The verification report of {@code sluice verify} (version {@value #VERSION}): one JSON object
- * whose top-level keys are those of docs/design.md#verification-report, in that order. This class
- * owns the format: a section is set by its key, unknown keys are refused, unset sections are
- * written as null, and the named checks are always all present (false until a step proves them).
+ * whose top-level keys are those of docs/design.md#verification-report, in that order, plus {@code
+ * report_version}. This class owns the layout: which key holds which part of the run's header
+ * ({@link RunHeader}) or of what its scenario found ({@link Findings}); each section is a record
+ * that owns its own keys. A section the run did not reach is written as null.
  */
+@JsonAutoDetect(
+    fieldVisibility = Visibility.NONE,
+    getterVisibility = Visibility.NONE,
+    isGetterVisibility = Visibility.NONE)
+@JsonPropertyOrder({
+  "report_version",
+  "run_id",
+  "started_at",
+  "finished_at",
+  "command",
+  "git_sha",
+  "phase",
+  "failure_class",
+  "scenario",
+  "environment",
+  "stack_versions",
+  "claim_boundary",
+  "path_b_job_class",
+  "reader",
+  "baseline_offset_checkpoint_snapshot_linkage",
+  "repair_offset_checkpoint_snapshot_linkage",
+  "offset_checkpoint_snapshot_linkage",
+  "fault",
+  "quarantine",
+  "recovery",
+  "reconciliation",
+  "snapshot_diff_count",
+  "event_id_audit",
+  "checks",
+  "summary",
+  "logs"
+})
 public final class VerifyReport {
   public static final int VERSION = 1;
 
   /** Every top-level key, in the order they are written. */
   public static final List<String> KEYS =
-      List.of(
-          "report_version",
-          "run_id",
-          "started_at",
-          "finished_at",
-          "command",
-          "git_sha",
-          "phase",
-          "failure_class",
-          "scenario",
-          "environment",
-          "stack_versions",
-          "claim_boundary",
-          "path_b_job_class",
-          "reader",
-          "baseline_offset_checkpoint_snapshot_linkage",
-          "repair_offset_checkpoint_snapshot_linkage",
-          "offset_checkpoint_snapshot_linkage",
-          "fault",
-          "quarantine",
-          "recovery",
-          "reconciliation",
-          "snapshot_diff_count",
-          "event_id_audit",
-          "checks",
-          "summary",
-          "logs");
-
-  /** The named checks of the poison-dlq scenario, in report order. */
-  public static final List<String> CHECKS =
-      List.of(
-          "poison_was_non_avro",
-          "exactly_one_dlq_record",
-          "dlq_has_error_metadata",
-          "dlq_preserved_original_value",
-          "main_job_survived_poison",
-          "checkpoint_advanced_after_poison",
-          "repair_replayed_with_registered_avro",
-          "repair_converged_before_connector_resume",
-          "connector_resumed",
-          "post_poison_event_flow_continued",
-          "final_snapshot_diff_zero",
-          "final_event_id_audit_consistent");
+      List.of(VerifyReport.class.getAnnotation(JsonPropertyOrder.class).value());
 
   private static final ObjectMapper JSON =
       new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
 
-  private final Map<String, Object> sections = new LinkedHashMap<>();
-  private final Map<String, Boolean> checks = new LinkedHashMap<>();
+  private final RunHeader run;
+  private final Findings findings;
+  private final Instant finishedAt;
 
-  public VerifyReport() {
-    KEYS.forEach(key -> sections.put(key, null));
-    sections.put("report_version", VERSION);
-    CHECKS.forEach(check -> checks.put(check, false));
-    sections.put("checks", Collections.unmodifiableMap(checks));
+  public VerifyReport(RunHeader run, Findings findings, Instant finishedAt) {
+    this.run = run;
+    this.findings = findings;
+    this.finishedAt = finishedAt;
   }
 
-  /**
-   * Sets a top-level section.
-   *
-   * @throws IllegalArgumentException for a key the format does not have, or {@code checks} (set
-   *     with {@link #check})
-   */
-  public VerifyReport put(String key, Object value) {
-    if (!sections.containsKey(key) || key.equals("checks") || key.equals("report_version")) {
-      throw new IllegalArgumentException(
-          "the verification report has no settable key '" + key + "'");
-    }
-    sections.put(key, value);
-    return this;
+  public RunHeader run() {
+    return run;
   }
 
-  /** The value of a section (null when unset). */
-  public Object get(String key) {
-    return sections.get(key);
+  public Findings findings() {
+    return findings;
   }
 
-  /**
-   * Records the outcome of a named check.
-   *
-   * @throws IllegalArgumentException for a name that is not one of {@link #CHECKS}
-   */
-  public VerifyReport check(String name, boolean passed) {
-    if (!checks.containsKey(name)) {
-      throw new IllegalArgumentException("unknown check '" + name + "'; known: " + CHECKS);
-    }
-    checks.put(name, passed);
-    return this;
-  }
-
-  /** The checks in report order. */
-  public Map<String, Boolean> checks() {
-    return Collections.unmodifiableMap(checks);
-  }
-
-  /** True when every check holds. */
+  /** True when every check holds and the summary says the run passed (no step failed). */
   public boolean passed() {
-    return checks.values().stream().allMatch(Boolean::booleanValue);
+    return findings.checks().allHold() && findings.summary().passed();
   }
 
   /** The report as indented JSON. */
   public String toJson() {
     try {
-      return JSON.writeValueAsString(sections);
+      return JSON.writeValueAsString(this);
     } catch (IOException e) {
       throw new UncheckedIOException("cannot render the verification report", e);
     }
@@ -140,5 +105,136 @@ public final class VerifyReport {
     } catch (IOException e) {
       throw new UncheckedIOException("cannot write the verification report " + file, e);
     }
+  }
+
+  @JsonProperty("report_version")
+  private int reportVersion() {
+    return VERSION;
+  }
+
+  @JsonProperty("run_id")
+  private String runId() {
+    return run.runId();
+  }
+
+  @JsonProperty("started_at")
+  private String startedAt() {
+    return run.startedAt().toString();
+  }
+
+  @JsonProperty("finished_at")
+  private String finishedAt() {
+    return finishedAt.toString();
+  }
+
+  @JsonProperty("command")
+  private String command() {
+    return run.command();
+  }
+
+  @JsonProperty("git_sha")
+  private String gitSha() {
+    return run.gitSha();
+  }
+
+  @JsonProperty("phase")
+  private String phase() {
+    return findings.phase();
+  }
+
+  @JsonProperty("failure_class")
+  private String failureClass() {
+    return run.failureClass();
+  }
+
+  @JsonProperty("scenario")
+  private ReportSection scenario() {
+    return findings.scenario();
+  }
+
+  @JsonProperty("environment")
+  private Environment environment() {
+    return run.environment();
+  }
+
+  @JsonProperty("stack_versions")
+  private StackVersions stackVersions() {
+    return findings.stackVersions();
+  }
+
+  @JsonProperty("claim_boundary")
+  private String claimBoundary() {
+    return run.claimBoundary();
+  }
+
+  /** The router's main class (the reference report's path B was a Flink job). */
+  @JsonProperty("path_b_job_class")
+  private String pathBJobClass() {
+    return RouterMain.class.getName();
+  }
+
+  @JsonProperty("reader")
+  private Reader reader() {
+    return findings.reader();
+  }
+
+  @JsonProperty("baseline_offset_checkpoint_snapshot_linkage")
+  private LinkageSnapshot baselineLinkage() {
+    return findings.baselineLinkage();
+  }
+
+  @JsonProperty("repair_offset_checkpoint_snapshot_linkage")
+  private LinkageSnapshot repairLinkage() {
+    return findings.repairLinkage();
+  }
+
+  @JsonProperty("offset_checkpoint_snapshot_linkage")
+  private LinkageSnapshot finalLinkage() {
+    return findings.finalLinkage();
+  }
+
+  @JsonProperty("fault")
+  private ReportSection fault() {
+    return findings.fault();
+  }
+
+  @JsonProperty("quarantine")
+  private ReportSection quarantine() {
+    return findings.quarantine();
+  }
+
+  @JsonProperty("recovery")
+  private ReportSection recovery() {
+    return findings.recovery();
+  }
+
+  @JsonProperty("reconciliation")
+  private ReconciliationReport reconciliation() {
+    return findings.reconciliation();
+  }
+
+  @JsonProperty("snapshot_diff_count")
+  private Long snapshotDiffCount() {
+    return findings.snapshotDiffCount();
+  }
+
+  @JsonProperty("event_id_audit")
+  private EventIdAuditReport eventIdAudit() {
+    return findings.eventIdAudit();
+  }
+
+  @JsonProperty("checks")
+  private Checks<?> checks() {
+    return findings.checks();
+  }
+
+  @JsonProperty("summary")
+  private Summary summary() {
+    return findings.summary();
+  }
+
+  @JsonProperty("logs")
+  private String logs() {
+    return run.logs().toString();
   }
 }

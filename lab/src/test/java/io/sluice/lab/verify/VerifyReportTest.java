@@ -1,20 +1,35 @@
 package io.sluice.lab.verify;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.JsonNodeType;
+import io.sluice.lab.verify.LinkageSnapshot.PartitionOffsets;
+import io.sluice.lab.verify.LinkageSnapshot.RouterCommit;
+import io.sluice.lab.verify.LinkageSnapshot.StageOffsets;
+import io.sluice.lab.verify.poison.PoisonCheck;
+import io.sluice.lab.verify.poison.PoisonSections.DlqKafkaRecord;
+import io.sluice.lab.verify.poison.PoisonSections.FaultSection;
+import io.sluice.lab.verify.poison.PoisonSections.QuarantineSection;
+import io.sluice.lab.verify.poison.PoisonSections.RecoverySection;
+import io.sluice.lab.verify.poison.PoisonSections.RepairProducerMetadata;
+import io.sluice.lab.verify.poison.PoisonSections.ScenarioSection;
+import io.sluice.lab.verify.poison.PoisonSections.Topics;
 import io.sluice.tools.reconcile.ReconcileResult;
 import io.sluice.tools.reconcile.ReconciliationReport;
 import java.io.IOException;
 import java.io.InputStream;
+import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Instant;
 import java.util.ArrayList;
+import java.util.EnumMap;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -33,12 +48,327 @@ class VerifyReportTest {
   }
 
   @Test
-  void everyTopLevelKeyOfTheDesignIsWrittenInOrderEvenWhenUnset() throws IOException {
-    JsonNode written = JSON.readTree(new VerifyReport().toJson());
+  void everySectionHasTheKeysAndJsonTypesOfTheDesign() throws IOException {
+    JsonNode report = JSON.readTree(fixtureReport().toJson());
 
-    List<String> keys = new ArrayList<>();
-    written.fieldNames().forEachRemaining(keys::add);
-    assertThat(keys)
+    assertKeysAndTypes(
+        report,
+        "",
+        """
+            report_version number
+            run_id string
+            started_at string
+            finished_at string
+            command string
+            git_sha string
+            phase string
+            failure_class string
+            scenario object
+            environment object
+            stack_versions object
+            claim_boundary string
+            path_b_job_class string
+            reader object
+            baseline_offset_checkpoint_snapshot_linkage object
+            repair_offset_checkpoint_snapshot_linkage object
+            offset_checkpoint_snapshot_linkage object
+            fault object
+            quarantine object
+            recovery object
+            reconciliation object
+            snapshot_diff_count number
+            event_id_audit object
+            checks object
+            summary object
+            logs string
+            """);
+    assertKeysAndTypes(
+        report.path("scenario"),
+        "scenario",
+        """
+            seed number
+            consumer_group string
+            topics object
+            baseline_events number
+            source_table string
+            iceberg_tables array
+            intended_order_id number
+            post_resume_order_id number
+            repair_skipped boolean
+            """);
+    assertKeysAndTypes(
+        report.path("scenario").path("topics"),
+        "scenario.topics",
+        """
+            main string
+            clean string
+            dlq string
+            repair_ledger string
+            """);
+    assertKeysAndTypes(
+        report.path("environment"),
+        "environment",
+        """
+            cpu object
+            ram object
+            os string
+            kernel string
+            java string
+            load_average object
+            """);
+    assertKeysAndTypes(
+        report.path("environment").path("cpu"),
+        "environment.cpu",
+        """
+            logical_cpus number
+            model string
+            arch string
+            """);
+    assertKeysAndTypes(
+        report.path("environment").path("ram"),
+        "environment.ram",
+        """
+            total_bytes number
+            free_bytes number
+            jvm_max_heap_bytes number
+            """);
+    assertKeysAndTypes(
+        report.path("environment").path("load_average"),
+        "environment.load_average",
+        """
+            1m number
+            5m number
+            15m number
+            """);
+    assertKeysAndTypes(
+        report.path("stack_versions"),
+        "stack_versions",
+        """
+            kafka string
+            kafka_streams string
+            kafka_connect string
+            debezium string
+            iceberg string
+            avro string
+            mariadb string
+            java string
+            """);
+    assertKeysAndTypes(
+        report.path("reader"),
+        "reader",
+        """
+            api string
+            snapshot string
+            deletes_applied boolean
+            description string
+            """);
+    for (String key :
+        List.of(
+            "baseline_offset_checkpoint_snapshot_linkage",
+            "repair_offset_checkpoint_snapshot_linkage",
+            "offset_checkpoint_snapshot_linkage")) {
+      JsonNode linkage = report.path(key);
+
+      assertKeysAndTypes(
+          linkage,
+          "linkage",
+          """
+            captured_at string
+            consumer_group string
+            topic string
+            kafka_offsets array
+            stages object
+            offsets_note string
+            router_commit object
+            iceberg_snapshot_ids object
+            iceberg_snapshot_offsets object
+            capture_position object
+            """);
+      assertKeysAndTypes(
+          linkage.path("kafka_offsets").path(0),
+          "linkage.kafka_offsets[0]",
+          """
+            partition number
+            current_offset number
+            log_end_offset number
+            lag number
+            """);
+      assertKeysAndTypes(
+          linkage.path("stages"),
+          "linkage.stages",
+          """
+            router object
+            upsert_sink object
+            changelog_sink object
+            """);
+      assertKeysAndTypes(
+          linkage.path("stages").path("router"),
+          "linkage.stages.router",
+          """
+            consumer_group string
+            topic string
+            kafka_offsets array
+            """);
+      assertKeysAndTypes(
+          linkage.path("router_commit"),
+          "linkage.router_commit",
+          """
+            consumer_group string
+            committed_offsets object
+            commit_id number
+            commit_id_definition string
+            """);
+    }
+    assertKeysAndTypes(
+        report.path("fault"),
+        "fault",
+        """
+            mechanism string
+            producer_metadata object
+            connector_status_during_injection object
+            payload_sha256 string
+            payload_size_bytes number
+            key_sha256 string
+            key_schema_id number
+            intended_order_id number
+            intended_event_id number
+            """);
+    assertKeysAndTypes(
+        report.path("fault").path("producer_metadata"),
+        "fault.producer_metadata",
+        """
+            topic string
+            partition number
+            offset number
+            timestamp_ms number
+            """);
+    assertKeysAndTypes(
+        report.path("quarantine"),
+        "quarantine",
+        """
+            dlq_kafka_record object
+            error_metadata object
+            state string
+            router_health_after_poison string
+            router_thread_replacements number
+            """);
+    assertKeysAndTypes(
+        report.path("quarantine").path("dlq_kafka_record"),
+        "quarantine.dlq_kafka_record",
+        """
+            topic string
+            partition number
+            offset number
+            timestamp_ms number
+            key_base64 string
+            value_base64 string
+            """);
+    assertKeysAndTypes(
+        report.path("recovery"),
+        "recovery",
+        """
+            mode string
+            repair_producer_metadata object
+            reconciliation_before_connector_resume object
+            capture_state_at_reconciliation string
+            connector_status_after_resume object
+            """);
+    assertKeysAndTypes(
+        report.path("recovery").path("repair_producer_metadata"),
+        "recovery.repair_producer_metadata",
+        """
+            topic string
+            partition number
+            offset number
+            timestamp_ms number
+            value_schema_id number
+            value_sha256 string
+            strategy string
+            ledger_topic string
+            handled_at string
+            command string
+            """);
+    assertKeysAndTypes(
+        report.path("reconciliation"),
+        "reconciliation",
+        """
+            mysql_rows number
+            iceberg_rows number
+            source_snapshot_row_count number
+            iceberg_snapshot_row_count number
+            source_snapshot_sha256 string
+            iceberg_snapshot_sha256 string
+            snapshot_diff object
+            snapshot_diff_count number
+            """);
+    assertKeysAndTypes(
+        report.path("reconciliation").path("snapshot_diff"),
+        "reconciliation.snapshot_diff",
+        """
+            missing_from_actual array
+            unexpected_in_actual array
+            """);
+    assertKeysAndTypes(
+        report.path("event_id_audit"),
+        "event_id_audit",
+        """
+            changelog_row_count number
+            changelog_distinct_event_id_count number
+            duplicate_event_ids array
+            duplicate_occurrence_count number
+            source_current_event_ids array
+            iceberg_current_event_ids array
+            current_event_ids_match boolean
+            missing_from_changelog array
+            consistent boolean
+            """);
+    assertKeysAndTypes(
+        report.path("event_id_audit").path("duplicate_event_ids").path(0),
+        "event_id_audit.duplicate_event_ids[0]",
+        """
+            event_id number
+            count number
+            """);
+    assertKeysAndTypes(
+        report.path("checks"),
+        "checks",
+        """
+            poison_was_non_avro boolean
+            exactly_one_dlq_record boolean
+            dlq_has_error_metadata boolean
+            dlq_preserved_original_value boolean
+            main_job_survived_poison boolean
+            checkpoint_advanced_after_poison boolean
+            repair_replayed_with_registered_avro boolean
+            repair_converged_before_connector_resume boolean
+            connector_resumed boolean
+            post_poison_event_flow_continued boolean
+            final_snapshot_diff_zero boolean
+            final_event_id_audit_consistent boolean
+            """);
+    assertKeysAndTypes(
+        report.path("summary"),
+        "summary",
+        """
+            passed boolean
+            dlq_record_count number
+            main_pipeline_continued boolean
+            repair_replayed boolean
+            snapshot_diff_count number
+            failed_phase null
+            failure null
+            """);
+  }
+
+  @Test
+  void everyTopLevelKeyOfTheDesignIsWrittenInOrderEvenWhenUnset() throws IOException {
+    Findings notRun =
+        Findings.builder(PoisonCheck.class)
+            .build(
+                "stack", new StepChain.Failure("stack", "the stack did not start"), false, false);
+    JsonNode written = JSON.readTree(new VerifyReport(header(), notRun, finished()).toJson());
+
+    assertThat(fieldNames(written))
         .containsExactly(
             "report_version",
             "run_id",
@@ -65,37 +395,81 @@ class VerifyReportTest {
             "event_id_audit",
             "checks",
             "summary",
-            "logs");
+            "logs")
+        .containsExactlyElementsOf(VerifyReport.KEYS);
     assertThat(written.path("report_version").asInt()).isEqualTo(1);
-    assertThat(written.path("run_id").isNull()).isTrue();
-    written.path("checks").forEach(check -> assertThat(check.asBoolean(true)).isFalse());
-    assertThat(written.path("checks")).hasSize(12);
+    assertThat(written.path("phase").asText()).isEqualTo("stack");
+    assertThat(written.path("scenario").isNull()).isTrue();
+    assertThat(written.path("snapshot_diff_count").isNull()).isTrue();
+    assertThat(fieldNames(written.path("checks")))
+        .containsExactly(
+            "poison_was_non_avro",
+            "exactly_one_dlq_record",
+            "dlq_has_error_metadata",
+            "dlq_preserved_original_value",
+            "main_job_survived_poison",
+            "checkpoint_advanced_after_poison",
+            "repair_replayed_with_registered_avro",
+            "repair_converged_before_connector_resume",
+            "connector_resumed",
+            "post_poison_event_flow_continued",
+            "final_snapshot_diff_zero",
+            "final_event_id_audit_consistent");
+    written.path("checks").forEach(check -> assertThat(check.isBoolean()).isTrue());
+    written.path("checks").forEach(check -> assertThat(check.asBoolean()).isFalse());
+    assertKeysAndTypes(
+        written.path("summary"),
+        "summary",
+        """
+            passed boolean
+            dlq_record_count number
+            main_pipeline_continued boolean
+            repair_replayed boolean
+            snapshot_diff_count null
+            failed_phase string
+            failure string
+            """);
+    assertThat(written.path("summary").path("passed").asBoolean()).isFalse();
+    assertThat(written.path("summary").path("failure").asText())
+        .isEqualTo("the stack did not start");
   }
 
   @Test
-  void passedOnlyWhenEveryCheckHolds() {
-    VerifyReport report = new VerifyReport();
-    VerifyReport.CHECKS.forEach(check -> report.check(check, true));
-    assertThat(report.passed()).isTrue();
+  void passedOnlyWhenEveryCheckHoldsAndNoStepFailed() {
+    Map<PoisonCheck, Boolean> all = new EnumMap<>(PoisonCheck.class);
+    for (PoisonCheck check : PoisonCheck.values()) {
+      all.put(check, true);
+    }
+    Findings.Builder<PoisonCheck> findings = Findings.builder(PoisonCheck.class).proved(all);
+    assertThat(
+            new VerifyReport(header(), findings.build("complete", null, true, true), finished())
+                .passed())
+        .isTrue();
 
-    report.check("final_snapshot_diff_zero", false);
+    Findings failedStep =
+        findings.build("final", new StepChain.Failure("final", "timed out"), true, true);
+    assertThat(failedStep.summary().passed()).isFalse();
+    assertThat(new VerifyReport(header(), failedStep, finished()).passed()).isFalse();
 
-    assertThat(report.passed()).isFalse();
+    Findings oneCheckFalse =
+        findings
+            .proved(Map.of(PoisonCheck.FINAL_SNAPSHOT_DIFF_ZERO, false))
+            .build("complete", null, true, true);
+    assertThat(oneCheckFalse.summary().passed()).isFalse();
+    assertThat(new VerifyReport(header(), oneCheckFalse, finished()).passed()).isFalse();
   }
 
   @Test
-  void unknownKeysAndChecksAreRefused() {
-    VerifyReport report = new VerifyReport();
+  void aLaterStepsSectionReplacesAnEarlierOne() {
+    QuarantineSection quarantined = quarantine("quarantined");
+    Findings findings =
+        Findings.builder(PoisonCheck.class)
+            .quarantine(quarantined)
+            .quarantine(quarantine("repaired"))
+            .build("complete", null, false, false);
 
-    assertThatThrownBy(() -> report.put("snapshot_diff_cnt", 0))
-        .isInstanceOf(IllegalArgumentException.class)
-        .hasMessage("the verification report has no settable key 'snapshot_diff_cnt'");
-    assertThatThrownBy(() -> report.put("checks", Map.of()))
-        .isInstanceOf(IllegalArgumentException.class)
-        .hasMessage("the verification report has no settable key 'checks'");
-    assertThatThrownBy(() -> report.check("repair_done", true))
-        .isInstanceOf(IllegalArgumentException.class)
-        .hasMessageStartingWith("unknown check 'repair_done'; known: [poison_was_non_avro,");
+    assertThat(JSON.valueToTree(findings.quarantine()).path("state").asText())
+        .isEqualTo("repaired");
   }
 
   @Test
@@ -112,9 +486,9 @@ class VerifyReportTest {
             List.of(),
             1);
 
-    Map<String, Object> reconciliation = ReconciliationReport.of(result);
+    JsonNode reconciliation = JSON.valueToTree(ReconciliationReport.of(result));
 
-    assertThat(reconciliation.keySet())
+    assertThat(fieldNames(reconciliation))
         .containsExactly(
             "mysql_rows",
             "iceberg_rows",
@@ -124,57 +498,180 @@ class VerifyReportTest {
             "iceberg_snapshot_sha256",
             "snapshot_diff",
             "snapshot_diff_count");
-    assertThat(reconciliation)
-        .containsEntry("mysql_rows", 3L)
-        .containsEntry("iceberg_rows", 2L)
-        .containsEntry(
-            "snapshot_diff",
-            Map.of(
-                "missing_from_actual",
-                List.of("{\"order_id\":\"3\",\"status\":\"NEW\"}"),
-                "unexpected_in_actual",
-                List.of()))
-        .containsEntry("snapshot_diff_count", 1L);
+    assertThat(reconciliation.path("mysql_rows").isIntegralNumber()).isTrue();
+    assertThat(reconciliation.path("mysql_rows").asLong()).isEqualTo(3);
+    assertThat(reconciliation.path("iceberg_rows").asLong()).isEqualTo(2);
+    JsonNode diff = reconciliation.path("snapshot_diff");
+    assertThat(fieldNames(diff)).containsExactly("missing_from_actual", "unexpected_in_actual");
+    assertThat(diff.path("missing_from_actual")).hasSize(1);
+    assertThat(diff.path("missing_from_actual").path(0).asText())
+        .isEqualTo("{\"order_id\":\"3\",\"status\":\"NEW\"}");
+    assertThat(diff.path("unexpected_in_actual").isArray()).isTrue();
+    assertThat(diff.path("unexpected_in_actual")).isEmpty();
+    assertThat(reconciliation.path("snapshot_diff_count").asLong()).isEqualTo(1);
   }
 
-  /** A report with one fixed value per section, as a run fills it. */
+  /** A report with fixed values in every section, as a passing run fills it (but one check). */
   static VerifyReport fixtureReport() {
-    VerifyReport report = new VerifyReport();
-    report.put("run_id", "poison-dlq-20260301T101530Z-seed7-abc123");
-    report.put("started_at", "2026-03-01T10:15:30Z");
-    report.put("finished_at", "2026-03-01T10:16:30Z");
-    report.put("command", "sluice verify --failure poison-dlq --seed 7");
-    report.put("git_sha", "unknown");
-    report.put("phase", "complete");
-    report.put("failure_class", "poison-dlq");
-    report.put("scenario", ordered("seed", 7, "consumer_group", "sluice-router"));
-    report.put("environment", ordered("cpu", 2, "java", "17"));
-    report.put("stack_versions", ordered("kafka", "4.1.1", "iceberg", "1.12.0"));
-    report.put("claim_boundary", "one run");
-    report.put("path_b_job_class", "io.sluice.router.RouterMain");
-    report.put("reader", ordered("deletes_applied", true));
-    report.put("baseline_offset_checkpoint_snapshot_linkage", ordered("consumer_group", "g"));
-    report.put("repair_offset_checkpoint_snapshot_linkage", ordered("consumer_group", "g"));
-    report.put("offset_checkpoint_snapshot_linkage", ordered("consumer_group", "g"));
-    report.put("fault", ordered("payload_sha256", "ff"));
-    report.put("quarantine", ordered("state", "repaired"));
-    report.put("recovery", ordered("mode", "repair"));
-    report.put("reconciliation", ordered("snapshot_diff_count", 0));
-    report.put("snapshot_diff_count", 0);
-    report.put("event_id_audit", ordered("consistent", true));
-    VerifyReport.CHECKS.forEach(check -> report.check(check, true));
-    report.check("connector_resumed", false);
-    report.put("summary", ordered("passed", false));
-    report.put("logs", "reports/run.log");
-    return report;
+    Map<PoisonCheck, Boolean> checks = new EnumMap<>(PoisonCheck.class);
+    for (PoisonCheck check : PoisonCheck.values()) {
+      checks.put(check, check != PoisonCheck.CONNECTOR_RESUMED);
+    }
+    ReconciliationReport reconciliation =
+        new ReconciliationReport(
+            2, 2, 2, 2, "ab", "ab", new ReconciliationReport.SnapshotDiff(List.of(), List.of()), 0);
+    Findings findings =
+        Findings.builder(PoisonCheck.class)
+            .scenario(
+                new ScenarioSection(
+                    7,
+                    "sluice-router",
+                    new Topics("main", "main.clean", "main.dlq", "main.dlq.repairs"),
+                    1,
+                    "cdc_lab.orders",
+                    List.of("cdc_lab.orders_current", "cdc_lab.orders_changelog"),
+                    700000002,
+                    700000003,
+                    false))
+            .stackVersions(
+                new StackVersions(
+                    "4.1.1", "4.1.1", "4.1.1", "3.5.0.Final", "1.12.0", "1.12.1", "11.4.5", "17"))
+            .reader(Reader.ICEBERG_GENERICS)
+            .baselineLinkage(linkage(1))
+            .repairLinkage(linkage(2))
+            .finalLinkage(linkage(3))
+            .fault(
+                new FaultSection(
+                    FaultSection.MECHANISM,
+                    new ProducerMetadata("main", 0, 1, 1000),
+                    json("{\"connector\":{\"state\":\"PAUSED\"}}"),
+                    "ff",
+                    230,
+                    "ee",
+                    1,
+                    700000002,
+                    700000002))
+            .quarantine(quarantine("repaired"))
+            .recovery(
+                new RecoverySection(
+                    "repair --strategy json-intended-row",
+                    new RepairProducerMetadata(
+                        "main",
+                        0,
+                        2,
+                        2000L,
+                        2,
+                        "dd",
+                        "json-intended-row",
+                        "main.dlq.repairs",
+                        "2026-03-01T10:16:00Z",
+                        "sluice dlq repair 0 --partition 0"),
+                    reconciliation,
+                    "PAUSED",
+                    json("{\"connector\":{\"state\":\"RUNNING\"}}")))
+            .reconciliation(reconciliation)
+            .eventIdAudit(
+                EventIdAudit.of(
+                        List.of(700000001L, 700000002L, 700000002L),
+                        List.of(700000001L, 700000002L),
+                        List.of(700000001L, 700000002L))
+                    .toReport())
+            .dlqRecordCount(1)
+            .proved(checks)
+            .build("complete", null, true, true);
+    return new VerifyReport(header(), findings, finished());
   }
 
-  private static Map<String, Object> ordered(Object... keysAndValues) {
-    Map<String, Object> map = new LinkedHashMap<>();
-    for (int i = 0; i < keysAndValues.length; i += 2) {
-      map.put((String) keysAndValues[i], keysAndValues[i + 1]);
+  private static RunHeader header() {
+    return new RunHeader(
+        "poison-dlq-20260301T101530Z-seed7-abc123",
+        Instant.parse("2026-03-01T10:15:30Z"),
+        "sluice verify --failure poison-dlq --seed 7",
+        "unknown",
+        "poison-dlq",
+        new Environment(
+            new Environment.Cpu(2, "AMD EPYC", "amd64"),
+            new Environment.Ram(8L, 4L, 2),
+            "Linux (Debian GNU/Linux 12 (bookworm))",
+            "6.1",
+            "OpenJDK 17",
+            new Environment.ProcLoadAverage(0.5, 0.25, 0.125)),
+        "one run",
+        Path.of("reports/run.log"));
+  }
+
+  private static Instant finished() {
+    return Instant.parse("2026-03-01T10:16:30Z");
+  }
+
+  private static LinkageSnapshot linkage(long offset) {
+    List<PartitionOffsets> router = List.of(new PartitionOffsets(0, offset, offset, 0));
+    List<PartitionOffsets> sink = List.of(new PartitionOffsets(0, offset, offset + 1, 1));
+    Map<String, StageOffsets> stages = new LinkedHashMap<>();
+    stages.put("router", new StageOffsets("sluice-router", "main", router));
+    stages.put("upsert_sink", new StageOffsets("connect-sluice-upsert-sink", "main.clean", sink));
+    stages.put(
+        "changelog_sink", new StageOffsets("connect-sluice-changelog-sink", "main.clean", sink));
+    Map<String, Long> snapshotIds = new LinkedHashMap<>();
+    snapshotIds.put("cdc_lab.orders_current", 10 + offset);
+    snapshotIds.put("cdc_lab.orders_changelog", 20 + offset);
+    Map<String, Map<String, JsonNode>> snapshotOffsets = new LinkedHashMap<>();
+    snapshotOffsets.put(
+        "cdc_lab.orders_current",
+        Map.of("sluice.offsets.sluice-upsert-sink", json("{\"main.clean-0\":" + offset + "}")));
+    snapshotOffsets.put("cdc_lab.orders_changelog", Map.of());
+    return new LinkageSnapshot(
+        "2026-03-01T10:16:0" + offset + "Z",
+        "sluice-router",
+        "main",
+        router,
+        stages,
+        "log_end_offset is the last stable offset",
+        new RouterCommit("sluice-router", Map.of("main-0", offset), offset, "sum"),
+        snapshotIds,
+        snapshotOffsets,
+        json("{\"offsets\":[]}"));
+  }
+
+  private static QuarantineSection quarantine(String state) {
+    return new QuarantineSection(
+        new DlqKafkaRecord("main.dlq", 0, 0, 1000, "AAAA", "eyJ9"),
+        json("{\"dlq_schema_version\":1,\"error_code\":\"NOT_AVRO_WIRE_FORMAT\"}"),
+        state,
+        "RUNNING",
+        0);
+  }
+
+  private static JsonNode json(String text) {
+    try {
+      return JSON.readTree(text);
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
     }
-    return map;
+  }
+
+  /**
+   * Asserts that {@code node} is an object with exactly the keys of {@code shape}, in its order,
+   * and that each value has the JSON type named after its key: one "key type" per line.
+   */
+  private static void assertKeysAndTypes(JsonNode node, String path, String shape) {
+    List<String> keys = new ArrayList<>();
+    List<JsonNodeType> types = new ArrayList<>();
+    shape
+        .lines()
+        .forEach(
+            line -> {
+              String[] keyAndType = line.strip().split(" ");
+              keys.add(keyAndType[0]);
+              types.add(JsonNodeType.valueOf(keyAndType[1].toUpperCase(Locale.ROOT)));
+            });
+    assertThat(node.isObject()).as("%s is an object", path).isTrue();
+    assertThat(fieldNames(node)).as("keys of %s", path).containsExactlyElementsOf(keys);
+    for (int i = 0; i < keys.size(); i++) {
+      assertThat(node.get(keys.get(i)).getNodeType())
+          .as("type of %s.%s", path, keys.get(i))
+          .isEqualTo(types.get(i));
+    }
   }
 
   private static String fixture() throws IOException {
@@ -182,5 +679,11 @@ class VerifyReportTest {
       assertThat(in).as("fixture report-v1.json").isNotNull();
       return new String(in.readAllBytes(), StandardCharsets.UTF_8);
     }
+  }
+
+  private static List<String> fieldNames(JsonNode node) {
+    List<String> names = new ArrayList<>();
+    node.fieldNames().forEachRemaining(names::add);
+    return names;
   }
 }

@@ -1,29 +1,40 @@
 package io.sluice.tools.reconcile;
 
-import java.util.LinkedHashMap;
-import java.util.Map;
+import com.fasterxml.jackson.databind.PropertyNamingStrategies;
+import com.fasterxml.jackson.databind.annotation.JsonNaming;
+import java.util.List;
 
 /**
  * The verification report's {@code reconciliation} object: what {@code sluice reconcile --output}
- * writes and what {@code sluice verify} puts in its report, in one place.
+ * writes and what {@code sluice verify} puts in its report, in one place. {@code mysql_rows} and
+ * {@code iceberg_rows} are row counts (the names of the reference report), as are the two {@code
+ * *_snapshot_row_count} keys.
  */
-public final class ReconciliationReport {
-  private ReconciliationReport() {}
+@JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
+public record ReconciliationReport(
+    long mysqlRows,
+    long icebergRows,
+    long sourceSnapshotRowCount,
+    long icebergSnapshotRowCount,
+    String sourceSnapshotSha256,
+    String icebergSnapshotSha256,
+    SnapshotDiff snapshotDiff,
+    long snapshotDiffCount) {
 
-  /** The {@code reconciliation} object for {@code r}, keys in the report's order. */
-  public static Map<String, Object> of(ReconcileResult r) {
-    Map<String, Object> diff = new LinkedHashMap<>();
-    diff.put("missing_from_actual", r.missingFromActual());
-    diff.put("unexpected_in_actual", r.unexpectedInActual());
-    Map<String, Object> report = new LinkedHashMap<>();
-    report.put("mysql_rows", r.sourceRows());
-    report.put("iceberg_rows", r.actualRows());
-    report.put("source_snapshot_row_count", r.sourceRows());
-    report.put("iceberg_snapshot_row_count", r.actualRows());
-    report.put("source_snapshot_sha256", r.sourceSha256());
-    report.put("iceberg_snapshot_sha256", r.actualSha256());
-    report.put("snapshot_diff", diff);
-    report.put("snapshot_diff_count", r.diffCount());
-    return report;
+  /** Canonical lines on one side only (at most the reconciler's listing limit each). */
+  @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
+  public record SnapshotDiff(List<String> missingFromActual, List<String> unexpectedInActual) {}
+
+  /** The {@code reconciliation} object for {@code r}. */
+  public static ReconciliationReport of(ReconcileResult r) {
+    return new ReconciliationReport(
+        r.sourceRows(),
+        r.actualRows(),
+        r.sourceRows(),
+        r.actualRows(),
+        r.sourceSha256(),
+        r.actualSha256(),
+        new SnapshotDiff(r.missingFromActual(), r.unexpectedInActual()),
+        r.diffCount());
   }
 }

@@ -1,4 +1,4 @@
-package io.sluice.lab.verify;
+package io.sluice.lab.verify.poison;
 
 import io.sluice.lab.db.OrdersWorkload;
 import io.sluice.lab.workload.OrderRow;

@@ -1,5 +1,9 @@
-package io.sluice.lab.verify;
+package io.sluice.lab.verify.poison;
 
+import io.sluice.embedded.TopicReader;
+import io.sluice.lab.verify.ScenarioFailure;
+import io.sluice.lab.verify.poison.PoisonSections.RepairProducerMetadata;
+import io.sluice.schema.wire.WireFormat;
 import io.sluice.tools.dlq.DlqCommand;
 import io.sluice.tools.dlq.kafka.BrokerClients;
 import io.sluice.tools.dlq.kafka.TopicScanner;
@@ -17,7 +21,7 @@ import picocli.CommandLine;
 /**
  * Repairs one DLQ record exactly as an operator would: {@code sluice dlq repair <offset>
  * --partition P --strategy json-intended-row}, run in this JVM, then reads the ledger to learn
- * where the repaired record landed.
+ * where the repaired record landed, and reads that record back.
  */
 final class RepairStep {
   private final String bootstrapServers;
@@ -88,5 +92,40 @@ final class RepairStep {
                           + Ledger.topicFor(dlqTopic)
                           + " has no entry for it"));
     }
+  }
+
+  /** The record the repair produced, read back from where the ledger says it landed (or null). */
+  ConsumerRecord<byte[], byte[]> readBack(LedgerEntry done) {
+    return TopicReader.readCommitted(bootstrapServers, done.produced().topic()).stream()
+        .filter(
+            r ->
+                r.partition() == done.produced().partition()
+                    && r.offset() == done.produced().offset())
+        .findFirst()
+        .orElse(null);
+  }
+
+  /**
+   * The report's {@code repair_producer_metadata} of the repair of {@code dlqRecord}.
+   *
+   * @param repaired the repaired record as read back, or null
+   */
+  RepairProducerMetadata metadata(
+      ConsumerRecord<byte[], byte[]> dlqRecord,
+      LedgerEntry done,
+      ConsumerRecord<byte[], byte[]> repaired) {
+    return new RepairProducerMetadata(
+        done.produced().topic(),
+        done.produced().partition(),
+        done.produced().offset(),
+        repaired == null ? null : repaired.timestamp(),
+        repaired == null || !WireFormat.hasHeader(repaired.value())
+            ? null
+            : WireFormat.schemaId(repaired.value()),
+        done.valueSha256(),
+        done.strategy(),
+        Ledger.topicFor(dlqTopic),
+        done.handledAt().toString(),
+        "sluice " + String.join(" ", arguments(dlqRecord)));
   }
 }

@@ -1,6 +1,7 @@
-package io.sluice.lab.verify;
+package io.sluice.lab.verify.poison;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.sluice.lab.verify.ScenarioFailure;
 import io.sluice.schema.registry.RegisteredSchema;
 import io.sluice.schema.registry.SchemaRegistryClient;
 import io.sluice.tools.dlq.repair.AvroWire;

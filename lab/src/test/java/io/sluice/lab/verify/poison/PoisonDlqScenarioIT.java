@@ -1,12 +1,14 @@
-package io.sluice.lab.verify;
+package io.sluice.lab.verify.poison;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.sluice.dlq.DlqEnvelope;
+import io.sluice.dlq.Sha256;
 import io.sluice.lab.cli.VerifyCommand;
 import io.sluice.lab.db.OrdersWorkload;
+import io.sluice.lab.verify.VerifyReport;
 import io.sluice.tools.cli.OperatorCli;
 import java.io.IOException;
 import java.io.PrintWriter;
@@ -39,12 +41,13 @@ class PoisonDlqScenarioIT {
 
     JsonNode report = run.report();
     assertThat(fieldNames(report)).containsExactlyElementsOf(VerifyReport.KEYS);
-    for (String check : VerifyReport.CHECKS) {
-      assertThat(report.path("checks").path(check).asBoolean(false))
-          .as("check %s (stdout:%n%s)", check, run.out())
+    for (PoisonCheck check : PoisonCheck.values()) {
+      assertThat(report.path("checks").path(check.key()).asBoolean(false))
+          .as("check %s (stdout:%n%s)", check.key(), run.out())
           .isTrue();
     }
-    assertThat(fieldNames(report.path("checks"))).containsExactlyElementsOf(VerifyReport.CHECKS);
+    assertThat(fieldNames(report.path("checks")))
+        .containsExactlyElementsOf(Stream.of(PoisonCheck.values()).map(PoisonCheck::key).toList());
     assertThat(run.exit()).as(run.out()).isZero();
     assertThat(report.path("phase").asText()).isEqualTo("complete");
 
@@ -67,7 +70,7 @@ class PoisonDlqScenarioIT {
     JsonNode dlqRecord = report.path("quarantine").path("dlq_kafka_record");
     DlqEnvelope envelope =
         DlqEnvelope.fromJson(Base64.getDecoder().decode(dlqRecord.path("value_base64").asText()));
-    assertThat(PoisonDlqScenario.sha256(envelope.originalValue()))
+    assertThat(Sha256.hex(envelope.originalValue()))
         .isEqualTo(report.path("fault").path("payload_sha256").asText());
     assertThat(new String(envelope.originalValue(), StandardCharsets.UTF_8))
         .startsWith("{\"intended_after\":{\"order_id\":" + intendedEventId());

@@ -1,8 +1,9 @@
-package io.sluice.lab.verify;
+package io.sluice.lab.verify.poison;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.sluice.dlq.Sha256;
 import java.nio.charset.StandardCharsets;
 import org.junit.jupiter.api.Test;
 
@@ -20,7 +21,7 @@ class ScenarioRowsTest {
             ",\"event_id\":300000031,\"seed\":3,\"updated_at\":\"2033-07-04 05:20:31.000\"},"
                 + "\"intended_operation\":\"c\"}");
     // The payload_sha256 a `sluice verify --seed 3 --baseline-rows 30` run reported.
-    assertThat(PoisonDlqScenario.sha256(payload))
+    assertThat(Sha256.hex(payload))
         .isEqualTo("4c01bc6a5e280a0729895adfc5689af252e974544ec3204a5087f1def057c744");
   }
 

@@ -1,0 +1,215 @@
+package io.sluice.lab.verify;
+
+import io.sluice.embedded.TopicReader;
+import io.sluice.lab.db.OrdersTable;
+import io.sluice.lab.db.OrdersWorkload;
+import io.sluice.lab.stack.EmbeddedStack;
+import io.sluice.lake.Catalogs;
+import io.sluice.lake.LakeCatalog;
+import io.sluice.schema.registry.HttpSchemaRegistryClient;
+import io.sluice.schema.registry.SchemaRegistryClient;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.SQLException;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.function.Consumer;
+import java.util.function.Function;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.AdminClientConfig;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.common.TopicPartition;
+
+/**
+ * The stack a scenario runs against, as every scenario sees it: the pipeline's names, clients of
+ * the broker, the registry and the source, and probes of capture, the router and the lake. What any
+ * scenario does on the way (seed a baseline, wait for the lake, take the linkage) is here; what
+ * only one scenario does is in its steps. Closing it closes the clients.
+ */
+public final class ScenarioStack implements AutoCloseable {
+  public static final String SOURCE_TABLE = OrdersTable.QUALIFIED_NAME;
+  public static final String MAIN_TOPIC = EmbeddedStack.MAIN_TOPIC;
+  public static final String CLEAN_TOPIC = EmbeddedStack.CLEAN_TOPIC;
+  public static final String DLQ_TOPIC = MAIN_TOPIC + ".dlq";
+  public static final String ROUTER_GROUP = EmbeddedStack.ROUTER_APPLICATION_ID;
+  public static final String CURRENT_TABLE = EmbeddedStack.CURRENT_TABLE;
+  public static final String CHANGELOG_TABLE = EmbeddedStack.CHANGELOG_TABLE;
+  public static final List<String> ICEBERG_TABLES = List.of(CURRENT_TABLE, CHANGELOG_TABLE);
+
+  private final ScenarioEndpoints endpoints;
+  private final Admin admin;
+  private final LakeCatalog catalog;
+  private final CaptureAdmin capture;
+  private final RouterProbe router;
+  private final SchemaRegistryClient registry;
+  private final LakeState lake;
+  private final Linkage linkage;
+
+  private ScenarioStack(
+      ScenarioEndpoints endpoints, Admin admin, LakeCatalog catalog, Clock clock) {
+    this.endpoints = endpoints;
+    this.admin = admin;
+    this.catalog = catalog;
+    this.capture = new CaptureAdmin(endpoints.captureAdminUrl(), EmbeddedStack.CAPTURE_NAME);
+    this.router = new RouterProbe(endpoints.routerMetricsUrl());
+    this.registry = HttpSchemaRegistryClient.create(endpoints.schemaRegistryUrl());
+    this.lake =
+        new LakeState(
+            this::connect, catalog, "cdc_lab", OrdersTable.NAME, CURRENT_TABLE, CHANGELOG_TABLE);
+    this.linkage =
+        new Linkage(
+            admin,
+            catalog,
+            capture,
+            List.of(
+                new Linkage.Stage("router", ROUTER_GROUP, MAIN_TOPIC),
+                new Linkage.Stage(
+                    "upsert_sink", "connect-" + EmbeddedStack.UPSERT_SINK, CLEAN_TOPIC),
+                new Linkage.Stage(
+                    "changelog_sink", "connect-" + EmbeddedStack.CHANGELOG_SINK, CLEAN_TOPIC)),
+            EmbeddedStack.UPSERT_SINK,
+            ICEBERG_TABLES,
+            clock);
+  }
+
+  /**
+   * Opens the clients of the stack at {@code endpoints}.
+   *
+   * @param clock what the linkage's {@code captured_at} reads
+   */
+  public static ScenarioStack open(ScenarioEndpoints endpoints, Clock clock) {
+    Admin admin =
+        Admin.create(
+            Map.of(
+                AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, endpoints.bootstrapServers(),
+                AdminClientConfig.REQUEST_TIMEOUT_MS_CONFIG, 10_000,
+                AdminClientConfig.DEFAULT_API_TIMEOUT_MS_CONFIG, 20_000));
+    try {
+      return new ScenarioStack(endpoints, admin, Catalogs.open(endpoints.icebergCatalog()), clock);
+    } catch (RuntimeException e) {
+      admin.close();
+      throw e;
+    }
+  }
+
+  /**
+   * Opens the stack, runs a scenario's steps on it and closes it. Failing to open or to close it
+   * fails the chain where it stands (at {@link StepChain#START} or after its last step), as a step
+   * that fails would.
+   */
+  public static <S> StepChain<S, ? extends S> run(
+      ScenarioEndpoints endpoints,
+      Clock clock,
+      StepChain<S, ? extends S> start,
+      Function<ScenarioStack, StepChain<S, ? extends S>> steps) {
+    StepChain<S, ? extends S> end = start;
+    try (ScenarioStack stack = open(endpoints, clock)) {
+      end = steps.apply(stack);
+    } catch (Exception e) {
+      end = end.failedBy(e);
+    }
+    return end;
+  }
+
+  public ScenarioEndpoints endpoints() {
+    return endpoints;
+  }
+
+  public CaptureAdmin capture() {
+    return capture;
+  }
+
+  public RouterProbe router() {
+    return router;
+  }
+
+  public SchemaRegistryClient registry() {
+    return registry;
+  }
+
+  /** The source table and its Iceberg tables: reconciliation and event ids. */
+  public LakeState lake() {
+    return lake;
+  }
+
+  /** A new JDBC connection to the source (auto-commit). */
+  public Connection connect() throws SQLException {
+    return DriverManager.getConnection(
+        endpoints.jdbcUrl(), endpoints.jdbcUser(), endpoints.jdbcPassword());
+  }
+
+  /** The versions of the stack's libraries and of the source's server. */
+  public StackVersions stackVersions() throws SQLException {
+    try (Connection c = connect()) {
+      return RunEnvironment.stackVersions(c);
+    }
+  }
+
+  /** Where every stage of the pipeline is now. */
+  public LinkageSnapshot linkage() {
+    return linkage.now();
+  }
+
+  /** The router group's committed offsets on the main topic, per partition. */
+  public Map<TopicPartition, Long> routerCommitted() {
+    return linkage.committed(ROUTER_GROUP, MAIN_TOPIC);
+  }
+
+  /** The sum of the router's committed offsets, which grows with every commit that moves one. */
+  public long routerCommitId() {
+    return routerCommitted().values().stream().mapToLong(Long::longValue).sum();
+  }
+
+  /** Every committed record of {@code topic} (read_committed, up to the last stable offsets). */
+  public List<ConsumerRecord<byte[], byte[]>> readCommitted(String topic) {
+    return TopicReader.readCommitted(endpoints.bootstrapServers(), topic);
+  }
+
+  /**
+   * Checks that a baseline can start: the source holds no rows of {@code seed} yet (a run's rows
+   * and sha256 come from its seed) and capture runs.
+   *
+   * @throws ScenarioFailure naming what to change
+   */
+  public void requireFreshStart(int seed) throws SQLException {
+    if (lake.rowsOfSeed(seed) > 0) {
+      throw new ScenarioFailure(
+          SOURCE_TABLE
+              + " already holds rows of seed "
+              + seed
+              + "; pick another --seed, or run without --ready-file for a fresh stack");
+    }
+    String state = capture.state();
+    if (!state.equals("RUNNING")) {
+      throw new ScenarioFailure("capture is " + state + ", not RUNNING; start or resume it first");
+    }
+  }
+
+  /** Inserts {@code rows} rows of {@code seed} into the source, as {@code sluice load} does. */
+  public void seed(int seed, long rows, Consumer<String> progress) throws SQLException {
+    try (Connection c = connect()) {
+      new OrdersWorkload(seed).run(c, rows, 0, 0, line -> progress.accept("  load: " + line));
+    }
+  }
+
+  /**
+   * Waits until the current table equals the source.
+   *
+   * @param what what should happen, as a failure names it
+   * @throws ScenarioFailure when {@code timeout} passes first
+   */
+  public void awaitConverged(String what, Duration timeout) {
+    BoundedWait.until(what, timeout, lake::reconcile, r -> r.converged());
+  }
+
+  @Override
+  public void close() {
+    try {
+      catalog.close();
+    } finally {
+      admin.close();
+    }
+  }
+}

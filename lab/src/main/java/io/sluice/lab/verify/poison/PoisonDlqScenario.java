@@ -1,0 +1,146 @@
+package io.sluice.lab.verify.poison;
+
+import static io.sluice.lab.verify.poison.PoisonCheck.MAIN_JOB_SURVIVED_POISON;
+import static io.sluice.lab.verify.poison.PoisonCheck.POST_POISON_EVENT_FLOW_CONTINUED;
+import static io.sluice.lab.verify.poison.PoisonCheck.REPAIR_REPLAYED_WITH_REGISTERED_AVRO;
+
+import io.sluice.lab.db.OrdersWorkload;
+import io.sluice.lab.verify.Checks;
+import io.sluice.lab.verify.Findings;
+import io.sluice.lab.verify.Reader;
+import io.sluice.lab.verify.RunContext;
+import io.sluice.lab.verify.ScenarioEndpoints;
+import io.sluice.lab.verify.ScenarioStack;
+import io.sluice.lab.verify.StepChain;
+import io.sluice.lab.verify.VerifyScenario;
+import io.sluice.lab.verify.poison.PoisonStep.Final;
+import io.sluice.lab.verify.poison.PoisonStep.Plan;
+import io.sluice.tools.dlq.repair.IntendedRowPlanner;
+import java.time.Duration;
+
+/**
+ * The poison-dlq scenario of DESIGN.md, the product's reference run, against a running stack:
+ *
+ * <ol>
+ *   <li>seed the baseline rows, wait until Iceberg equals the source, record the linkage;
+ *   <li>pause capture, insert the intended row, inject its JSON (not Avro) keyed by the Avro
+ *       primary key on the main topic;
+ *   <li>check one DLQ record with error metadata and the original bytes, the router still running
+ *       and its committed offsets past the poison;
+ *   <li>repair it ({@code sluice dlq repair --strategy json-intended-row}) and reconcile before
+ *       capture resumes;
+ *   <li>resume capture (it re-emits the intended row), insert one more row, reconcile and audit the
+ *       event ids.
+ * </ol>
+ *
+ * Each step ({@link PoisonSteps}) takes the previous step's result ({@link PoisonStep}) and returns
+ * its own; the report is built from the last one reached. Every wait is bounded. A step that cannot
+ * go on (something did not happen in time) ends the run with its reason in the report; the checks
+ * of the steps not completed stay false.
+ */
+public final class PoisonDlqScenario implements VerifyScenario {
+  public static final String FAILURE_CLASS = "poison-dlq";
+
+  /**
+   * How to run the scenario.
+   *
+   * @param waitTimeout bound of every wait for the lake to catch up
+   * @param repairWait bound of the wait for convergence after the repair, before capture resumes
+   * @param skipRepair leave the DLQ record unrepaired (shows the checks can fail)
+   */
+  public record Settings(
+      int seed, long baselineRows, Duration waitTimeout, Duration repairWait, boolean skipRepair) {
+    public Settings {
+      if (seed < 0) {
+        throw new IllegalArgumentException("--seed must be >= 0, got " + seed);
+      }
+      if (baselineRows < 1 || baselineRows >= OrdersWorkload.ID_SPAN - 2) {
+        throw new IllegalArgumentException(
+            "--baseline-rows must be between 1 and " + (OrdersWorkload.ID_SPAN - 3));
+      }
+    }
+  }
+
+  private final Settings settings;
+
+  public PoisonDlqScenario(Settings settings) {
+    this.settings = settings;
+  }
+
+  @Override
+  public String failureClass() {
+    return FAILURE_CLASS;
+  }
+
+  @Override
+  public String claimBoundary(String stack) {
+    return "One poison-dlq run on "
+        + stack
+        + ": one non-Avro record on "
+        + ScenarioStack.MAIN_TOPIC
+        + " is quarantined once, repaired and replayed, and the Iceberg current table then"
+        + " equals the source; no claim about throughput, crash recovery or other failure"
+        + " classes.";
+  }
+
+  @Override
+  public Findings run(ScenarioEndpoints endpoints, RunContext context) {
+    StepChain<PoisonStep, Plan> start =
+        StepChain.start(FAILURE_CLASS, context.progress(), Plan.of(settings));
+    StepChain<PoisonStep, ? extends PoisonStep> end =
+        ScenarioStack.run(
+            endpoints,
+            context.clock(),
+            start,
+            stack -> steps(start, new PoisonSteps(stack, settings, context.progress())));
+    Findings.Builder<PoisonCheck> report =
+        Findings.builder(PoisonCheck.class).reader(Reader.ICEBERG_GENERICS);
+    end.reached().addTo(report);
+    return summarise(report, end.phase(), end.failure().orElse(null));
+  }
+
+  @Override
+  public Findings notRun(String phase, String reason) {
+    return summarise(
+        Findings.builder(PoisonCheck.class), phase, new StepChain.Failure(phase, reason));
+  }
+
+  private StepChain<PoisonStep, Final> steps(StepChain<PoisonStep, Plan> start, PoisonSteps steps) {
+    return start
+        .then(
+            "baseline",
+            "seeding " + settings.baselineRows() + " rows of seed " + settings.seed(),
+            steps::versions)
+        .then(steps::baseline)
+        .then(
+            "inject",
+            "pausing capture, inserting the intended row, injecting the poison",
+            steps::inject)
+        .then(
+            "quarantine",
+            "waiting for the DLQ record and the router's commit past the poison",
+            steps::quarantine)
+        .then(
+            "repair",
+            settings.skipRepair()
+                ? "SKIPPED (--skip-repair): the DLQ record stays unrepaired"
+                : "repairing the DLQ record with " + IntendedRowPlanner.STRATEGY,
+            steps::repair)
+        .then("resume", "resuming capture and inserting one more row", steps::resume)
+        .then(
+            "final",
+            "waiting for the lake to catch up, then reconciling and auditing event ids",
+            steps::settle)
+        .complete();
+  }
+
+  private static Findings summarise(
+      Findings.Builder<PoisonCheck> report, String phase, StepChain.Failure failure) {
+    Checks<PoisonCheck> checks = report.checks();
+    return report.build(
+        phase,
+        failure,
+        checks.holds(MAIN_JOB_SURVIVED_POISON) && checks.holds(POST_POISON_EVENT_FLOW_CONTINUED),
+        checks.holds(REPAIR_REPLAYED_WITH_REGISTERED_AVRO));
+  }
+}
