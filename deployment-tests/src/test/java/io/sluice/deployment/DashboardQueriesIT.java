@@ -37,7 +37,9 @@ import picocli.CommandLine;
  * step, as a Grafana graph of that time range would ask them: a rate over a window in which nothing
  * happened is 0 or NaN at that instant, so an instant query at the end would call a panel empty
  * that shows the scenario plainly. A query passes when it succeeds and some series has a non-NaN
- * value at some step.
+ * value at some step. The quarantine rate and the poison ratio must show the poison record over the
+ * run, and the poison ratio also at the end, once the pipeline idles: it is the share of a rolling
+ * window, which a ratio of per-second rates (0/0 when idle) was not.
  */
 class DashboardQueriesIT {
   private static final Logger log = LoggerFactory.getLogger(DashboardQueriesIT.class);
@@ -46,11 +48,12 @@ class DashboardQueriesIT {
   private static final Duration STEP = Duration.ofSeconds(1);
   private static final String DLQ_DASHBOARD = "sluice-dlq-overview.json";
   private static final String QUARANTINE_PANEL = "Quarantine rate by error code and topic";
+  private static final String POISON_RATIO_PANEL = "Poison ratio";
 
   @TempDir Path tmp;
 
   @Test
-  void everyDashboardQueryHasDataAndTheQuarantineRateShowsThePoisonRecord() throws Exception {
+  void everyDashboardQueryHasDataAndTheQuarantinePanelsShowThePoisonRecord() throws Exception {
     // Read first: a dashboard this test cannot evaluate fails before a minute of start-up.
     GrafanaQueries dashboards =
         GrafanaQueries.load(RepoFiles.root().resolve("grafana").resolve("dashboards"));
@@ -101,7 +104,8 @@ class DashboardQueriesIT {
               "dashboard queries with no data over the run (%d of %d)",
               failures.size(), dashboards.all().size())
           .isEmpty();
-      assertQuarantineRateShowsThePoison(dashboards, results);
+      assertPanelsShowThePoison(dashboards, results);
+      assertThePoisonRatioStillShowsThePoisonAfterTheScenario(dashboards, prometheus, range);
     }
     assertThat(prometheusChildren()).as("prometheus processes left after close").isEmpty();
   }
@@ -204,26 +208,90 @@ class DashboardQueriesIT {
     return answer.data().isEmpty() ? "no values of label " + variable.label() : null;
   }
 
-  private static void assertQuarantineRateShowsThePoison(
-      GrafanaQueries dashboards, Map<GrafanaQueries.Query, JsonNode> results) {
-    List<GrafanaQueries.Query> panel = dashboards.panel(DLQ_DASHBOARD, QUARANTINE_PANEL);
-    assertThat(panel).as("panel '%s' in %s", QUARANTINE_PANEL, DLQ_DASHBOARD).hasSize(1);
+  /**
+   * The peak over the run of the one query of {@code title} in the DLQ overview, over the series of
+   * the main topic whose labels include {@code labels}; NaN when no such series has a value.
+   */
+  private static double peakOnMainTopic(
+      GrafanaQueries dashboards,
+      Map<GrafanaQueries.Query, JsonNode> results,
+      String title,
+      Map<String, String> labels) {
+    List<GrafanaQueries.Query> panel = dashboards.panel(DLQ_DASHBOARD, title);
+    assertThat(panel).as("panel '%s' in %s", title, DLQ_DASHBOARD).hasSize(1);
     JsonNode series = results.get(panel.get(0));
+    assertThat(series).as("series of %s", panel.get(0)).isNotNull().isNotEmpty();
     double peak = Double.NaN;
     for (JsonNode s : series) {
       JsonNode metric = s.path("metric");
-      if (metric.path("error_code").asText().equals("NOT_AVRO_WIRE_FORMAT")
-          && metric.path("topic").asText().equals(EmbeddedStack.MAIN_TOPIC)) {
+      boolean matches = metric.path("topic").asText().equals(EmbeddedStack.MAIN_TOPIC);
+      for (Map.Entry<String, String> label : labels.entrySet()) {
+        matches &= metric.path(label.getKey()).asText().equals(label.getValue());
+      }
+      if (matches) {
         for (JsonNode point : s.path("values")) {
           double value = sampleValue(point.get(1).asText());
-          peak = Double.isNaN(peak) ? value : Math.max(peak, value);
+          if (!Double.isNaN(value)) {
+            peak = Double.isNaN(peak) ? value : Math.max(peak, value);
+          }
         }
       }
     }
-    assertThat(peak)
+    log.info("peak of {} on {} {}: {}", panel.get(0), EmbeddedStack.MAIN_TOPIC, labels, peak);
+    return peak;
+  }
+
+  /**
+   * What the Poison ratio shows once the scenario is over and the pipeline idles, as the panel's
+   * last value and legend do: an instant query now, with the run as the dashboard's range.
+   */
+  private static void assertThePoisonRatioStillShowsThePoisonAfterTheScenario(
+      GrafanaQueries dashboards, PrometheusApi prometheus, Duration range) {
+    List<GrafanaQueries.Query> panel = dashboards.panel(DLQ_DASHBOARD, POISON_RATIO_PANEL);
+    assertThat(panel).as("panel '%s' in %s", POISON_RATIO_PANEL, DLQ_DASHBOARD).hasSize(1);
+    String expr = dashboards.substitute(panel.get(0).expr(), SCRAPE, STEP, range);
+
+    PrometheusApi.Answer now = prometheus.query(expr);
+
+    assertThat(now.success()).as("%s: %s", expr, now.error()).isTrue();
+    JsonNode result = now.data().path("result");
+    log.info("{} now, after the scenario: {}", panel.get(0), result);
+    List<Double> mainTopic = new ArrayList<>();
+    for (JsonNode s : result) {
+      if (s.path("metric").path("topic").asText().equals(EmbeddedStack.MAIN_TOPIC)) {
+        mainTopic.add(sampleValue(s.path("value").get(1).asText()));
+      }
+    }
+    assertThat(mainTopic)
         .as(
-            "peak of %s for error_code=NOT_AVRO_WIRE_FORMAT, topic=%s; series: %s",
-            panel.get(0), EmbeddedStack.MAIN_TOPIC, series)
+            "'%s' now, after the scenario, for topic=%s: %s sent as %s",
+            POISON_RATIO_PANEL, EmbeddedStack.MAIN_TOPIC, result, expr)
+        .singleElement()
+        .satisfies(v -> assertThat(v).isGreaterThan(0).isLessThanOrEqualTo(1));
+  }
+
+  private static void assertPanelsShowThePoison(
+      GrafanaQueries dashboards, Map<GrafanaQueries.Query, JsonNode> results) {
+    assertThat(
+            peakOnMainTopic(
+                dashboards,
+                results,
+                QUARANTINE_PANEL,
+                Map.of("error_code", "NOT_AVRO_WIRE_FORMAT")))
+        .as(
+            "peak of '%s' for error_code=NOT_AVRO_WIRE_FORMAT, topic=%s; series: %s",
+            QUARANTINE_PANEL,
+            EmbeddedStack.MAIN_TOPIC,
+            results.get(dashboards.panel(DLQ_DASHBOARD, QUARANTINE_PANEL).get(0)))
         .isGreaterThan(0);
+    // One poison record among the scenario's rows: a share above 0 and at most 1.
+    assertThat(peakOnMainTopic(dashboards, results, POISON_RATIO_PANEL, Map.of()))
+        .as(
+            "peak of '%s' for topic=%s; series: %s",
+            POISON_RATIO_PANEL,
+            EmbeddedStack.MAIN_TOPIC,
+            results.get(dashboards.panel(DLQ_DASHBOARD, POISON_RATIO_PANEL).get(0)))
+        .isGreaterThan(0)
+        .isLessThanOrEqualTo(1);
   }
 }

@@ -15,9 +15,11 @@ import java.time.ZoneOffset;
 import java.time.format.DateTimeFormatter;
 import java.util.ArrayList;
 import java.util.Base64;
+import java.util.Comparator;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.PriorityQueue;
 import java.util.function.Consumer;
 import org.apache.iceberg.Table;
 import org.apache.iceberg.data.IcebergGenerics;
@@ -27,7 +29,8 @@ import org.apache.iceberg.types.Types;
 
 /**
  * Rows of an Iceberg table as Iceberg's own generic reader returns them (equality and position
- * deletes applied), and their rendering as text and JSON.
+ * deletes applied), in file order or sorted by {@link RowOrder}, and their rendering as text and
+ * JSON.
  *
  * <p>Rendering: timestamps {@code yyyy-MM-dd HH:mm:ss.SSS} (microseconds when there are any),
  * {@code timestamptz} in UTC with a {@code Z}, dates and times ISO-8601, decimals in plain
@@ -62,6 +65,42 @@ public final class IcebergRows {
       throw new UncheckedIOException("cannot read table " + table.name(), e);
     }
     return count;
+  }
+
+  /**
+   * Hands the rows of the table's current snapshot to {@code rows} in {@link RowOrder} (by the
+   * identifier fields), the first {@code limit} of that order (0: all). Every row is read; the rows
+   * handed over are held in memory (copies) until the scan ends: at most {@code limit} of them,
+   * every row of the table when {@code limit} is 0.
+   *
+   * @return how many rows the table has (read), of which at most {@code limit} were handed over
+   */
+  public static long readSorted(Table table, long limit, Consumer<Record> rows) {
+    Comparator<Record> order = RowOrder.of(table.schema());
+    List<Record> kept = new ArrayList<>();
+    long read;
+    if (limit > 0) {
+      // The limit smallest rows so far, largest on top: bounded memory whatever the table's size.
+      PriorityQueue<Record> smallest = new PriorityQueue<>(order.reversed());
+      read =
+          read(
+              table,
+              0,
+              r -> {
+                if (smallest.size() < limit) {
+                  smallest.add(r.copy());
+                } else if (order.compare(r, smallest.peek()) < 0) {
+                  smallest.poll();
+                  smallest.add(r.copy());
+                }
+              });
+      kept.addAll(smallest);
+    } else {
+      read = read(table, 0, r -> kept.add(r.copy()));
+    }
+    kept.sort(order);
+    kept.forEach(rows);
+    return read;
   }
 
   /** Every row of the table's current snapshot, copied. */

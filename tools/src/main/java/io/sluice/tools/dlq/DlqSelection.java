@@ -3,16 +3,20 @@ package io.sluice.tools.dlq;
 import io.sluice.tools.dlq.record.DlqEntry;
 import java.util.List;
 
-/** Picks DLQ records by offset (and partition) as the commands name them. */
+/** Picks DLQ records by the ids the commands print (and {@code --partition}). */
 final class DlqSelection {
   private DlqSelection() {}
 
   /**
-   * The record at {@code offset}, in {@code partition} when given.
+   * The record {@code id} names, in {@code partition} when given.
    *
-   * @throws IllegalArgumentException when there is none, or several and no partition was given
+   * @throws IllegalArgumentException when the id names another topic or partition, when there is no
+   *     such record, or several and no partition was given
    */
-  static DlqEntry one(List<DlqEntry> entries, long offset, Integer partition, String topic) {
+  static DlqEntry one(
+      List<DlqEntry> entries, DlqRecordId id, Integer partitionOption, String topic) {
+    Integer partition = id.partitionIn(topic, partitionOption);
+    long offset = id.offset();
     List<DlqEntry> found =
         entries.stream()
             .filter(e -> e.dlq().offset() == offset)
@@ -35,7 +39,8 @@ final class DlqSelection {
               + topic
               + " ("
               + found.stream().map(e -> String.valueOf(e.dlq().partition())).toList()
-              + "); pass --partition");
+              + "); pass --partition or <partition>@"
+              + offset);
     }
     return found.get(0);
   }

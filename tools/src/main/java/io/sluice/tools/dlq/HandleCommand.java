@@ -42,9 +42,10 @@ abstract class HandleCommand implements Callable<Integer> {
   @Parameters(
       index = "0",
       arity = "0..1",
-      paramLabel = "<offset>",
-      description = "Offset of the DLQ record (or --all).")
-  Long offset;
+      paramLabel = "<id>",
+      converter = DlqRecordId.Converter.class,
+      description = "The DLQ record: " + DlqRecordId.FORMS + " (as `list` prints it), or --all.")
+  DlqRecordId id;
 
   @Option(names = "--all", description = "Every record of the DLQ topic (or of --partition).")
   boolean all;
@@ -52,7 +53,8 @@ abstract class HandleCommand implements Callable<Integer> {
   @Option(
       names = "--partition",
       paramLabel = "P",
-      description = "DLQ partition: of <offset> when it is in several, or the only one with --all.")
+      description =
+          "DLQ partition: of a bare <offset> when it is in several, or the only one with --all.")
   Integer partition;
 
   @Option(names = "--dry-run", description = "Print what would be produced; write nothing.")
@@ -73,8 +75,8 @@ abstract class HandleCommand implements Callable<Integer> {
 
   /** Checks the options before anything is read. */
   void validate() {
-    if (all == (offset != null)) {
-      throw new ParameterException(spec.commandLine(), "give either <offset> or --all");
+    if (all == (id != null)) {
+      throw new ParameterException(spec.commandLine(), "give either <id> or --all");
     }
   }
 
@@ -83,7 +85,7 @@ abstract class HandleCommand implements Callable<Integer> {
     String topic = session.endpoints().dlqTopic();
     return all
         ? DlqSelection.all(dlq, partition)
-        : List.of(DlqSelection.one(dlq, offset, partition, topic));
+        : List.of(DlqSelection.one(dlq, id, partition, topic));
   }
 
   /** The DLQ's records (the guard ignores their originals); subclasses may not read the DLQ. */

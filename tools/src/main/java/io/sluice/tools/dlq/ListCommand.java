@@ -20,7 +20,8 @@ import picocli.CommandLine.Spec;
     name = "list",
     mixinStandardHelpOptions = true,
     description = {
-      "Lists the records of the DLQ topic (read_committed): DLQ partition and offset, original"
+      "Lists the records of the DLQ topic (read_committed): the record's id <partition>@<offset>"
+          + " (what show, replay and repair take), original"
           + " topic/partition/offset, error code, age since quarantine, and whether the ledger"
           + " says it was replayed or repaired."
     })
@@ -51,7 +52,7 @@ final class ListCommand implements Callable<Integer> {
   }
 
   private static String[] row(DlqEntry entry, Ledger ledger, ToolSession session) {
-    String at = entry.dlq().partition() + "@" + entry.dlq().offset();
+    String at = DlqRecordId.of(entry.dlq());
     if (!entry.readable()) {
       return new String[] {at, "-", "-", "-", "UNREADABLE: " + entry.problem()};
     }

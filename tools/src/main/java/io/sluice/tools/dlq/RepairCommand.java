@@ -63,9 +63,9 @@ final class RepairCommand extends HandleCommand {
     }
     if (fromFile == null) {
       super.validate();
-    } else if (offset != null || all || partition != null) {
+    } else if (id != null || all || partition != null) {
       throw new ParameterException(
-          spec.commandLine(), "--from-file takes no <offset>, --all or --partition");
+          spec.commandLine(), "--from-file takes no <id>, --all or --partition");
     }
   }
 

@@ -38,13 +38,17 @@ final class ShowCommand implements Callable<Integer> {
   @ParentCommand DlqCommand parent;
   @Mixin EndpointOptions endpoints;
 
-  @Parameters(index = "0", paramLabel = "<offset>", description = "Offset of the DLQ record.")
-  long offset;
+  @Parameters(
+      index = "0",
+      paramLabel = "<id>",
+      converter = DlqRecordId.Converter.class,
+      description = "The DLQ record: " + DlqRecordId.FORMS + " (as `list` prints it).")
+  DlqRecordId id;
 
   @Option(
       names = "--partition",
       paramLabel = "P",
-      description = "DLQ partition of the record (needed when the offset is in several).")
+      description = "DLQ partition of the record (needed when a bare <offset> is in several).")
   Integer partition;
 
   @Override
@@ -52,8 +56,7 @@ final class ShowCommand implements Callable<Integer> {
     Endpoints resolved = endpoints.resolve(false);
     PrintWriter out = spec.commandLine().getOut();
     try (ToolSession session = ToolSession.open(parent.context(), resolved)) {
-      DlqEntry entry =
-          DlqSelection.one(session.dlqEntries(), offset, partition, resolved.dlqTopic());
+      DlqEntry entry = DlqSelection.one(session.dlqEntries(), id, partition, resolved.dlqTopic());
       out.printf("%-16s %s (timestamp %s)%n", "dlq_record", entry.dlq(), at(entry.timestampMs()));
       if (!entry.readable()) {
         out.printf("%-16s %s%n", "unreadable", entry.problem());

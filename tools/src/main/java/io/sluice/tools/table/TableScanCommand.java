@@ -2,6 +2,7 @@ package io.sluice.tools.table;
 
 import io.sluice.lake.IcebergRows;
 import io.sluice.lake.LakeCatalog;
+import io.sluice.lake.RowOrder;
 import io.sluice.tools.cli.CatalogOptions;
 import io.sluice.tools.cli.OutputFormat;
 import io.sluice.tools.cli.TextTable;
@@ -26,7 +27,13 @@ import picocli.CommandLine.Spec;
     description = {
       "Prints the rows of an Iceberg table as Iceberg's own generic reader (IcebergGenerics) sees"
           + " them in the current snapshot: equality and position deletes applied, so a"
-          + " deleted or replaced row is not there. Rows come in file order.",
+          + " deleted or replaced row is not there.",
+      "Rows are sorted by the table's identifier fields (the key of a current table) in the"
+          + " order its schema lists them, then by every column in schema order (the only order"
+          + " of a table without identifier fields, such as a changelog): numbers numerically,"
+          + " strings lexically, nulls first. Sorting reads every row and holds the rows it"
+          + " prints in memory: all of them without --limit, at most N with --limit N (the first"
+          + " N in that order). The summary on stderr names the sort key.",
       "Timestamps print as yyyy-MM-dd HH:mm:ss.SSS, decimals in plain notation, structs as JSON."
     })
 final class TableScanCommand implements Callable<Integer> {
@@ -40,7 +47,8 @@ final class TableScanCommand implements Callable<Integer> {
   @Option(
       names = "--limit",
       defaultValue = "0",
-      description = "Print at most this many rows (default: 0, all).")
+      description =
+          "Print the first N rows of the order, holding at most N in memory (default: 0, all).")
   long limit;
 
   @Option(
@@ -59,12 +67,12 @@ final class TableScanCommand implements Callable<Integer> {
       Table t = lake.table(table);
       long rows;
       if (format == OutputFormat.jsonl) {
-        rows = IcebergRows.read(t, limit, r -> out.println(IcebergRows.toJson(r)));
+        rows = IcebergRows.readSorted(t, limit, r -> out.println(IcebergRows.toJson(r)));
       } else {
         List<String> columns = IcebergRows.columns(t);
         List<List<String>> cells = new ArrayList<>();
         rows =
-            IcebergRows.read(
+            IcebergRows.readSorted(
                 t,
                 limit,
                 r -> {
@@ -79,12 +87,13 @@ final class TableScanCommand implements Callable<Integer> {
       out.flush();
       Snapshot current = t.currentSnapshot();
       PrintWriter err = spec.commandLine().getErr();
+      List<String> key = RowOrder.identifierNames(t.schema());
       err.printf(
-          "%d rows from %s, snapshot %s%s%n",
-          rows,
+          "%s rows from %s, snapshot %s, sorted by %s%n",
+          limit > 0 && rows > limit ? "first " + limit + " of " + rows : String.valueOf(rows),
           t.name(),
           current == null ? "none" : current.snapshotId(),
-          limit > 0 && rows == limit ? " (--limit reached)" : "");
+          key.isEmpty() ? "every column (no identifier fields)" : String.join(", ", key));
       err.flush();
     }
     return 0;

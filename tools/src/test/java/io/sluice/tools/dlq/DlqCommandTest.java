@@ -116,8 +116,97 @@ class DlqCommandTest {
     assertThat(run.exitCode()).isEqualTo(1);
     assertThat(run.err())
         .contains("offset 0 is in several partitions of " + DLQ)
-        .contains("pass --partition");
+        .contains("pass --partition or <partition>@0");
     assertThat(picked.exitCode()).as(picked.err()).isZero();
+  }
+
+  @Test
+  void everyIdListPrintsIsAcceptedBackByShowReplayAndRepair() {
+    stack.poison(42, OrdersStack.intended(42, "c"));
+    long other = otherPartitionKey(42);
+    stack.poison(other, OrdersStack.intended(other, "c"));
+    stack.poison(other, OrdersStack.intended(other, "u"));
+    int unused = 0 + 1 + 2 - stack.partitionOf(42) - stack.partitionOf(other);
+    stack.kafka.append(DLQ, unused, null, "not an envelope".getBytes(StandardCharsets.UTF_8), null);
+    String unreadable = unused + "@0";
+
+    List<String> ids = listedIds(stack.dlq("list"));
+
+    // offset 0 is in every partition, so only the partition-qualified id can name each record
+    assertThat(ids)
+        .containsExactlyInAnyOrder(
+            stack.partitionOf(42) + "@0",
+            stack.partitionOf(other) + "@0",
+            stack.partitionOf(other) + "@1",
+            unreadable);
+    for (String id : ids) {
+      Run show = stack.dlq("show", id);
+      assertThat(show.err()).doesNotContain("is not a DLQ record id");
+      assertThat(show.out()).as(id).contains("dlq_record       " + DLQ + "-" + id + " ");
+      String printed = show.out().lines().findFirst().orElseThrow().split(" +")[1];
+      if (id.equals(unreadable)) {
+        assertThat(show.exitCode()).as("unreadable record " + id).isEqualTo(1);
+        continue;
+      }
+      assertThat(show.exitCode()).as(id + ": " + show.err()).isZero();
+      Run replay = stack.dlq("replay", id, "--dry-run");
+      Run repair = stack.dlq("repair", printed, "--dry-run", "--strategy", "json-intended-row");
+      Run showAgain = stack.dlq("show", printed);
+      assertThat(replay.exitCode()).as(id + ": " + replay.err()).isZero();
+      assertThat(replay.out()).contains("dry run: would replay DLQ record " + DLQ + "-" + id);
+      assertThat(repair.exitCode()).as(printed + ": " + repair.err()).isZero();
+      assertThat(repair.out()).contains("dry run: would repair DLQ record " + printed);
+      assertThat(showAgain.out()).isEqualTo(show.out());
+    }
+  }
+
+  @Test
+  void aBadIdIsAUsageErrorNamingItAndTheAcceptedForms() {
+    stack.poison(42, "{}");
+
+    Run run = stack.dlq("show", "0-0");
+    Run replay = stack.dlq("replay", "x@1", "--dry-run");
+
+    assertThat(run.exitCode()).isEqualTo(2);
+    assertThat(run.err())
+        .contains(
+            "'0-0' is not a DLQ record id; give <offset>, <partition>@<offset> or"
+                + " <dlq-topic>-<partition>@<offset> (as `sluice dlq list` prints it: 1@42)");
+    assertThat(replay.exitCode()).isEqualTo(2);
+    assertThat(replay.err()).contains("'x@1' is not a DLQ record id; give <offset>");
+  }
+
+  @Test
+  void anIdOfAnotherTopicOrPartitionIsRefused() {
+    stack.poison(42, "{}");
+    int partition = stack.partitionOf(42);
+    int otherPartition = (partition + 1) % OrdersStack.PARTITIONS;
+
+    Run topic = stack.dlq("show", "other.dlq-" + partition + "@0");
+    Run conflict =
+        stack.dlq("show", partition + "@0", "--partition", String.valueOf(otherPartition));
+    Run missing = stack.dlq("show", otherPartition + "@0");
+
+    assertThat(topic.exitCode()).isEqualTo(1);
+    assertThat(topic.err())
+        .contains(
+            "DLQ record other.dlq-"
+                + partition
+                + "@0 is in topic other.dlq, not in the DLQ topic "
+                + DLQ
+                + "; pass --dlq-topic other.dlq");
+    assertThat(conflict.exitCode()).isEqualTo(1);
+    assertThat(conflict.err())
+        .contains(
+            "DLQ record "
+                + partition
+                + "@0 is in partition "
+                + partition
+                + ", but --partition is "
+                + otherPartition);
+    assertThat(missing.exitCode()).isEqualTo(1);
+    assertThat(missing.err())
+        .contains("DLQ topic " + DLQ + " has no record at offset 0 in partition " + otherPartition);
   }
 
   @Test
@@ -228,6 +317,13 @@ class DlqCommandTest {
     assertThat(run.err())
         .contains(
             "DLQ topic nope.dlq does not exist; pass the router's DLQ topic with --dlq-topic");
+  }
+
+  /** The ids in the first column of {@code list}'s output, between its header and summary. */
+  private static List<String> listedIds(Run list) {
+    assertThat(list.exitCode()).as(list.err()).isZero();
+    List<String> lines = list.out().lines().toList();
+    return lines.subList(1, lines.size() - 1).stream().map(line -> line.split(" +")[0]).toList();
   }
 
   private long otherPartitionKey(long orderId) {

@@ -245,12 +245,12 @@ class DlqRepairCommandTest {
   }
 
   @Test
-  void offsetAndAllAreExclusive() {
+  void idAndAllAreExclusive() {
     Run neither = stack.dlq("repair", "--strategy", "json-intended-row");
     Run both = stack.dlq("repair", "0", "--all", "--strategy", "json-intended-row");
 
     assertThat(neither.exitCode()).isEqualTo(2);
-    assertThat(neither.err()).contains("give either <offset> or --all");
+    assertThat(neither.err()).contains("give either <id> or --all");
     assertThat(both.exitCode()).isEqualTo(2);
   }
 
