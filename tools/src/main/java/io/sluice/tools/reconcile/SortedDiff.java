@@ -1,10 +1,9 @@
 package io.sluice.tools.reconcile;
 
+import io.sluice.dlq.Sha256;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
-import java.security.NoSuchAlgorithmException;
 import java.util.ArrayList;
-import java.util.HexFormat;
 import java.util.Iterator;
 import java.util.List;
 import java.util.function.LongConsumer;
@@ -80,7 +79,7 @@ final class SortedDiff {
 
   /** Counts and hashes the lines taken from one side. */
   private static final class Side {
-    private final MessageDigest digest = newSha256();
+    private final MessageDigest digest = Sha256.digest();
     private long rows;
 
     KeyedLine next(Iterator<KeyedLine> rows) {
@@ -95,15 +94,7 @@ final class SortedDiff {
     }
 
     String sha256() {
-      return HexFormat.of().formatHex(digest.digest());
-    }
-  }
-
-  static MessageDigest newSha256() {
-    try {
-      return MessageDigest.getInstance("SHA-256");
-    } catch (NoSuchAlgorithmException e) {
-      throw new IllegalStateException("the JVM has no SHA-256", e);
+      return Sha256.hex(digest);
     }
   }
 }
