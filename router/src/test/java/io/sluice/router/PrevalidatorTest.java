@@ -5,10 +5,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import io.sluice.router.config.RouterConfig;
-import io.sluice.router.testing.FakeSchemaRegistryClient;
 import io.sluice.router.testing.Orders;
 import io.sluice.router.validate.RecordValidator;
 import io.sluice.router.validate.ValidationResult;
+import io.sluice.schema.testing.InMemorySchemaRegistryClient;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -30,7 +30,7 @@ class PrevalidatorTest {
   private static final Duration WAIT = Duration.ofSeconds(10);
   private static final String THREAD = "prevalidator-test";
 
-  private FakeSchemaRegistryClient registry;
+  private InMemorySchemaRegistryClient registry;
   private int valueId;
   private int keyId;
   private RecordValidator validator;
@@ -38,7 +38,7 @@ class PrevalidatorTest {
 
   @BeforeEach
   void setUp() {
-    registry = new FakeSchemaRegistryClient();
+    registry = new InMemorySchemaRegistryClient();
     valueId = registry.register(TOPIC + "-value", Orders.ENVELOPE);
     keyId = registry.register(TOPIC + "-key", Orders.KEY);
     validator = new RecordValidator(registry);

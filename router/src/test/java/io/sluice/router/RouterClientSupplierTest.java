@@ -2,8 +2,8 @@ package io.sluice.router;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.sluice.router.testing.FakeSchemaRegistryClient;
 import io.sluice.router.validate.RecordValidator;
+import io.sluice.schema.testing.InMemorySchemaRegistryClient;
 import java.util.Map;
 import org.apache.kafka.clients.consumer.Consumer;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
@@ -28,7 +28,7 @@ class RouterClientSupplierTest {
 
     try (Prevalidator ahead =
             Prevalidator.start(
-                new RecordValidator(new FakeSchemaRegistryClient()),
+                new RecordValidator(new InMemorySchemaRegistryClient()),
                 topic -> true,
                 "router-client-supplier-test",
                 2000);

@@ -13,12 +13,12 @@ import io.sluice.router.config.RouterConfig;
 import io.sluice.router.metrics.RouterMetrics;
 import io.sluice.router.retry.RegistryRetryTimeoutException;
 import io.sluice.router.testing.FakeRetryClock;
-import io.sluice.router.testing.FakeSchemaRegistryClient;
 import io.sluice.router.testing.Orders;
 import io.sluice.router.topics.OutputTopics;
 import io.sluice.router.validate.ErrorCode;
 import io.sluice.router.validate.RecordValidator;
 import io.sluice.router.validate.ValidationRules;
+import io.sluice.schema.testing.InMemorySchemaRegistryClient;
 import io.sluice.schema.wire.WireFormat;
 import java.nio.charset.StandardCharsets;
 import java.time.Clock;
@@ -52,7 +52,7 @@ class RouterTopologyTest {
   private static final Instant NOW = Instant.parse("2026-11-29T12:00:00.123456789Z");
   private static final long TIMESTAMP = 1_764_000_000_000L;
 
-  private final FakeSchemaRegistryClient registry = new FakeSchemaRegistryClient();
+  private final InMemorySchemaRegistryClient registry = new InMemorySchemaRegistryClient();
   private final int valueId = registry.register(TOPIC + "-value", Orders.ENVELOPE);
   private final int keyId = registry.register(TOPIC + "-key", Orders.KEY);
   private final FakeRetryClock retryClock = new FakeRetryClock();

@@ -4,10 +4,10 @@ import static io.sluice.router.testing.Orders.TOPIC;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.sluice.router.testing.FakeSchemaRegistryClient;
 import io.sluice.router.testing.Orders;
 import io.sluice.schema.avro.ScanPlan;
 import io.sluice.schema.registry.RegistryUnavailableException;
+import io.sluice.schema.testing.InMemorySchemaRegistryClient;
 import io.sluice.schema.wire.WireFormat;
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
@@ -20,14 +20,14 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 class RecordValidatorTest {
-  private FakeSchemaRegistryClient registry;
+  private InMemorySchemaRegistryClient registry;
   private RecordValidator validator;
   private int valueId;
   private int keyId;
 
   @BeforeEach
   void setUp() {
-    registry = new FakeSchemaRegistryClient();
+    registry = new InMemorySchemaRegistryClient();
     valueId = registry.register(TOPIC + "-value", Orders.ENVELOPE);
     keyId = registry.register(TOPIC + "-key", Orders.KEY);
     validator = new RecordValidator(registry);
@@ -356,7 +356,7 @@ class RecordValidatorTest {
     registry.failNext(1);
     assertThatThrownBy(() -> validator.validate(TOPIC, key(1), value(Orders.create(1))))
         .isInstanceOf(RegistryUnavailableException.class)
-        .hasMessageContaining("fake outage");
+        .hasMessageContaining("in-memory outage");
     assertThat(validator.validate(TOPIC, key(1), value(Orders.create(1))))
         .isEqualTo(ValidationResult.VALID);
   }

@@ -2,9 +2,9 @@ package io.sluice.tools.dlq.handle;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.sluice.schema.testing.InMemorySchemaRegistryClient;
 import io.sluice.schema.wire.WireFormat;
 import io.sluice.tools.dlq.repair.AvroWire;
-import io.sluice.tools.dlq.testing.MapRegistry;
 import io.sluice.tools.dlq.testing.TestSchemas;
 import org.apache.avro.Schema;
 import org.apache.avro.SchemaBuilder;
@@ -13,7 +13,7 @@ import org.apache.avro.generic.GenericRecord;
 import org.junit.jupiter.api.Test;
 
 class KeyIdentityTest {
-  private final MapRegistry registry = new MapRegistry();
+  private final InMemorySchemaRegistryClient registry = new InMemorySchemaRegistryClient();
   private final KeyDecoder decoder = new KeyDecoder(registry);
 
   private byte[] key(Schema schema, long orderId) {

@@ -5,6 +5,7 @@ import io.sluice.dlq.DlqRecordBuilder;
 import io.sluice.dlq.Rejection;
 import io.sluice.schema.Subjects;
 import io.sluice.schema.registry.SchemaRegistryClient;
+import io.sluice.schema.testing.InMemorySchemaRegistryClient;
 import io.sluice.schema.wire.WireFormatException;
 import io.sluice.tools.dlq.DlqCommand;
 import io.sluice.tools.dlq.ToolContext;
@@ -37,7 +38,7 @@ public final class OrdersStack {
   public static final Instant NOW = Instant.parse("2026-03-01T12:00:00Z");
 
   public final InMemoryKafka kafka = new InMemoryKafka();
-  public final MapRegistry registry = new MapRegistry();
+  public final InMemorySchemaRegistryClient registry = new InMemorySchemaRegistryClient();
   public final int keySchemaId;
   public final int valueSchemaId;
   private final DlqRecordBuilder dlq =
