@@ -5,6 +5,7 @@ import java.util.Locale;
 import java.util.stream.Collectors;
 import org.apache.kafka.common.config.ConfigDef;
 import org.apache.kafka.common.config.ConfigDef.ConfigKey;
+import org.apache.kafka.common.config.types.Password;
 
 /**
  * Renders a {@link ConfigDef} as the Markdown table the README shows, so the docs cannot drift from
@@ -51,10 +52,13 @@ public final class ConfigDocs {
     if (value == null) {
       return "null";
     }
+    // A password's default is in the code for all to read; Password.toString() would say [hidden].
     String text =
         value instanceof List<?> list
             ? list.stream().map(String::valueOf).collect(Collectors.joining(","))
-            : ConfigDef.convertToString(value, key.type);
+            : value instanceof Password password
+                ? password.value()
+                : ConfigDef.convertToString(value, key.type);
     return "`" + cell(text.replace("`", "'")) + "`";
   }
 

@@ -37,6 +37,13 @@ class ConfigTableTest {
   }
 
   @Test
+  void aPasswordDefaultIsShownAsItIsNotAsHidden() {
+    ConfigDef def = new ConfigDef().define("db.password", Type.PASSWORD, "", Importance.HIGH, "P.");
+
+    assertThat(ConfigDocs.markdownTable(def)).contains("| `db.password` | password | `` |  |");
+  }
+
+  @Test
   void regeneratingReplacesOnlyTheTextBetweenTheMarkers() {
     String doc = "a\n<!-- demo-config:start -->\nold\n<!-- demo-config:end -->\nb\n";
 
