@@ -64,7 +64,7 @@ public final class CaptureService implements AutoCloseable {
 
   /** Starts the admin API and the engine; returns once the engine thread runs. */
   public synchronized void start() {
-    String bootstrap = config.getString(CaptureConfig.BOOTSTRAP_SERVERS_CONFIG);
+    String bootstrap = config.bootstrapServers();
     producer =
         new KafkaProducer<>(
             Map.of(
@@ -84,14 +84,12 @@ public final class CaptureService implements AutoCloseable {
     CaptureMetrics metrics = new CaptureMetrics(meters, Clock.systemUTC());
     ChangeEncoder encoder =
         new AvroChangeEncoder(
-            new ConnectAvroCodec(
-                HttpSchemaRegistryClient.create(
-                    config.getString(CaptureConfig.SCHEMA_REGISTRY_URL_CONFIG))));
+            new ConnectAvroCodec(HttpSchemaRegistryClient.create(config.schemaRegistryUrl())));
     ChangePublisher publisher =
         new ChangePublisher(
             producer,
             encoder,
-            new AdminTopicEnsurer(admin, config.getInt(CaptureConfig.TOPIC_PARTITIONS_CONFIG)),
+            new AdminTopicEnsurer(admin, config.topicPartitions()),
             new ChangePublisher.Listener() {
               @Override
               public void beforeBatch() throws InterruptedException {
@@ -105,12 +103,7 @@ public final class CaptureService implements AutoCloseable {
                 lastPartition = record.sourcePartition();
               }
             });
-    adminServer =
-        CaptureAdminApi.start(
-            this,
-            meters,
-            config.getString(CaptureConfig.ADMIN_HOST_CONFIG),
-            config.getInt(CaptureConfig.ADMIN_PORT_CONFIG));
+    adminServer = CaptureAdminApi.start(this, meters, config.adminHost(), config.adminPort());
     engine =
         DebeziumEngine.create(Connect.class)
             .using(config.engineProperties())
@@ -176,7 +169,7 @@ public final class CaptureService implements AutoCloseable {
       ObjectName pattern =
           new ObjectName(
               "debezium.*:type=connector-metrics,context=streaming,server="
-                  + config.getString(CaptureConfig.TOPIC_PREFIX_CONFIG)
+                  + config.topicPrefix()
                   + ",*");
       for (ObjectName name : server.queryNames(pattern, null)) {
         if (Boolean.TRUE.equals(server.getAttribute(name, "Connected"))) {
