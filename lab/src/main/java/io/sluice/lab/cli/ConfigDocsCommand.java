@@ -1,5 +1,6 @@
 package io.sluice.lab.cli;
 
+import io.sluice.capture.config.CaptureConfig;
 import io.sluice.connect.upsert.config.UpsertSinkConfig;
 import io.sluice.observe.config.ConfigTable;
 import io.sluice.router.config.RouterConfig;
@@ -19,8 +20,8 @@ import picocli.CommandLine.Spec;
     name = "config-docs",
     mixinStandardHelpOptions = true,
     description = {
-      "Regenerates the configuration tables in the README (router, upsert sink; each between its"
-          + " <!-- name:start --> and <!-- name:end --> markers) from the components' ConfigDefs."
+      "Regenerates the configuration tables in the README (router, capture, upsert sink; each"
+          + " between its <!-- name:start --> and <!-- name:end --> markers) from the components' ConfigDefs."
           + " With --check, only reports whether they are up to date."
     })
 public final class ConfigDocsCommand implements Callable<Integer> {
@@ -39,7 +40,8 @@ public final class ConfigDocsCommand implements Callable<Integer> {
 
   /** Every generated table of the README. */
   public static List<ConfigTable> tables() {
-    return List.of(RouterConfig.docsTable(), UpsertSinkConfig.docsTable());
+    return List.of(
+        RouterConfig.docsTable(), CaptureConfig.docsTable(), UpsertSinkConfig.docsTable());
   }
 
   @Override

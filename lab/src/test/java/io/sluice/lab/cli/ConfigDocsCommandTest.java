@@ -33,7 +33,10 @@ class ConfigDocsCommandTest {
     for (ConfigTable table : ConfigDocsCommand.tables()) {
       assertThat(table.currentIn(text)).isEqualTo("\n" + table.markdown());
     }
-    assertThat(text).contains("schema.registry.url").contains("table.topic.regex");
+    assertThat(text)
+        .contains("schema.registry.url")
+        .contains("database.server.id")
+        .contains("table.topic.regex");
     assertThat(run("--check", "--readme", readme.toString())).isZero();
   }
 
