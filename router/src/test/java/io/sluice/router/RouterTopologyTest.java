@@ -191,7 +191,22 @@ class RouterTopologyTest {
       case TRAILING_BYTES -> pair(validKey, Arrays.copyOf(validValue, validValue.length + 2));
       case KEY_NOT_AVRO_WIRE_FORMAT -> pair("1".getBytes(StandardCharsets.UTF_8), validValue);
       case KEY_UNKNOWN_SCHEMA_ID -> pair(Orders.wire(4343, Orders.key(1)), validValue);
+      case SCHEMA_INCOMPATIBLE ->
+          pair(
+              validKey,
+              Orders.wire(
+                  registry.register(
+                      TOPIC + "-value",
+                      Orders.retyped(Orders.ENVELOPE, "amount_cents", "\"long\"", "\"string\"")),
+                  Orders.create(1)));
       case KEY_SCHEMA_NOT_IN_SUBJECT -> pair(Orders.wire(valueId, Orders.key(1)), validValue);
+      case KEY_SCHEMA_INCOMPATIBLE ->
+          pair(
+              Orders.wire(
+                  registry.register(
+                      TOPIC + "-key", Orders.retyped(Orders.KEY, "id", "\"int\"", "\"string\"")),
+                  Orders.key(1)),
+              validValue);
       case KEY_AVRO_DECODE_FAILED -> pair(Arrays.copyOf(validKey, 5), validValue);
       case KEY_TRAILING_BYTES -> pair(Arrays.copyOf(validKey, validKey.length + 1), validValue);
       case KEY_FIELDS_MISMATCH -> pair(key(2), validValue);

@@ -101,6 +101,14 @@ public final class RouterConfig extends AbstractConfig {
       "Check the Debezium envelope contract (CONTRACT_VIOLATION): op allowed, `after` present for"
           + " c/u/r, `before` present for d, primary-key fields non-null.";
 
+  public static final String SCHEMA_LINEAGE_CHECK_CONFIG = "schema.lineage.check";
+  public static final String SCHEMA_LINEAGE_CHECK_DOC =
+      "Check that the lake can follow each record's writer schema (SCHEMA_INCOMPATIBLE,"
+          + " KEY_SCHEMA_INCOMPATIBLE): a version of the subject is taken when Iceberg can evolve"
+          + " the schemas the subject's earlier accepted versions add up to into it (optional"
+          + " fields added or dropped, int to long, float to double, decimal precision widened,"
+          + " fields made optional); derived from the registry alone, see docs/design.md.";
+
   public static final String CONTRACT_ALLOWED_OPS_CONFIG = "contract.allowed.ops";
   public static final String CONTRACT_ALLOWED_OPS_DOC =
       "Debezium `op` values accepted by the contract check.";
@@ -268,6 +276,10 @@ public final class RouterConfig extends AbstractConfig {
 
   public boolean contractEnabled() {
     return getBoolean(CONTRACT_ENABLED_CONFIG);
+  }
+
+  public boolean schemaLineageChecked() {
+    return getBoolean(SCHEMA_LINEAGE_CHECK_CONFIG);
   }
 
   /**
@@ -578,6 +590,17 @@ public final class RouterConfig extends AbstractConfig {
         ++order,
         Width.SHORT,
         "Allowed ops");
+    def.define(
+        SCHEMA_LINEAGE_CHECK_CONFIG,
+        Type.BOOLEAN,
+        true,
+        null,
+        Importance.MEDIUM,
+        SCHEMA_LINEAGE_CHECK_DOC,
+        GROUP_VALIDATION,
+        ++order,
+        Width.SHORT,
+        "Schema lineage check");
     def.define(
         VALIDATE_AHEAD_CONFIG,
         Type.STRING,

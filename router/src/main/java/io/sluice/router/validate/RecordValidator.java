@@ -1,17 +1,21 @@
 package io.sluice.router.validate;
 
+import io.sluice.router.lineage.Refusal;
+import io.sluice.router.lineage.SchemaLineage;
 import io.sluice.schema.avro.AvroDecodeException;
 import io.sluice.schema.avro.AvroScanner;
 import io.sluice.schema.avro.Captures;
 import io.sluice.schema.registry.RegistryUnavailableException;
 import io.sluice.schema.registry.SchemaRegistryClient;
 import io.sluice.schema.wire.WireFormat;
+import org.apache.avro.Schema;
 
 /**
  * Runs the validation stages (docs/design.md#validation-stages-and-error-codes) on one record,
  * first failure wins: tombstone, value wire format, schema id known, id in the topic's value
- * subject, value decodes completely; then the same for the key (when there is one), key fields
- * equal to the row's primary-key fields; then the Debezium contract.
+ * subject, the lake can follow the schema (lineage), value decodes completely; then the same for
+ * the key (when there is one), key fields equal to the row's primary-key fields; then the Debezium
+ * contract.
  *
  * <p>The hot path builds no Avro objects and allocates nothing for a valid record: after the first
  * record of a (value id, key id) pair it is one cache lookup and a scan of the bytes ({@link
@@ -22,6 +26,7 @@ public final class RecordValidator {
   private final SchemaLookup lookup;
   private final DebeziumContract contract;
   private final boolean contractEnabled;
+  private final SchemaLineage lineage;
   private final PlanCache plans = new PlanCache();
   private final ThreadLocal<CaptureSlots> threadSlots = ThreadLocal.withInitial(CaptureSlots::new);
 
@@ -34,6 +39,7 @@ public final class RecordValidator {
     this.lookup = new SchemaLookup(registry);
     this.contract = new DebeziumContract(rules);
     this.contractEnabled = rules.contractEnabled();
+    this.lineage = rules.lineageChecked() ? new SchemaLineage(registry) : null;
   }
 
   /**
@@ -102,7 +108,11 @@ public final class RecordValidator {
     return resolveAndCheck(topic, topicPlans, slots, key, value, valueId, keyed, keyId);
   }
 
-  /** The slow path: look the ids up in the registry, build and cache the plan, then check. */
+  /**
+   * The slow path: look the ids up in the registry, judge their lineage, build and cache the plan,
+   * then check. A plan exists only for ids whose lineage was accepted, so the fast path never
+   * judges it again.
+   */
   private ValidationResult resolveAndCheck(
       String topic,
       PlanCache.TopicPlans topicPlans,
@@ -118,6 +128,11 @@ public final class RecordValidator {
       if (resolved.poison() != null) {
         return resolved.poison();
       }
+      Poison incompatible =
+          lineagePoison(topic, false, valueId, resolved.schema(), valueId, keyed ? keyId : null);
+      if (incompatible != null) {
+        return incompatible;
+      }
       valuePlan = RecordPlan.forValue(valueId, resolved.schema());
       topicPlans.add(valuePlan);
     }
@@ -132,6 +147,10 @@ public final class RecordValidator {
     SchemaLookup.Result keySchema = lookup.resolve(topic, keyId, true, valueId);
     if (keySchema.poison() != null) {
       return keySchema.poison();
+    }
+    Poison keyIncompatible = lineagePoison(topic, true, keyId, keySchema.schema(), valueId, keyId);
+    if (keyIncompatible != null) {
+      return keyIncompatible;
     }
     RecordPlan plan =
         RecordPlan.forValueAndKey(valueId, valuePlan.valueSchema, keyId, keySchema.schema());
@@ -270,6 +289,34 @@ public final class RecordValidator {
       }
     }
     return null;
+  }
+
+  /** The lineage stage: null when it is off or the lake can follow schema {@code id}. */
+  private Poison lineagePoison(
+      String topic, boolean isKey, int id, Schema schema, Integer valueId, Integer keyId) {
+    if (lineage == null) {
+      return null;
+    }
+    Refusal refusal = lineage.judge(topic + (isKey ? "-key" : "-value"), id, schema, isKey);
+    if (refusal == null) {
+      return null;
+    }
+    String part = isKey ? "key" : "value";
+    return new Poison(
+        isKey ? ErrorCode.KEY_SCHEMA_INCOMPATIBLE : ErrorCode.SCHEMA_INCOMPATIBLE,
+        part
+            + " schema "
+            + id
+            + " of topic "
+            + topic
+            + " cannot follow "
+            + (isKey ? "key " : "")
+            + "schema "
+            + refusal.followedId()
+            + " on the clean topic: "
+            + refusal.detail(),
+        valueId,
+        keyId);
   }
 
   /** The key schema id for a {@link Poison}: boxed only when a record is poison. */

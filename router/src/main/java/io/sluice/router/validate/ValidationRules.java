@@ -5,21 +5,28 @@ import java.nio.charset.StandardCharsets;
 import java.util.List;
 
 /**
- * The configurable part of validation: whether the Debezium contract is checked, and which {@code
- * op} values it accepts.
+ * The configurable part of validation: whether the Debezium contract is checked, which {@code op}
+ * values it accepts, and whether the schema lineage is checked.
  */
-public record ValidationRules(boolean contractEnabled, List<String> allowedOps) {
+public record ValidationRules(
+    boolean contractEnabled, List<String> allowedOps, boolean lineageChecked) {
   public ValidationRules {
     allowedOps = List.copyOf(allowedOps);
   }
 
-  /** Contract on, ops c, u, d, r. */
+  /** These contract rules with the schema lineage checked (the default). */
+  public ValidationRules(boolean contractEnabled, List<String> allowedOps) {
+    this(contractEnabled, allowedOps, true);
+  }
+
+  /** Contract on, ops c, u, d, r, lineage checked. */
   public static ValidationRules defaults() {
-    return new ValidationRules(true, List.of("c", "u", "d", "r"));
+    return new ValidationRules(true, List.of("c", "u", "d", "r"), true);
   }
 
   public static ValidationRules from(RouterConfig config) {
-    return new ValidationRules(config.contractEnabled(), config.contractAllowedOps());
+    return new ValidationRules(
+        config.contractEnabled(), config.contractAllowedOps(), config.schemaLineageChecked());
   }
 
   byte[][] allowedOpBytes() {

@@ -74,6 +74,20 @@ public final class Orders {
     return key;
   }
 
+  /**
+   * {@code schema} with field {@code field}'s type {@code from} (JSON, e.g. {@code "long"})
+   * replaced by {@code to}: the new version a DBA's column-type change registers.
+   */
+  public static Schema retyped(Schema schema, String field, String from, String to) {
+    String json = schema.toString();
+    String old = "{\"name\":\"" + field + "\",\"type\":" + from;
+    if (!json.contains(old)) {
+      throw new IllegalArgumentException("no field " + field + " of type " + from);
+    }
+    return new Schema.Parser()
+        .parse(json.replace(old, "{\"name\":\"" + field + "\",\"type\":" + to));
+  }
+
   /** The Avro binary body of {@code record} (no wire header). */
   public static byte[] body(GenericRecord record) {
     ByteArrayOutputStream out = new ByteArrayOutputStream();
