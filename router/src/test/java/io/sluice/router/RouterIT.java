@@ -32,6 +32,9 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Collectors;
 import java.util.stream.IntStream;
+import org.apache.avro.Schema;
+import org.apache.avro.generic.GenericData;
+import org.apache.avro.generic.GenericRecord;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.clients.admin.NewTopic;
@@ -314,6 +317,76 @@ class RouterIT {
           admin.describeTopics(List.of(topic + ".clean", topic + ".dlq")).allTopicNames().get();
       assertThat(outputs.values()).allSatisfy(d -> assertThat(d.partitions()).hasSize(2));
     }
+  }
+
+  @Test
+  void retypedColumnRegisteredUnderNoneGoesToTheDlqAcrossARestart() throws Exception {
+    String topic = "lineage.cdc_lab.orders";
+    Ids ids = setUpTopic(topic, PARTITIONS);
+    schemas.setCompatibility(topic + "-value", "NONE");
+    Schema retyped = Orders.retyped(Orders.ENVELOPE, "amount_cents", "\"long\"", "\"string\"");
+    int retypedId = schemas.register(topic + "-value", retyped);
+    send(topic, PARTITIONS, ids, 0, false);
+    Sent poison = sendRetyped(topic, ids, retyped, retypedId, 1);
+    send(topic, PARTITIONS, ids, 2, false);
+    producer.flush();
+
+    String pattern = "^lineage\\.cdc_lab\\.[a-z]+$";
+    try (Router router = new Router(new RouterConfig(routerProps("it-lineage", pattern)))) {
+      router.start();
+      awaitCommitted(topic + ".clean", 2);
+      List<ConsumerRecord<byte[], byte[]>> dlq = awaitCommitted(topic + ".dlq", 1);
+      DlqEnvelope envelope = DlqEnvelope.fromJson(dlq.get(0).value());
+      assertThat(envelope.originalValue()).isEqualTo(poison.value());
+      assertThat(envelope.errorCode()).isEqualTo("SCHEMA_INCOMPATIBLE");
+      assertThat(envelope.errorMessage())
+          .isEqualTo(
+              "value schema "
+                  + retypedId
+                  + " of topic "
+                  + topic
+                  + " cannot follow schema "
+                  + ids.value()
+                  + " on the clean topic: field after.amount_cents changes long -> string, which"
+                  + " Iceberg cannot evolve");
+    }
+
+    // A restarted router derives the same lineage from the registry.
+    sendRetyped(topic, ids, retyped, retypedId, 3);
+    send(topic, PARTITIONS, ids, 4, false);
+    producer.flush();
+    try (Router router = new Router(new RouterConfig(routerProps("it-lineage", pattern)))) {
+      router.start();
+      List<ConsumerRecord<byte[], byte[]>> clean = awaitCommitted(topic + ".clean", 3);
+      List<ConsumerRecord<byte[], byte[]>> dlq = awaitCommitted(topic + ".dlq", 2);
+      assertThat(byN(clean).keySet()).containsExactlyInAnyOrder(0, 2, 4);
+      assertThat(byN(dlq).keySet()).containsExactlyInAnyOrder(1, 3);
+    }
+  }
+
+  /** Order {@code n} as a create event of {@code retyped}, its amount_cents a string. */
+  private static Sent sendRetyped(String topic, Ids ids, Schema retyped, int retypedId, int n) {
+    GenericRecord original = Orders.create(n);
+    Schema rowSchema = retyped.getField("after").schema().getTypes().get(1);
+    GenericRecord row = new GenericData.Record(rowSchema);
+    GenericRecord originalRow = (GenericRecord) original.get("after");
+    for (Schema.Field field : rowSchema.getFields()) {
+      row.put(field.name(), originalRow.get(field.name()));
+    }
+    row.put("amount_cents", String.valueOf(originalRow.get("amount_cents")));
+    GenericRecord envelope = new GenericData.Record(retyped);
+    for (Schema.Field field : retyped.getFields()) {
+      envelope.put(field.name(), original.get(field.name()));
+    }
+    envelope.put("after", row);
+    int partition = n % PARTITIONS;
+    return publish(
+        topic,
+        partition,
+        n,
+        Orders.wire(ids.key(), Orders.key(n)),
+        Orders.wire(retypedId, envelope),
+        true);
   }
 
   @Test
