@@ -114,6 +114,10 @@ class SchemaLineageTopologyTest {
         Arguments.of(
             "optional field made required",
             List.of(row(ID, field("amount", "[\"null\",\"long\"]")), row(ID, AMOUNT))),
+        // A NOT NULL DEFAULT column: the sinks add it as an optional column.
+        Arguments.of(
+            "required field with a default added",
+            List.of(row(ID), row(ID, "{\"name\":\"amount\",\"type\":\"long\",\"default\":0}"))),
         // The column stays long: an int is widened on write.
         Arguments.of(
             "long -> int after long", List.of(row(ID, AMOUNT), row(ID, field("amount", "int")))),

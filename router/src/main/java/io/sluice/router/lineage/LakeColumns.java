@@ -17,7 +17,15 @@ final class LakeColumns {
   private LakeColumns() {}
 
   /** A column: its type and whether it may be null ({@code union[null, T]}). */
-  record Column(LakeType type, boolean optional) {}
+  /**
+   * One column. {@code defaulted}: the field has a default, so a reader of an older row has a value
+   * for it (Debezium writes a {@code NOT NULL DEFAULT} column so).
+   */
+  record Column(LakeType type, boolean optional, boolean defaulted) {
+    Column(LakeType type, boolean optional) {
+      this(type, optional, false);
+    }
+  }
 
   /** The columns of a value schema: the row of an envelope, else every field. */
   static Map<String, Column> ofValue(Schema value) {
@@ -63,20 +71,29 @@ final class LakeColumns {
       return;
     }
     for (Schema.Field field : record.getFields()) {
-      add(prefix + field.name(), field.schema(), columns, open);
+      add(prefix + field.name(), field.schema(), field.hasDefaultValue(), columns, open);
     }
     open.remove(record.getFullName());
   }
 
   private static void add(
       String path, Schema schema, Map<String, Column> columns, Set<String> open) {
+    add(path, schema, false, columns, open);
+  }
+
+  private static void add(
+      String path,
+      Schema schema,
+      boolean defaulted,
+      Map<String, Column> columns,
+      Set<String> open) {
     Schema type = nonNull(schema);
     boolean optional = type != schema;
     if (type == null) {
       columns.put(path, new Column(new LakeType("null", 0, 0), true));
       return;
     }
-    columns.put(path, new Column(LakeType.of(type), optional));
+    columns.put(path, new Column(LakeType.of(type), optional, defaulted));
     switch (type.getType()) {
       case RECORD -> addFields(type, path + ".", columns, open);
       case ARRAY -> add(path + ".element", type.getElementType(), columns, open);

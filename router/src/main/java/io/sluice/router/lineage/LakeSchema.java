@@ -55,7 +55,9 @@ final class LakeSchema {
         if (key) {
           return refused(Refusal.keyFieldAdded(path, column.type(), latestId));
         }
-        if (!column.optional()) {
+        // A required field with a default is what a NOT NULL DEFAULT column becomes: the sinks
+        // add every new column as optional, and the rows before it hold null there.
+        if (!column.optional() && !column.defaulted()) {
           return refused(Refusal.requiredAdded(path, column.type(), latestId));
         }
         added.add(path);
