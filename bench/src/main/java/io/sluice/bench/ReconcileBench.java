@@ -66,7 +66,7 @@ public final class ReconcileBench {
 
   public Result run(long rows, int seed) throws SQLException, IOException {
     Files.createDirectories(dir.resolve("iceberg"));
-    try (EmbeddedMariaDb db = EmbeddedMariaDb.startEphemeral(dir.resolve("mariadb"), 0);
+    try (EmbeddedMariaDb db = EmbeddedMariaDb.start(dir.resolve("mariadb"), 0);
         Connection c = db.connect();
         LakeCatalog lake = Catalogs.open(Catalogs.embedded(dir.resolve("iceberg")))) {
       try (Statement s = c.createStatement()) {

