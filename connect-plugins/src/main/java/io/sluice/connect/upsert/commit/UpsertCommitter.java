@@ -223,7 +223,7 @@ public final class UpsertCommitter implements Closeable {
     held.putAll(offsets);
     pending.drop(tps);
     log.info(
-        "Committed {} keys ({} records, {} rejected) to {} as snapshot {} in {} ms; offsets {}",
+        "Committed {} keys ({} records, {} refused by the table) to {} as snapshot {} in {} ms; offsets {}",
         batch.size(),
         writable.size(),
         events.size() - writable.size(),
