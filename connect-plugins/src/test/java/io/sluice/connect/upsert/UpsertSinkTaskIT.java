@@ -9,6 +9,8 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import io.sluice.connect.testing.Envelopes;
 import io.sluice.connect.testing.Lake;
 import io.sluice.connect.testing.StubTaskContext;
+import io.sluice.connect.upsert.quarantine.QuarantineClients;
+import io.sluice.dlq.DlqEnvelope;
 import io.sluice.lake.offsets.SnapshotOffsets;
 import java.math.BigDecimal;
 import java.nio.file.Path;
@@ -24,8 +26,14 @@ import org.apache.iceberg.Table;
 import org.apache.iceberg.TableUtil;
 import org.apache.iceberg.catalog.TableIdentifier;
 import org.apache.iceberg.data.Record;
+import org.apache.kafka.clients.consumer.Consumer;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.consumer.MockConsumer;
 import org.apache.kafka.clients.consumer.OffsetAndMetadata;
+import org.apache.kafka.clients.producer.MockProducer;
+import org.apache.kafka.clients.producer.Producer;
 import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.serialization.ByteArraySerializer;
 import org.apache.kafka.connect.data.Decimal;
 import org.apache.kafka.connect.data.Schema;
 import org.apache.kafka.connect.data.SchemaBuilder;
@@ -291,6 +299,55 @@ class UpsertSinkTaskIT {
     assertThat(lake.table(TABLE).schema().findField("__op")).isNull();
   }
 
+  @Test
+  void aRejectedLastEventOfAKeyLeavesItsEarlierValidEventInTheTable() {
+    MockProducer<byte[], byte[]> dlq =
+        new MockProducer<>(true, null, new ByteArraySerializer(), new ByteArraySerializer());
+    MockConsumer<byte[], byte[]> reader = new MockConsumer<>("earliest");
+    Harness task =
+        start(
+            Map.of("errors.sink.tolerance", "all", "kafka.bootstrap.servers", "127.0.0.1:1"),
+            new QuarantineClients() {
+              @Override
+              public Producer<byte[], byte[]> producer(Map<String, Object> config) {
+                return dlq;
+              }
+
+              @Override
+              public Consumer<byte[], byte[]> consumer(Map<String, Object> config) {
+                return reader;
+              }
+            });
+    task.put(upsert(0, 0, "c", 1, "a"));
+    task.commit();
+    Schema clash =
+        SchemaBuilder.struct()
+            .optional()
+            .field("id", Schema.INT32_SCHEMA)
+            .field("customer", Schema.OPTIONAL_BOOLEAN_SCHEMA)
+            .build();
+    Struct after = new Struct(clash).put("id", 1).put("customer", true);
+    byte[] original = {0, 0, 0, 0, 9, 1};
+    reader.updateBeginningOffsets(Map.of(P0, 0L));
+    reader.schedulePollTask(
+        () -> reader.addRecord(new ConsumerRecord<>(TOPIC, 0, 2L, new byte[] {1}, original)));
+    task.put(
+        upsert(0, 1, "u", 1, "a2"),
+        record(0, 2, key(1), change(Envelopes.envelope(clash), "u", null, after)));
+    task.commit();
+
+    assertThat(state()).containsExactly("1=a2");
+    assertThat(lake.offsets(TABLE, "orders-upsert")).containsEntry(P0, 3L);
+    assertThat(dlq.history()).hasSize(1);
+    DlqEnvelope envelope = DlqEnvelope.fromJson(dlq.history().get(0).value());
+    assertThat(envelope.errorCode()).isEqualTo("SINK_TYPE_UNWRITABLE");
+    assertThat(envelope.originalOffset()).isEqualTo(2);
+    assertThat(envelope.originalValue()).isEqualTo(original);
+    assertThat(envelope.schemaId()).isEqualTo(9);
+    assertThat(lake.table(TABLE).currentSnapshot().summary())
+        .containsEntry("sluice.dlq-offsets.orders-upsert", "{\"broker.cdc_lab.orders.dlq-0\":0}");
+  }
+
   private List<String> state() {
     return lake.rows(TABLE, "id").stream()
         .map(r -> r.getField("id") + "=" + r.getField("customer"))
@@ -305,12 +362,16 @@ class UpsertSinkTaskIT {
   }
 
   private Harness start(Map<String, String> extra) {
+    return start(extra, QuarantineClients.KAFKA);
+  }
+
+  private Harness start(Map<String, String> extra, QuarantineClients clients) {
     Map<String, String> props = new HashMap<>(lake.connectorProperties());
     props.put("name", "orders-upsert");
     props.put("topics", TOPIC);
     props.put("commit.interval.ms", String.valueOf(INTERVAL_MS));
     props.putAll(extra);
-    Harness harness = new Harness(props, List.of(P0, P1));
+    Harness harness = new Harness(props, List.of(P0, P1), clients);
     harnesses.add(harness);
     return harness;
   }
@@ -342,10 +403,11 @@ class UpsertSinkTaskIT {
   private static final class Harness {
     final AtomicLong clock = new AtomicLong();
     final StubTaskContext context;
-    final UpsertSinkTask task = new UpsertSinkTask(clock::get);
+    final UpsertSinkTask task;
     private boolean stopped;
 
-    Harness(Map<String, String> props, List<TopicPartition> partitions) {
+    Harness(Map<String, String> props, List<TopicPartition> partitions, QuarantineClients clients) {
+      task = new UpsertSinkTask(clock::get, clients);
       context = new StubTaskContext(props);
       context.assignment.addAll(partitions);
       task.initialize(context);
