@@ -12,7 +12,10 @@ import io.sluice.connect.testing.StubTaskContext;
 import io.sluice.connect.upsert.quarantine.QuarantineClients;
 import io.sluice.dlq.DlqEnvelope;
 import io.sluice.lake.offsets.SnapshotOffsets;
+import java.io.IOException;
 import java.math.BigDecimal;
+import java.net.URI;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.LocalDateTime;
 import java.util.ArrayList;
@@ -20,6 +23,9 @@ import java.util.Arrays;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import org.apache.iceberg.Snapshot;
 import org.apache.iceberg.Table;
@@ -38,6 +44,7 @@ import org.apache.kafka.connect.data.Decimal;
 import org.apache.kafka.connect.data.Schema;
 import org.apache.kafka.connect.data.SchemaBuilder;
 import org.apache.kafka.connect.data.Struct;
+import org.apache.kafka.connect.errors.ConnectException;
 import org.apache.kafka.connect.errors.DataException;
 import org.apache.kafka.connect.sink.SinkRecord;
 import org.junit.jupiter.api.AfterEach;
@@ -346,6 +353,87 @@ class UpsertSinkTaskIT {
     assertThat(envelope.schemaId()).isEqualTo(9);
     assertThat(lake.table(TABLE).currentSnapshot().summary())
         .containsEntry("sluice.dlq-offsets.orders-upsert", "{\"broker.cdc_lab.orders.dlq-0\":0}");
+  }
+
+  @Test
+  void unreachableStorageIsRetriedThenFailsTheTaskAndNothingIsQuarantined() throws Exception {
+    MockProducer<byte[], byte[]> dlq =
+        new MockProducer<>(true, null, new ByteArraySerializer(), new ByteArraySerializer());
+    Harness task = quarantining(dlq, Map.of("errors.sink.retry.timeout", "300"));
+    task.put(upsert(0, 0, "c", 1, "a"));
+    task.commit();
+    Path data = blockDataFiles();
+
+    task.put(upsert(0, 1, "c", 2, "b"));
+    assertThatThrownBy(task::commit)
+        .isInstanceOf(ConnectException.class)
+        .isNotInstanceOf(DataException.class)
+        .hasMessageContaining("cannot commit 1 records to cdc_lab.orders_current");
+    assertThat(dlq.history()).isEmpty();
+    assertThat(lake.offsets(TABLE, "orders-upsert")).isEqualTo(Map.of(P0, 1L));
+    unblock(data);
+  }
+
+  @Test
+  void storageBackWithinTheRetryTimeoutCommitsTheBatch() throws Exception {
+    MockProducer<byte[], byte[]> dlq =
+        new MockProducer<>(true, null, new ByteArraySerializer(), new ByteArraySerializer());
+    Harness task =
+        quarantining(
+            dlq,
+            Map.of("errors.sink.retry.timeout", "30000", "errors.sink.retry.delay.max.ms", "200"));
+    task.put(upsert(0, 0, "c", 1, "a"));
+    task.commit();
+    Path data = blockDataFiles();
+    ScheduledExecutorService repair = Executors.newSingleThreadScheduledExecutor();
+    try {
+      repair.schedule(
+          () -> {
+            unblock(data);
+            return null;
+          },
+          500,
+          TimeUnit.MILLISECONDS);
+      task.put(upsert(0, 1, "c", 2, "b"));
+      task.commit();
+    } finally {
+      repair.shutdownNow();
+    }
+    assertThat(state()).containsExactly("1=a", "2=b");
+    assertThat(dlq.history()).isEmpty();
+  }
+
+  /** A regular file where the table's data directory was: writing data files fails. */
+  private Path blockDataFiles() throws IOException {
+    Path data = Path.of(URI.create(lake.table(TABLE).location() + "/data").getPath());
+    Files.move(data, data.resolveSibling("data.moved"));
+    Files.writeString(data, "not a directory");
+    return data;
+  }
+
+  private static void unblock(Path data) throws IOException {
+    Files.delete(data);
+    Files.move(data.resolveSibling("data.moved"), data);
+  }
+
+  private Harness quarantining(MockProducer<byte[], byte[]> dlq, Map<String, String> extra) {
+    Map<String, String> props = new HashMap<>(extra);
+    props.put("errors.sink.tolerance", "all");
+    props.put("kafka.bootstrap.servers", "127.0.0.1:1");
+    MockConsumer<byte[], byte[]> reader = new MockConsumer<>("earliest");
+    return start(
+        props,
+        new QuarantineClients() {
+          @Override
+          public Producer<byte[], byte[]> producer(Map<String, Object> config) {
+            return dlq;
+          }
+
+          @Override
+          public Consumer<byte[], byte[]> consumer(Map<String, Object> config) {
+            return reader;
+          }
+        });
   }
 
   private List<String> state() {
