@@ -8,6 +8,7 @@ import static org.awaitility.Awaitility.await;
 
 import io.sluice.connect.ConnectorConfigs;
 import io.sluice.connect.testing.ChangeProducer;
+import io.sluice.connect.testing.ConnectStack;
 import io.sluice.connect.testing.Envelopes;
 import io.sluice.connect.testing.Lake;
 import io.sluice.connect.upsert.quarantine.DlqOffsets;
@@ -15,7 +16,6 @@ import io.sluice.dlq.DlqEnvelope;
 import io.sluice.dlq.DlqHeaders;
 import io.sluice.dlq.Sha256;
 import io.sluice.embedded.ConnectRestClient;
-import io.sluice.embedded.EmbeddedConnect;
 import io.sluice.embedded.EmbeddedKafka;
 import io.sluice.schema.Subjects;
 import io.sluice.schema.server.DevSchemaRegistry;
@@ -25,7 +25,6 @@ import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse.BodyHandlers;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -34,9 +33,6 @@ import java.util.List;
 import java.util.Map;
 import org.apache.iceberg.Snapshot;
 import org.apache.iceberg.catalog.TableIdentifier;
-import org.apache.kafka.clients.admin.Admin;
-import org.apache.kafka.clients.admin.AdminClientConfig;
-import org.apache.kafka.clients.admin.NewTopic;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
@@ -63,30 +59,27 @@ class UpsertSinkQuarantineIT {
   private static final Duration WAIT = Duration.ofSeconds(90);
 
   @TempDir static Path dir;
+  private static ConnectStack stack;
   private static EmbeddedKafka kafka;
   private static DevSchemaRegistry registry;
-  private static EmbeddedConnect connect;
   private static ConnectRestClient rest;
   private static Lake lake;
   private static ChangeProducer producer;
 
   @BeforeAll
   static void startStack() throws Exception {
-    kafka = EmbeddedKafka.start(dir.resolve("kafka"));
-    registry = DevSchemaRegistry.start(kafka.bootstrapServers(), "127.0.0.1", 0);
-    connect = EmbeddedConnect.start(kafka.bootstrapServers(), "sluice-quarantine-it", 0);
-    rest = connect.client();
-    Files.createDirectories(dir.resolve("lake"));
-    lake = new Lake(dir.resolve("lake"));
-    producer = new ChangeProducer(kafka.bootstrapServers(), registry.url());
+    stack = ConnectStack.start(dir, "sluice-quarantine-it");
+    kafka = stack.kafka;
+    registry = stack.registry;
+    rest = stack.rest;
+    lake = stack.lake;
+    producer = stack.producer;
   }
 
   @AfterAll
   static void stopStack() throws Exception {
-    for (AutoCloseable c : new AutoCloseable[] {producer, connect, lake, registry, kafka}) {
-      if (c != null) {
-        c.close();
-      }
+    if (stack != null) {
+      stack.close();
     }
   }
 
@@ -242,15 +235,7 @@ class UpsertSinkQuarantineIT {
 
   private static Lane lane(String db) throws Exception {
     Lane lane = new Lane(db);
-    try (Admin admin =
-        Admin.create(
-            Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, kafka.bootstrapServers()))) {
-      admin
-          .createTopics(
-              List.of(new NewTopic(lane.topic, 1, (short) 1), new NewTopic(lane.dlq, 1, (short) 1)))
-          .all()
-          .get();
-    }
+    stack.createTopics(1, lane.topic, lane.dlq);
     return lane;
   }
 
