@@ -32,6 +32,9 @@ import java.util.List;
  * @param keySchemaId the key's schema id when its header parsed, else null
  * @param originalHeaders the original record's headers, in order
  * @param originalValueSha256 lower-case hex sha256 of the original value bytes (null for null)
+ * @param routerApplicationId the router's application id; for a sink, null
+ * @param sinkConnector the Connect connector that quarantined the record; null when the router did
+ * @param sinkTask the index of that connector's task; null when the router did
  */
 public record DlqEnvelope(
     int dlqSchemaVersion,
@@ -49,7 +52,9 @@ public record DlqEnvelope(
     Integer keySchemaId,
     List<HeaderEntry> originalHeaders,
     String originalValueSha256,
-    String routerApplicationId) {
+    String routerApplicationId,
+    String sinkConnector,
+    Integer sinkTask) {
 
   public static final int VERSION = 1;
 
@@ -68,6 +73,50 @@ public record DlqEnvelope(
   public DlqEnvelope {
     quarantinedAt = quarantinedAt.truncatedTo(ChronoUnit.MICROS);
     originalHeaders = List.copyOf(originalHeaders);
+  }
+
+  /** An envelope the router wrote: no sink fields. */
+  public DlqEnvelope(
+      int dlqSchemaVersion,
+      Instant quarantinedAt,
+      String originalTopic,
+      int originalPartition,
+      long originalOffset,
+      long originalTimestampMs,
+      String originalKeyBase64,
+      String originalValueBase64,
+      String errorType,
+      String errorMessage,
+      String errorCode,
+      Integer schemaId,
+      Integer keySchemaId,
+      List<HeaderEntry> originalHeaders,
+      String originalValueSha256,
+      String routerApplicationId) {
+    this(
+        dlqSchemaVersion,
+        quarantinedAt,
+        originalTopic,
+        originalPartition,
+        originalOffset,
+        originalTimestampMs,
+        originalKeyBase64,
+        originalValueBase64,
+        errorType,
+        errorMessage,
+        errorCode,
+        schemaId,
+        keySchemaId,
+        originalHeaders,
+        originalValueSha256,
+        routerApplicationId,
+        null,
+        null);
+  }
+
+  /** Whether a sink (not the router) quarantined the record. */
+  public boolean quarantinedBySink() {
+    return sinkConnector != null;
   }
 
   /** The original key bytes, or null. */
@@ -111,6 +160,14 @@ public record DlqEnvelope(
       g.writeEndArray();
       g.writeStringField("original_value_sha256", originalValueSha256);
       g.writeStringField("router_application_id", routerApplicationId);
+      // Optional fields added within version 1: written only when set, so router envelopes stay
+      // byte for byte what they were.
+      if (sinkConnector != null) {
+        g.writeStringField("sink_connector", sinkConnector);
+      }
+      if (sinkTask != null) {
+        g.writeNumberField("sink_task", sinkTask);
+      }
       g.writeEndObject();
     } catch (IOException e) {
       throw new UncheckedIOException("cannot write DLQ envelope", e);
@@ -164,7 +221,9 @@ public record DlqEnvelope(
         integer(root, "key_schema_id"),
         headers,
         text(root, "original_value_sha256"),
-        text(root, "router_application_id"));
+        text(root, "router_application_id"),
+        text(root, "sink_connector"),
+        integer(root, "sink_task"));
   }
 
   /** Parses an envelope from UTF-8 bytes. */

@@ -9,16 +9,46 @@ import org.apache.kafka.common.header.Header;
 import org.apache.kafka.common.header.Headers;
 import org.apache.kafka.common.header.internals.RecordHeaders;
 
-/** Builds the value and headers of the DLQ record for one refused record. */
+/**
+ * Builds the value and headers of the DLQ record for one refused record, for the router or, with
+ * {@link #forSink}, for a Kafka Connect sink task.
+ */
 public final class DlqRecordBuilder {
+  /** The {@code __connect.errors.stage} of a record a sink task refused in {@code put}. */
+  public static final String STAGE_TASK_PUT = "TASK_PUT";
+
   private final DlqFormat format;
   private final String applicationId;
   private final Clock clock;
+  private final SinkTask sink;
+
+  /**
+   * The Connect sink task that refused records.
+   *
+   * @param connector the connector name
+   * @param task the task index
+   * @param className the class that refused the record ({@code __connect.errors.class.name})
+   */
+  public record SinkTask(String connector, int task, String className) {}
 
   public DlqRecordBuilder(DlqFormat format, String applicationId, Clock clock) {
+    this(format, applicationId, clock, null);
+  }
+
+  private DlqRecordBuilder(DlqFormat format, String applicationId, Clock clock, SinkTask sink) {
     this.format = format;
     this.applicationId = applicationId;
     this.clock = clock;
+    this.sink = sink;
+  }
+
+  /**
+   * Envelopes for records {@code sink} refused: they name the connector and task ({@code
+   * router_application_id} stays null) and carry Connect's {@code __connect.errors.*} headers
+   * beside Sluice's.
+   */
+  public static DlqRecordBuilder forSink(SinkTask sink, Clock clock) {
+    return new DlqRecordBuilder(DlqFormat.ENVELOPE, null, clock, sink);
   }
 
   /** Where the refused record came from and what it held. */
@@ -61,7 +91,9 @@ public final class DlqRecordBuilder {
         rejection.keySchemaId(),
         headers,
         Sha256.hex(original.value()),
-        applicationId);
+        applicationId,
+        sink == null ? null : sink.connector(),
+        sink == null ? null : sink.task());
   }
 
   /** The original headers followed by the {@link DlqHeaders} error headers. */
@@ -73,6 +105,17 @@ public final class DlqRecordBuilder {
     add(headers, DlqHeaders.ERRORS_EXCEPTION, rejection.errorType());
     add(headers, DlqHeaders.ERRORS_MESSAGE, rejection.message());
     add(headers, DlqHeaders.ERROR_CODE, rejection.code());
+    if (sink != null) {
+      add(headers, DlqHeaders.CONNECT_TOPIC, original.topic());
+      add(headers, DlqHeaders.CONNECT_PARTITION, String.valueOf(original.partition()));
+      add(headers, DlqHeaders.CONNECT_OFFSET, String.valueOf(original.offset()));
+      add(headers, DlqHeaders.CONNECT_CONNECTOR_NAME, sink.connector());
+      add(headers, DlqHeaders.CONNECT_TASK_ID, String.valueOf(sink.task()));
+      add(headers, DlqHeaders.CONNECT_STAGE, STAGE_TASK_PUT);
+      add(headers, DlqHeaders.CONNECT_CLASS_NAME, sink.className());
+      add(headers, DlqHeaders.CONNECT_EXCEPTION_CLASS_NAME, rejection.errorType());
+      add(headers, DlqHeaders.CONNECT_EXCEPTION_MESSAGE, rejection.message());
+    }
     return headers;
   }
 

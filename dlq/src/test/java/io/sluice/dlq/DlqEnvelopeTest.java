@@ -13,7 +13,11 @@ import org.junit.jupiter.api.Test;
 class DlqEnvelopeTest {
 
   private static String fixture() throws IOException {
-    try (InputStream in = DlqEnvelopeTest.class.getResourceAsStream("/dlq-envelope-v1.json")) {
+    return fixture("/dlq-envelope-v1.json");
+  }
+
+  private static String fixture(String name) throws IOException {
+    try (InputStream in = DlqEnvelopeTest.class.getResourceAsStream(name)) {
       return new String(in.readAllBytes(), StandardCharsets.UTF_8).strip();
     }
   }
@@ -48,6 +52,29 @@ class DlqEnvelopeTest {
     assertThat(DlqEnvelope.fromJson(fixture).toJson()).isEqualTo(fixture);
     DlqEnvelope envelope = DlqEnvelope.fromJson(fixture);
     assertThat(DlqEnvelope.fromJson(envelope.toJsonBytes())).isEqualTo(envelope);
+  }
+
+  @Test
+  void routerEnvelopesHaveNoSinkFields() throws IOException {
+    DlqEnvelope envelope = DlqEnvelope.fromJson(fixture());
+    assertThat(envelope.sinkConnector()).isNull();
+    assertThat(envelope.sinkTask()).isNull();
+    assertThat(envelope.quarantinedBySink()).isFalse();
+    assertThat(envelope.toJson()).doesNotContain("sink_");
+  }
+
+  @Test
+  void sinkFixtureRoundTripsWithConnectorAndTask() throws IOException {
+    String fixture = fixture("/dlq-envelope-v1-sink.json");
+    DlqEnvelope envelope = DlqEnvelope.fromJson(fixture);
+    assertThat(envelope.dlqSchemaVersion()).isEqualTo(1);
+    assertThat(envelope.errorCode()).isEqualTo("SINK_DECIMAL_OUT_OF_RANGE");
+    assertThat(envelope.schemaId()).isEqualTo(3);
+    assertThat(envelope.routerApplicationId()).isNull();
+    assertThat(envelope.sinkConnector()).isEqualTo("orders-upsert");
+    assertThat(envelope.sinkTask()).isZero();
+    assertThat(envelope.quarantinedBySink()).isTrue();
+    assertThat(envelope.toJson()).isEqualTo(fixture);
   }
 
   @Test

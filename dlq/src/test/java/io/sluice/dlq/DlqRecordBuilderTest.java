@@ -107,4 +107,42 @@ class DlqRecordBuilderTest {
   private static String text(Headers headers, String key) {
     return new String(headers.lastHeader(key).value(), StandardCharsets.UTF_8);
   }
+
+  @Test
+  void sinkRecordsNameConnectorAndTaskAndCarryConnectHeaders() {
+    DlqRecordBuilder sink =
+        DlqRecordBuilder.forSink(
+            new DlqRecordBuilder.SinkTask("orders-upsert", 3, "io.example.SinkTask"),
+            Clock.fixed(NOW, ZoneOffset.UTC));
+    Rejection rejection =
+        new Rejection("SINK_NULL_KEY_FIELD", "io.example.Rejected", "key id is null", 5, 7);
+
+    DlqEnvelope envelope = DlqEnvelope.fromJson(sink.value(original(), rejection));
+    assertThat(envelope.sinkConnector()).isEqualTo("orders-upsert");
+    assertThat(envelope.sinkTask()).isEqualTo(3);
+    assertThat(envelope.routerApplicationId()).isNull();
+    assertThat(envelope.originalValue()).containsExactly(VALUE);
+
+    Headers headers = sink.headers(original(), rejection);
+    assertThat(text(headers, DlqHeaders.ERROR_CODE)).isEqualTo("SINK_NULL_KEY_FIELD");
+    assertThat(text(headers, DlqHeaders.ERRORS_OFFSET)).isEqualTo("41");
+    assertThat(text(headers, DlqHeaders.CONNECT_TOPIC)).isEqualTo("broker.cdc_lab.orders");
+    assertThat(text(headers, DlqHeaders.CONNECT_PARTITION)).isEqualTo("2");
+    assertThat(text(headers, DlqHeaders.CONNECT_OFFSET)).isEqualTo("41");
+    assertThat(text(headers, DlqHeaders.CONNECT_CONNECTOR_NAME)).isEqualTo("orders-upsert");
+    assertThat(text(headers, DlqHeaders.CONNECT_TASK_ID)).isEqualTo("3");
+    assertThat(text(headers, DlqHeaders.CONNECT_STAGE)).isEqualTo("TASK_PUT");
+    assertThat(text(headers, DlqHeaders.CONNECT_CLASS_NAME)).isEqualTo("io.example.SinkTask");
+    assertThat(text(headers, DlqHeaders.CONNECT_EXCEPTION_CLASS_NAME))
+        .isEqualTo("io.example.Rejected");
+    assertThat(text(headers, DlqHeaders.CONNECT_EXCEPTION_MESSAGE)).isEqualTo("key id is null");
+  }
+
+  @Test
+  void routerRecordsHaveNoConnectHeaders() {
+    Headers headers = builder(DlqFormat.ENVELOPE).headers(original(), rejection());
+    for (Header header : headers) {
+      assertThat(header.key()).doesNotStartWith("__connect.");
+    }
+  }
 }

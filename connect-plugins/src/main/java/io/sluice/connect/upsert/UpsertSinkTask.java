@@ -3,15 +3,24 @@ package io.sluice.connect.upsert;
 import io.sluice.connect.upsert.commit.OffsetFenceException;
 import io.sluice.connect.upsert.commit.PendingChanges;
 import io.sluice.connect.upsert.commit.UpsertCommitter;
+import io.sluice.connect.upsert.config.ErrorTolerance;
 import io.sluice.connect.upsert.config.UpsertSinkConfig;
 import io.sluice.connect.upsert.event.ChangeEvent;
 import io.sluice.connect.upsert.event.ChangeExtractor;
 import io.sluice.connect.upsert.metrics.SinkMetrics;
 import io.sluice.connect.upsert.metrics.SinkMetricsEndpoint;
+import io.sluice.connect.upsert.quarantine.DlqTopics;
+import io.sluice.connect.upsert.quarantine.Quarantine;
+import io.sluice.connect.upsert.quarantine.QuarantineClients;
+import io.sluice.connect.upsert.quarantine.RecordRejectedException;
+import io.sluice.connect.upsert.quarantine.Rejections;
+import io.sluice.connect.upsert.quarantine.TestHookException;
 import io.sluice.connect.upsert.table.TableNames;
 import io.sluice.connect.upsert.table.TableResolver;
 import io.sluice.lake.Catalogs;
 import java.io.IOException;
+import java.time.Clock;
+import java.time.Duration;
 import java.util.Collection;
 import java.util.HashMap;
 import java.util.Map;
@@ -20,6 +29,7 @@ import org.apache.iceberg.catalog.Catalog;
 import org.apache.kafka.clients.consumer.OffsetAndMetadata;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.connect.errors.ConnectException;
+import org.apache.kafka.connect.errors.DataException;
 import org.apache.kafka.connect.sink.SinkRecord;
 import org.apache.kafka.connect.sink.SinkTask;
 import org.slf4j.Logger;
@@ -31,11 +41,17 @@ import org.slf4j.LoggerFactory;
  * holds, records below it are skipped, and {@link #preCommit} gives Connect only offsets Iceberg
  * already holds, so a crash between the Iceberg commit and Connect's offset commit loses and
  * duplicates nothing.
+ *
+ * <p>A record the table cannot take ({@link RecordRejectedException}) fails the task, or with
+ * {@code errors.sink.tolerance=all} goes to the DLQ ({@link Quarantine}) while the others are
+ * written. A commit that fails for any other reason but a data or table problem is retried with
+ * backoff for {@code errors.sink.retry.timeout}, then fails the task.
  */
 public class UpsertSinkTask extends SinkTask {
   private static final Logger log = LoggerFactory.getLogger(UpsertSinkTask.class);
 
   private final LongSupplier nanoClock;
+  private final QuarantineClients clients;
   private final PendingChanges pending = new PendingChanges();
   private final Map<TopicPartition, Long> held = new HashMap<>();
   private UpsertSinkConfig config;
@@ -44,6 +60,8 @@ public class UpsertSinkTask extends SinkTask {
   private TableResolver tables;
   private SinkMetricsEndpoint.Lease metricsLease;
   private SinkMetrics metrics;
+  private Quarantine quarantine;
+  private Rejections rejections = Rejections.FAIL;
   private long lastCommitNanos;
   private int commits;
 
@@ -53,7 +71,13 @@ public class UpsertSinkTask extends SinkTask {
 
   /** With a clock for the commit interval (tests). */
   UpsertSinkTask(LongSupplier nanoClock) {
+    this(nanoClock, QuarantineClients.KAFKA);
+  }
+
+  /** With a clock and the quarantine's Kafka clients (tests). */
+  UpsertSinkTask(LongSupplier nanoClock, QuarantineClients clients) {
     this.nanoClock = nanoClock;
+    this.clients = clients;
   }
 
   @Override
@@ -82,6 +106,23 @@ public class UpsertSinkTask extends SinkTask {
             config.taskId(),
             extractor.excludedField(),
             metrics);
+    if (config.errorsSinkTolerance() == ErrorTolerance.ALL) {
+      Map<String, Object> kafka = config.kafkaProperties();
+      quarantine =
+          new Quarantine(
+              new Quarantine.Settings(
+                  config.connectorName(),
+                  config.taskId(),
+                  UpsertSinkTask.class.getName(),
+                  new DlqTopics(config.errorsSinkDlqTopic()),
+                  kafka,
+                  Duration.ofSeconds(60),
+                  config.testFailAfterDlqWrites()),
+              clients,
+              metrics,
+              Clock.systemUTC());
+      rejections = quarantine;
+    }
     lastCommitNanos = nanoClock.getAsLong();
     log.info(
         "Upsert sink task {} of {} started (commit every {} ms)",
@@ -96,12 +137,18 @@ public class UpsertSinkTask extends SinkTask {
     held.putAll(fromIceberg);
     fromIceberg.forEach(context::offset);
     log.info("Opened {}; Iceberg holds offsets {}", partitions, fromIceberg);
+    if (quarantine != null) {
+      quarantine.open(partitions, fromIceberg, committer.dlqStart(partitions));
+    }
   }
 
   @Override
   public void close(Collection<TopicPartition> partitions) {
     pending.drop(partitions);
     partitions.forEach(held::remove);
+    if (quarantine != null) {
+      quarantine.close(partitions);
+    }
   }
 
   @Override
@@ -113,8 +160,14 @@ public class UpsertSinkTask extends SinkTask {
         // Already in Iceberg (a rewind or a redelivery): writing it again would be a stale write.
         continue;
       }
-      ChangeEvent event = extractor.extract(record).orElse(null);
-      metrics.received(record.topic(), event);
+      ChangeEvent event;
+      try {
+        event = extractor.extract(record).orElse(null);
+        metrics.received(record.topic(), event);
+      } catch (RecordRejectedException e) {
+        rejections.reject(record.topic(), record.kafkaPartition(), record.kafkaOffset(), e);
+        event = null;
+      }
       pending.add(tp, record.kafkaOffset(), event);
     }
     commitIfDue();
@@ -139,6 +192,9 @@ public class UpsertSinkTask extends SinkTask {
 
   @Override
   public void stop() {
+    if (quarantine != null) {
+      quarantine.close();
+    }
     if (committer != null) {
       try {
         committer.close();
@@ -162,12 +218,36 @@ public class UpsertSinkTask extends SinkTask {
       return;
     }
     lastCommitNanos = nanoClock.getAsLong();
-    try {
-      committer.commit(pending, held);
-    } catch (OffsetFenceException e) {
-      log.warn("{}; dropping the batch and rewinding to the offsets Iceberg holds", e.getMessage());
-      rewindToIceberg();
-      return;
+    long retryTimeoutMs = config.errorsSinkRetryTimeoutMs();
+    long deadline = System.nanoTime() + retryTimeoutMs * 1_000_000;
+    long delayMs = 100;
+    while (true) {
+      try {
+        committer.commit(pending, held, rejections);
+        break;
+      } catch (OffsetFenceException e) {
+        log.warn(
+            "{}; dropping the batch and rewinding to the offsets Iceberg holds", e.getMessage());
+        rewindToIceberg();
+        return;
+      } catch (DataException | TestHookException e) {
+        // A record or the table's setup: another attempt fails the same way.
+        throw e;
+      } catch (RuntimeException e) {
+        boolean retry =
+            retryTimeoutMs < 0
+                || (retryTimeoutMs > 0 && System.nanoTime() + delayMs * 1_000_000 < deadline);
+        if (!retry) {
+          throw e;
+        }
+        log.warn("Commit failed, retrying in {} ms: {}", delayMs, e.getMessage());
+        backoff(delayMs);
+        delayMs = Math.min(delayMs * 2, config.errorsSinkRetryDelayMaxMs());
+        tables.clear();
+      }
+    }
+    if (quarantine != null) {
+      quarantine.committed(held);
     }
     commits++;
     int failAfter = config.testFailAfterCommits();
@@ -177,6 +257,15 @@ public class UpsertSinkTask extends SinkTask {
               + UpsertSinkConfig.TEST_FAIL_AFTER_COMMITS_CONFIG
               + ": failing right after Iceberg commit "
               + commits);
+    }
+  }
+
+  private static void backoff(long ms) {
+    try {
+      Thread.sleep(ms);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new ConnectException("interrupted while waiting to retry a commit", e);
     }
   }
 

@@ -10,12 +10,12 @@ import static org.awaitility.Awaitility.await;
 import io.sluice.connect.ConnectorConfigs;
 import io.sluice.connect.IcebergControlTopic;
 import io.sluice.connect.testing.ChangeProducer;
+import io.sluice.connect.testing.ConnectStack;
 import io.sluice.connect.testing.Envelopes;
 import io.sluice.connect.testing.Lake;
 import io.sluice.connect.upsert.metrics.SinkMetricsEndpoint;
 import io.sluice.embedded.ConnectRestClient;
 import io.sluice.embedded.ConnectRestClient.ConnectRestException;
-import io.sluice.embedded.EmbeddedConnect;
 import io.sluice.embedded.EmbeddedKafka;
 import io.sluice.schema.server.DevSchemaRegistry;
 import java.net.URI;
@@ -23,7 +23,6 @@ import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.net.http.HttpResponse.BodyHandlers;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.LocalDateTime;
@@ -41,8 +40,6 @@ import org.apache.iceberg.Table;
 import org.apache.iceberg.catalog.TableIdentifier;
 import org.apache.iceberg.data.Record;
 import org.apache.kafka.clients.admin.Admin;
-import org.apache.kafka.clients.admin.AdminClientConfig;
-import org.apache.kafka.clients.admin.NewTopic;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.connect.data.Schema;
 import org.apache.kafka.connect.data.SchemaBuilder;
@@ -61,40 +58,27 @@ class UpsertSinkConnectorIT {
   private static final Duration WAIT = Duration.ofSeconds(60);
 
   @TempDir static Path dir;
+  private static ConnectStack stack;
   private static EmbeddedKafka kafka;
   private static DevSchemaRegistry registry;
-  private static EmbeddedConnect connect;
   private static ConnectRestClient rest;
   private static Lake lake;
   private static ChangeProducer producer;
 
   @BeforeAll
   static void startStack() throws Exception {
-    kafka = EmbeddedKafka.start(dir.resolve("kafka"));
-    registry = DevSchemaRegistry.start(kafka.bootstrapServers(), "127.0.0.1", 0);
-    connect = EmbeddedConnect.start(kafka.bootstrapServers(), "sluice-connect-it", 0);
-    rest = connect.client();
-    Files.createDirectories(dir.resolve("lake"));
-    lake = new Lake(dir.resolve("lake"));
-    producer = new ChangeProducer(kafka.bootstrapServers(), registry.url());
+    stack = ConnectStack.start(dir, "sluice-connect-it");
+    kafka = stack.kafka;
+    registry = stack.registry;
+    rest = stack.rest;
+    lake = stack.lake;
+    producer = stack.producer;
   }
 
   @AfterAll
   static void stopStack() throws Exception {
-    if (producer != null) {
-      producer.close();
-    }
-    if (connect != null) {
-      connect.close();
-    }
-    if (lake != null) {
-      lake.close();
-    }
-    if (registry != null) {
-      registry.close();
-    }
-    if (kafka != null) {
-      kafka.close();
+    if (stack != null) {
+      stack.close();
     }
   }
 
@@ -355,13 +339,10 @@ class UpsertSinkConnectorIT {
   }
 
   private static void createTopic(String topic, int partitions) throws Exception {
-    try (Admin admin = admin()) {
-      admin.createTopics(List.of(new NewTopic(topic, partitions, (short) 1))).all().get();
-    }
+    stack.createTopics(partitions, topic);
   }
 
   private static Admin admin() {
-    return Admin.create(
-        Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, kafka.bootstrapServers()));
+    return stack.admin();
   }
 }

@@ -9,8 +9,13 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import io.sluice.connect.testing.Envelopes;
 import io.sluice.connect.testing.Lake;
 import io.sluice.connect.testing.StubTaskContext;
+import io.sluice.connect.upsert.quarantine.QuarantineClients;
+import io.sluice.dlq.DlqEnvelope;
 import io.sluice.lake.offsets.SnapshotOffsets;
+import java.io.IOException;
 import java.math.BigDecimal;
+import java.net.URI;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.LocalDateTime;
 import java.util.ArrayList;
@@ -18,18 +23,28 @@ import java.util.Arrays;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import org.apache.iceberg.Snapshot;
 import org.apache.iceberg.Table;
 import org.apache.iceberg.TableUtil;
 import org.apache.iceberg.catalog.TableIdentifier;
 import org.apache.iceberg.data.Record;
+import org.apache.kafka.clients.consumer.Consumer;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.consumer.MockConsumer;
 import org.apache.kafka.clients.consumer.OffsetAndMetadata;
+import org.apache.kafka.clients.producer.MockProducer;
+import org.apache.kafka.clients.producer.Producer;
 import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.serialization.ByteArraySerializer;
 import org.apache.kafka.connect.data.Decimal;
 import org.apache.kafka.connect.data.Schema;
 import org.apache.kafka.connect.data.SchemaBuilder;
 import org.apache.kafka.connect.data.Struct;
+import org.apache.kafka.connect.errors.ConnectException;
 import org.apache.kafka.connect.errors.DataException;
 import org.apache.kafka.connect.sink.SinkRecord;
 import org.junit.jupiter.api.AfterEach;
@@ -291,6 +306,136 @@ class UpsertSinkTaskIT {
     assertThat(lake.table(TABLE).schema().findField("__op")).isNull();
   }
 
+  @Test
+  void aRejectedLastEventOfAKeyLeavesItsEarlierValidEventInTheTable() {
+    MockProducer<byte[], byte[]> dlq =
+        new MockProducer<>(true, null, new ByteArraySerializer(), new ByteArraySerializer());
+    MockConsumer<byte[], byte[]> reader = new MockConsumer<>("earliest");
+    Harness task =
+        start(
+            Map.of("errors.sink.tolerance", "all", "kafka.bootstrap.servers", "127.0.0.1:1"),
+            new QuarantineClients() {
+              @Override
+              public Producer<byte[], byte[]> producer(Map<String, Object> config) {
+                return dlq;
+              }
+
+              @Override
+              public Consumer<byte[], byte[]> consumer(Map<String, Object> config) {
+                return reader;
+              }
+            });
+    task.put(upsert(0, 0, "c", 1, "a"));
+    task.commit();
+    Schema clash =
+        SchemaBuilder.struct()
+            .optional()
+            .field("id", Schema.INT32_SCHEMA)
+            .field("customer", Schema.OPTIONAL_BOOLEAN_SCHEMA)
+            .build();
+    Struct after = new Struct(clash).put("id", 1).put("customer", true);
+    byte[] original = {0, 0, 0, 0, 9, 1};
+    reader.updateBeginningOffsets(Map.of(P0, 0L));
+    reader.schedulePollTask(
+        () -> reader.addRecord(new ConsumerRecord<>(TOPIC, 0, 2L, new byte[] {1}, original)));
+    task.put(
+        upsert(0, 1, "u", 1, "a2"),
+        record(0, 2, key(1), change(Envelopes.envelope(clash), "u", null, after)));
+    task.commit();
+
+    assertThat(state()).containsExactly("1=a2");
+    assertThat(lake.offsets(TABLE, "orders-upsert")).containsEntry(P0, 3L);
+    assertThat(dlq.history()).hasSize(1);
+    DlqEnvelope envelope = DlqEnvelope.fromJson(dlq.history().get(0).value());
+    assertThat(envelope.errorCode()).isEqualTo("SINK_TYPE_UNWRITABLE");
+    assertThat(envelope.originalOffset()).isEqualTo(2);
+    assertThat(envelope.originalValue()).isEqualTo(original);
+    assertThat(envelope.schemaId()).isEqualTo(9);
+    assertThat(lake.table(TABLE).currentSnapshot().summary())
+        .containsEntry("sluice.dlq-offsets.orders-upsert", "{\"broker.cdc_lab.orders.dlq-0\":0}");
+  }
+
+  @Test
+  void unreachableStorageIsRetriedThenFailsTheTaskAndNothingIsQuarantined() throws Exception {
+    MockProducer<byte[], byte[]> dlq =
+        new MockProducer<>(true, null, new ByteArraySerializer(), new ByteArraySerializer());
+    Harness task = quarantining(dlq, Map.of("errors.sink.retry.timeout", "300"));
+    task.put(upsert(0, 0, "c", 1, "a"));
+    task.commit();
+    Path data = blockDataFiles();
+
+    task.put(upsert(0, 1, "c", 2, "b"));
+    assertThatThrownBy(task::commit)
+        .isInstanceOf(ConnectException.class)
+        .isNotInstanceOf(DataException.class)
+        .hasMessageContaining("cannot commit 1 records to cdc_lab.orders_current");
+    assertThat(dlq.history()).isEmpty();
+    assertThat(lake.offsets(TABLE, "orders-upsert")).isEqualTo(Map.of(P0, 1L));
+    unblock(data);
+  }
+
+  @Test
+  void storageBackWithinTheRetryTimeoutCommitsTheBatch() throws Exception {
+    MockProducer<byte[], byte[]> dlq =
+        new MockProducer<>(true, null, new ByteArraySerializer(), new ByteArraySerializer());
+    Harness task =
+        quarantining(
+            dlq,
+            Map.of("errors.sink.retry.timeout", "30000", "errors.sink.retry.delay.max.ms", "200"));
+    task.put(upsert(0, 0, "c", 1, "a"));
+    task.commit();
+    Path data = blockDataFiles();
+    ScheduledExecutorService repair = Executors.newSingleThreadScheduledExecutor();
+    try {
+      repair.schedule(
+          () -> {
+            unblock(data);
+            return null;
+          },
+          500,
+          TimeUnit.MILLISECONDS);
+      task.put(upsert(0, 1, "c", 2, "b"));
+      task.commit();
+    } finally {
+      repair.shutdownNow();
+    }
+    assertThat(state()).containsExactly("1=a", "2=b");
+    assertThat(dlq.history()).isEmpty();
+  }
+
+  /** A regular file where the table's data directory was: writing data files fails. */
+  private Path blockDataFiles() throws IOException {
+    Path data = Path.of(URI.create(lake.table(TABLE).location() + "/data").getPath());
+    Files.move(data, data.resolveSibling("data.moved"));
+    Files.writeString(data, "not a directory");
+    return data;
+  }
+
+  private static void unblock(Path data) throws IOException {
+    Files.delete(data);
+    Files.move(data.resolveSibling("data.moved"), data);
+  }
+
+  private Harness quarantining(MockProducer<byte[], byte[]> dlq, Map<String, String> extra) {
+    Map<String, String> props = new HashMap<>(extra);
+    props.put("errors.sink.tolerance", "all");
+    props.put("kafka.bootstrap.servers", "127.0.0.1:1");
+    MockConsumer<byte[], byte[]> reader = new MockConsumer<>("earliest");
+    return start(
+        props,
+        new QuarantineClients() {
+          @Override
+          public Producer<byte[], byte[]> producer(Map<String, Object> config) {
+            return dlq;
+          }
+
+          @Override
+          public Consumer<byte[], byte[]> consumer(Map<String, Object> config) {
+            return reader;
+          }
+        });
+  }
+
   private List<String> state() {
     return lake.rows(TABLE, "id").stream()
         .map(r -> r.getField("id") + "=" + r.getField("customer"))
@@ -305,12 +450,16 @@ class UpsertSinkTaskIT {
   }
 
   private Harness start(Map<String, String> extra) {
+    return start(extra, QuarantineClients.KAFKA);
+  }
+
+  private Harness start(Map<String, String> extra, QuarantineClients clients) {
     Map<String, String> props = new HashMap<>(lake.connectorProperties());
     props.put("name", "orders-upsert");
     props.put("topics", TOPIC);
     props.put("commit.interval.ms", String.valueOf(INTERVAL_MS));
     props.putAll(extra);
-    Harness harness = new Harness(props, List.of(P0, P1));
+    Harness harness = new Harness(props, List.of(P0, P1), clients);
     harnesses.add(harness);
     return harness;
   }
@@ -342,10 +491,11 @@ class UpsertSinkTaskIT {
   private static final class Harness {
     final AtomicLong clock = new AtomicLong();
     final StubTaskContext context;
-    final UpsertSinkTask task = new UpsertSinkTask(clock::get);
+    final UpsertSinkTask task;
     private boolean stopped;
 
-    Harness(Map<String, String> props, List<TopicPartition> partitions) {
+    Harness(Map<String, String> props, List<TopicPartition> partitions, QuarantineClients clients) {
+      task = new UpsertSinkTask(clock::get, clients);
       context = new StubTaskContext(props);
       context.assignment.addAll(partitions);
       task.initialize(context);

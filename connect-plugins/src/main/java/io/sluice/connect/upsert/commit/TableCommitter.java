@@ -28,6 +28,7 @@ final class TableCommitter {
   /**
    * @param offsets next offset per partition after this batch
    * @param expected the offsets Iceberg held for those partitions when the batch was read
+   * @param summary further snapshot summary entries (where the DLQ stands)
    * @return the committed snapshot
    * @throws OffsetFenceException when the table's offsets for these partitions moved meanwhile
    */
@@ -35,7 +36,8 @@ final class TableCommitter {
       Table table,
       WriteResult result,
       Map<TopicPartition, Long> offsets,
-      Map<TopicPartition, Long> expected) {
+      Map<TopicPartition, Long> expected,
+      Map<String, String> summary) {
     RowDelta delta = table.newRowDelta();
     Arrays.stream(result.dataFiles()).forEach(delta::addRows);
     Arrays.stream(result.deleteFiles()).forEach(delta::addDeletes);
@@ -47,6 +49,7 @@ final class TableCommitter {
       delta.validateFromSnapshot(base.snapshotId());
     }
     SnapshotOffsets.toSummary(connector, offsets).forEach(delta::set);
+    summary.forEach(delta::set);
     OffsetFence fence = new OffsetFence(connector, offsets.keySet(), expected);
     delta.validateWith(fence);
     try {

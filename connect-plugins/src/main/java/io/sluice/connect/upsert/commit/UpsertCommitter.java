@@ -5,9 +5,14 @@ import io.sluice.connect.upsert.event.ChangeEvent;
 import io.sluice.connect.upsert.event.Operation;
 import io.sluice.connect.upsert.metrics.SinkMetrics;
 import io.sluice.connect.upsert.metrics.TableMeters;
+import io.sluice.connect.upsert.quarantine.DlqOffsets;
+import io.sluice.connect.upsert.quarantine.RecordRejectedException;
+import io.sluice.connect.upsert.quarantine.Rejections;
+import io.sluice.connect.upsert.quarantine.TestHookException;
 import io.sluice.connect.upsert.table.TableNames;
 import io.sluice.connect.upsert.table.TableResolver;
 import io.sluice.connect.upsert.types.IcebergSchemas;
+import io.sluice.connect.upsert.types.RecordConverter;
 import io.sluice.connect.upsert.write.BatchWriter;
 import io.sluice.lake.offsets.IcebergOffsets;
 import java.io.Closeable;
@@ -92,14 +97,45 @@ public final class UpsertCommitter implements Closeable {
   }
 
   /**
+   * Where to read the DLQ from to find what the connector already quarantined for {@code
+   * partitions} and Iceberg does not hold yet ({@link DlqOffsets#startFor}, merged over their
+   * tables); empty to read it from the beginning.
+   */
+  public Optional<Map<TopicPartition, Long>> dlqStart(Collection<TopicPartition> partitions) {
+    Map<TableIdentifier, List<TopicPartition>> byTable = new LinkedHashMap<>();
+    for (TopicPartition tp : partitions) {
+      byTable.computeIfAbsent(names.table(tp.topic()), k -> new ArrayList<>()).add(tp);
+    }
+    Map<TopicPartition, Long> start = null;
+    for (Map.Entry<TableIdentifier, List<TopicPartition>> entry : byTable.entrySet()) {
+      Optional<Map<TopicPartition, Long>> table =
+          tables
+              .find(entry.getKey())
+              .flatMap(t -> DlqOffsets.startFor(t, connector, entry.getValue()));
+      if (table.isEmpty()) {
+        return Optional.empty();
+      }
+      if (start == null) {
+        start = new HashMap<>(table.get());
+      } else {
+        start.keySet().retainAll(table.get().keySet());
+        start.replaceAll((tp, offset) -> Math.min(offset, table.get().get(tp)));
+      }
+    }
+    return Optional.ofNullable(start);
+  }
+
+  /**
    * Commits every table that has pending changes. Partitions whose table was committed leave {@code
    * pending} and their new offsets enter {@code held}, table by table, so a failure in one table
-   * keeps the progress of the others.
+   * keeps the progress of the others. Records a table cannot take go to {@code rejections}; the
+   * others are written.
    *
    * @param held the offsets Iceberg holds, updated in place
    * @throws OffsetFenceException when another writer committed one of the partitions meanwhile
    */
-  public void commit(PendingChanges pending, Map<TopicPartition, Long> held) {
+  public void commit(
+      PendingChanges pending, Map<TopicPartition, Long> held, Rejections rejections) {
     Map<TableIdentifier, List<TopicPartition>> byTable = new LinkedHashMap<>();
     pending
         .partitions()
@@ -107,7 +143,7 @@ public final class UpsertCommitter implements Closeable {
         .forEach(
             tp -> byTable.computeIfAbsent(names.table(tp.topic()), k -> new ArrayList<>()).add(tp));
     for (Map.Entry<TableIdentifier, List<TopicPartition>> entry : byTable.entrySet()) {
-      commitTable(entry.getKey(), entry.getValue(), pending, held);
+      commitTable(entry.getKey(), entry.getValue(), pending, held, rejections);
     }
   }
 
@@ -115,7 +151,8 @@ public final class UpsertCommitter implements Closeable {
       TableIdentifier id,
       List<TopicPartition> tps,
       PendingChanges pending,
-      Map<TopicPartition, Long> held) {
+      Map<TopicPartition, Long> held,
+      Rejections rejections) {
     List<ChangeEvent> events = new ArrayList<>();
     // Every partition of this table the task holds is recorded again, so the newest snapshot of
     // the task names all its partitions: lookups stop there and idle partitions survive snapshot
@@ -136,8 +173,7 @@ public final class UpsertCommitter implements Closeable {
     offsets.keySet().stream()
         .filter(held::containsKey)
         .forEach(tp -> expected.put(tp, held.get(tp)));
-    List<ChangeEvent> batch = BatchPreparer.prepare(events);
-    Optional<Table> prepared = prepareTable(id, batch);
+    Optional<Table> prepared = prepareTable(id, events, rejections);
     if (prepared.isEmpty()) {
       // No table yet and nothing that could create it (tombstones or deletes only): the deletes
       // have nothing to delete; the offsets ride along with the table's first commit.
@@ -145,13 +181,28 @@ public final class UpsertCommitter implements Closeable {
       return;
     }
     Table table = prepared.get();
+    // Every event is converted, and rejected ones leave, before the batch is reduced to one event
+    // per key: a rejected last event must not hide the key's earlier valid one.
+    RecordConverter converter = new RecordConverter(table.schema());
+    Map<ChangeEvent, BatchWriter.Converted> converted = new IdentityHashMap<>();
+    List<ChangeEvent> writable = new ArrayList<>(events.size());
+    for (ChangeEvent event : events) {
+      try {
+        converted.put(event, BatchWriter.convert(converter, event, excludedField));
+        writable.add(event);
+      } catch (RecordRejectedException e) {
+        rejections.reject(event.topic(), event.partition(), event.offset(), e);
+      }
+    }
+    List<ChangeEvent> batch = BatchPreparer.prepare(writable);
     TableMeters meters = metrics.table(id);
     long started = System.nanoTime();
     Snapshot snapshot;
     try {
-      WriteResult result = writer.write(table, batch, excludedField);
-      snapshot = committer.commit(table, result, offsets, expected);
-    } catch (OffsetFenceException | DataException e) {
+      Map<String, String> summary = rejections.beforeCommit();
+      WriteResult result = writer.write(table, converter, batch, converted);
+      snapshot = committer.commit(table, result, offsets, expected, summary);
+    } catch (OffsetFenceException | DataException | TestHookException e) {
       meters.commitFailed();
       throw e;
     } catch (RuntimeException e) {
@@ -168,24 +219,30 @@ public final class UpsertCommitter implements Closeable {
           e);
     }
     long durationNanos = System.nanoTime() - started;
-    meters.committed(batch, events, durationNanos);
+    meters.committed(batch, writable, durationNanos);
     held.putAll(offsets);
     pending.drop(tps);
     log.info(
-        "Committed {} keys ({} records) to {} as snapshot {} in {} ms; offsets {}",
+        "Committed {} keys ({} records, {} refused by the table) to {} as snapshot {} in {} ms; offsets {}",
         batch.size(),
-        events.size(),
+        writable.size(),
+        events.size() - writable.size(),
         id,
         snapshot == null ? "?" : snapshot.snapshotId(),
         durationNanos / 1_000_000,
         offsets);
   }
 
-  /** The table ready for the batch's rows, or empty when it does not exist and cannot be made. */
-  private Optional<Table> prepareTable(TableIdentifier id, List<ChangeEvent> batch) {
+  /**
+   * The table ready for the rows of {@code events}, or empty when it does not exist and cannot be
+   * made. Events of a row schema the table cannot evolve to go to {@code rejections} and leave
+   * {@code events}.
+   */
+  private Optional<Table> prepareTable(
+      TableIdentifier id, List<ChangeEvent> events, Rejections rejections) {
     Map<org.apache.kafka.connect.data.Schema, ChangeEvent> firstByRowSchema =
         new IdentityHashMap<>();
-    for (ChangeEvent event : batch) {
+    for (ChangeEvent event : events) {
       if (event.operation() == Operation.UPSERT) {
         firstByRowSchema.putIfAbsent(event.row().schema(), event);
       }
@@ -195,12 +252,21 @@ public final class UpsertCommitter implements Closeable {
     if (firstByRowSchema.isEmpty()) {
       return existing;
     }
-    Table table = null;
+    Table table = existing.orElse(null);
+    Map<org.apache.kafka.connect.data.Schema, RecordRejectedException> refused =
+        new IdentityHashMap<>();
     for (ChangeEvent event : firstByRowSchema.values()) {
       try {
         Schema schema =
             IcebergSchemas.tableSchema(event.row().schema(), event.key().schema(), excludedField);
         table = tables.prepare(id, schema);
+      } catch (RecordRejectedException e) {
+        refused.put(event.row().schema(), e);
+        log.warn(
+            "Table {} cannot take rows of the schema of the record at {}: {}",
+            id,
+            event.coordinates(),
+            e.getMessage());
       } catch (DataException e) {
         throw new DataException(
             "table "
@@ -212,7 +278,25 @@ public final class UpsertCommitter implements Closeable {
             e);
       }
     }
-    return Optional.of(table);
+    if (!refused.isEmpty()) {
+      List<ChangeEvent> kept = new ArrayList<>(events.size());
+      for (ChangeEvent event : events) {
+        RecordRejectedException why =
+            event.operation() == Operation.UPSERT ? refused.get(event.row().schema()) : null;
+        if (why != null) {
+          rejections.reject(
+              event.topic(),
+              event.partition(),
+              event.offset(),
+              why.withContext("table " + id + " cannot take this record: "));
+        } else {
+          kept.add(event);
+        }
+      }
+      events.clear();
+      events.addAll(kept);
+    }
+    return Optional.ofNullable(table).or(() -> tables.find(id));
   }
 
   @Override

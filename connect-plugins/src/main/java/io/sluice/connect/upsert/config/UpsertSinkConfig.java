@@ -29,11 +29,18 @@ public final class UpsertSinkConfig extends AbstractConfig {
   /** Keys under this prefix (stripped) go into the Hadoop {@code Configuration} of the catalog. */
   public static final String HADOOP_PREFIX = "iceberg.hadoop.";
 
+  /** Keys under this prefix (stripped) configure the quarantine's Kafka producer and consumer. */
+  public static final String KAFKA_PREFIX = "kafka.";
+
+  /** The sink's own error keys: Connect's {@code errors.*} names, for the sink's write. */
+  public static final String ERRORS_SINK_PREFIX = "errors.sink.";
+
   private static final String GROUP_INPUT = "Input";
   private static final String GROUP_TABLES = "Tables";
   private static final String GROUP_CATALOG = "Iceberg catalog";
   private static final String GROUP_COMMIT = "Commit";
   private static final String GROUP_METRICS = "Metrics";
+  private static final String GROUP_ERRORS = "Errors";
 
   public static final String INPUT_FORMAT_CONFIG = "input.format";
   public static final String INPUT_FORMAT_DOC =
@@ -120,6 +127,42 @@ public final class UpsertSinkConfig extends AbstractConfig {
           + " (another port while it runs fails the task). -1: no endpoint, meters record nothing;"
           + " 0: the running endpoint, else a free port (logged; `SinkMetricsEndpoint.url()`).";
 
+  public static final String ERRORS_SINK_TOLERANCE_CONFIG = ERRORS_SINK_PREFIX + "tolerance";
+  public static final String ERRORS_SINK_TOLERANCE_DOC =
+      "Connect's errors.tolerance, for the records the sink cannot write (a SINK_* code:"
+          + " null key field, decimal out of range, a type the table cannot evolve to, any other"
+          + " conversion failure of that one record). `none`: such a record fails the task. `all`:"
+          + " it goes to its DLQ topic as a DLQ envelope v1 record, exactly once, and the task goes"
+          + " on. Connect's own errors.tolerance still governs converter and transform errors."
+          + " Transient failures (catalog, storage, Kafka unreachable) are never quarantined.";
+
+  public static final String ERRORS_SINK_DLQ_TOPIC_CONFIG =
+      ERRORS_SINK_PREFIX + "deadletterqueue.topic.name";
+  public static final String ERRORS_SINK_DLQ_TOPIC_DOC =
+      "Connect's errors.deadletterqueue.topic.name, for the sink's quarantine. Empty: the"
+          + " router's DLQ of each input topic, `<main>.dlq` for `<main>.clean` (else"
+          + " `<topic>.dlq`). The topic must exist.";
+
+  public static final String ERRORS_SINK_RETRY_TIMEOUT_CONFIG =
+      ERRORS_SINK_PREFIX + "retry.timeout";
+  public static final String ERRORS_SINK_RETRY_TIMEOUT_DOC =
+      "Connect's errors.retry.timeout, for transient failures of a commit (catalog, storage,"
+          + " Kafka): how long (ms) a failing commit is retried before the task fails. 0: no"
+          + " retry; -1: forever. Records are never quarantined for such a failure.";
+
+  public static final String ERRORS_SINK_RETRY_DELAY_MAX_MS_CONFIG =
+      ERRORS_SINK_PREFIX + "retry.delay.max.ms";
+  public static final String ERRORS_SINK_RETRY_DELAY_MAX_MS_DOC =
+      "Connect's errors.retry.delay.max.ms: the longest wait between two commit attempts (the"
+          + " wait doubles from 100 ms).";
+
+  public static final String KAFKA_BOOTSTRAP_SERVERS_CONFIG = KAFKA_PREFIX + "bootstrap.servers";
+  public static final String KAFKA_BOOTSTRAP_SERVERS_DOC =
+      "With errors.sink.tolerance=all: the Kafka cluster of the input and DLQ topics. The task"
+          + " reads a record it quarantines back by its coordinates (for its original bytes) and"
+          + " writes the DLQ with an idempotent producer. Every other `kafka.<key>` (security"
+          + " settings, ...) is passed to that producer and consumer.";
+
   /** Set by the connector for each task: the task's index. */
   public static final String TASK_ID_CONFIG = "sluice.task.id";
 
@@ -128,6 +171,13 @@ public final class UpsertSinkConfig extends AbstractConfig {
    * offsets of that batch. 0 (the default) never fails.
    */
   public static final String TEST_FAIL_AFTER_COMMITS_CONFIG = "sluice.test.fail.after.commits";
+
+  /**
+   * Test hook: the task fails after the N-th DLQ flush that wrote records, before the Iceberg
+   * commit that would cover them. 0 (the default) never fails.
+   */
+  public static final String TEST_FAIL_AFTER_DLQ_WRITES_CONFIG =
+      "sluice.test.fail.after.dlq.writes";
 
   private static final ConfigDef CONFIG_DEF = buildConfigDef();
 
@@ -226,6 +276,33 @@ public final class UpsertSinkConfig extends AbstractConfig {
 
   public int testFailAfterCommits() {
     return getInt(TEST_FAIL_AFTER_COMMITS_CONFIG);
+  }
+
+  public int testFailAfterDlqWrites() {
+    return getInt(TEST_FAIL_AFTER_DLQ_WRITES_CONFIG);
+  }
+
+  public ErrorTolerance errorsSinkTolerance() {
+    return ErrorTolerance.of(getString(ERRORS_SINK_TOLERANCE_CONFIG));
+  }
+
+  /** The configured DLQ topic, null for the router's naming. */
+  public String errorsSinkDlqTopic() {
+    String topic = getString(ERRORS_SINK_DLQ_TOPIC_CONFIG);
+    return topic.isBlank() ? null : topic;
+  }
+
+  public long errorsSinkRetryTimeoutMs() {
+    return getLong(ERRORS_SINK_RETRY_TIMEOUT_CONFIG);
+  }
+
+  public long errorsSinkRetryDelayMaxMs() {
+    return getLong(ERRORS_SINK_RETRY_DELAY_MAX_MS_CONFIG);
+  }
+
+  /** Every {@code kafka.*} key with the prefix stripped: the quarantine's client settings. */
+  public Map<String, Object> kafkaProperties() {
+    return new HashMap<>(stripped(KAFKA_PREFIX));
   }
 
   public String catalogName() {
@@ -427,6 +504,62 @@ public final class UpsertSinkConfig extends AbstractConfig {
         Width.SHORT,
         "Metrics port");
 
+    order = 0;
+    def.define(
+        ERRORS_SINK_TOLERANCE_CONFIG,
+        Type.STRING,
+        ErrorTolerance.NONE.configValue(),
+        ConfigDef.ValidString.in(
+            ErrorTolerance.NONE.configValue(), ErrorTolerance.ALL.configValue()),
+        Importance.HIGH,
+        ERRORS_SINK_TOLERANCE_DOC,
+        GROUP_ERRORS,
+        ++order,
+        Width.SHORT,
+        "Sink error tolerance");
+    def.define(
+        ERRORS_SINK_DLQ_TOPIC_CONFIG,
+        Type.STRING,
+        "",
+        Importance.MEDIUM,
+        ERRORS_SINK_DLQ_TOPIC_DOC,
+        GROUP_ERRORS,
+        ++order,
+        Width.MEDIUM,
+        "Sink DLQ topic");
+    def.define(
+        KAFKA_BOOTSTRAP_SERVERS_CONFIG,
+        Type.STRING,
+        "",
+        Importance.MEDIUM,
+        KAFKA_BOOTSTRAP_SERVERS_DOC,
+        GROUP_ERRORS,
+        ++order,
+        Width.LONG,
+        "Kafka bootstrap servers");
+    def.define(
+        ERRORS_SINK_RETRY_TIMEOUT_CONFIG,
+        Type.LONG,
+        60_000L,
+        Range.atLeast(-1L),
+        Importance.MEDIUM,
+        ERRORS_SINK_RETRY_TIMEOUT_DOC,
+        GROUP_ERRORS,
+        ++order,
+        Width.SHORT,
+        "Commit retry timeout (ms)");
+    def.define(
+        ERRORS_SINK_RETRY_DELAY_MAX_MS_CONFIG,
+        Type.LONG,
+        10_000L,
+        Range.atLeast(1L),
+        Importance.LOW,
+        ERRORS_SINK_RETRY_DELAY_MAX_MS_DOC,
+        GROUP_ERRORS,
+        ++order,
+        Width.SHORT,
+        "Commit retry delay max (ms)");
+
     def.defineInternal(
         TASK_ID_CONFIG,
         Type.INT,
@@ -441,6 +574,13 @@ public final class UpsertSinkConfig extends AbstractConfig {
         Range.atLeast(0),
         Importance.LOW,
         "Test hook: fail the task right after its N-th Iceberg commit (0: never).");
+    def.defineInternal(
+        TEST_FAIL_AFTER_DLQ_WRITES_CONFIG,
+        Type.INT,
+        0,
+        Range.atLeast(0),
+        Importance.LOW,
+        "Test hook: fail the task after its N-th DLQ flush, before the Iceberg commit (0: never).");
     return def;
   }
 }

@@ -3,9 +3,13 @@ package io.sluice.connect.upsert.config;
 import static io.sluice.connect.upsert.config.UpsertSinkConfig.CATALOG_IMPL_CONFIG;
 import static io.sluice.connect.upsert.config.UpsertSinkConfig.CATALOG_PREFIX;
 import static io.sluice.connect.upsert.config.UpsertSinkConfig.CATALOG_TYPE_CONFIG;
+import static io.sluice.connect.upsert.config.UpsertSinkConfig.ERRORS_SINK_PREFIX;
+import static io.sluice.connect.upsert.config.UpsertSinkConfig.ERRORS_SINK_TOLERANCE_CONFIG;
 import static io.sluice.connect.upsert.config.UpsertSinkConfig.FLAT_OP_FIELD_CONFIG;
 import static io.sluice.connect.upsert.config.UpsertSinkConfig.HADOOP_PREFIX;
 import static io.sluice.connect.upsert.config.UpsertSinkConfig.INPUT_FORMAT_CONFIG;
+import static io.sluice.connect.upsert.config.UpsertSinkConfig.KAFKA_BOOTSTRAP_SERVERS_CONFIG;
+import static io.sluice.connect.upsert.config.UpsertSinkConfig.KAFKA_PREFIX;
 import static io.sluice.connect.upsert.config.UpsertSinkConfig.PRIMARY_KEY_FIELDS_CONFIG;
 import static io.sluice.connect.upsert.config.UpsertSinkConfig.TABLE_NAME_FORMAT_CONFIG;
 import static io.sluice.connect.upsert.config.UpsertSinkConfig.TABLE_PARTITION_BY_CONFIG;
@@ -101,6 +105,16 @@ final class UpsertSinkConfigChecks {
       }
     }
 
+    if (ErrorTolerance.ALL.configValue().equals(values.get(ERRORS_SINK_TOLERANCE_CONFIG).value())
+        && isBlank(props.get(KAFKA_BOOTSTRAP_SERVERS_CONFIG))) {
+      values
+          .get(KAFKA_BOOTSTRAP_SERVERS_CONFIG)
+          .addErrorMessage(
+              "errors.sink.tolerance=all quarantines records to Kafka: set "
+                  + KAFKA_BOOTSTRAP_SERVERS_CONFIG
+                  + " (the cluster of the input and DLQ topics)");
+    }
+
     @SuppressWarnings("unchecked")
     List<String> keyFields = (List<String>) values.get(PRIMARY_KEY_FIELDS_CONFIG).value();
     List<PartitionTerm> terms =
@@ -124,10 +138,21 @@ final class UpsertSinkConfigChecks {
 
   /** Why {@code key} is refused, or null when it is known. */
   static String unknownKeyProblem(ConfigDef def, String key) {
-    if (def.configKeys().containsKey(key)
-        || FRAMEWORK_KEYS.contains(key)
+    if (def.configKeys().containsKey(key)) {
+      return null;
+    }
+    if (key.startsWith(ERRORS_SINK_PREFIX)) {
+      // The framework owns errors.*, but errors.sink.* is this sink's: a typo would be ignored.
+      return "unknown configuration key '"
+          + key
+          + "': the upsert sink's "
+          + ERRORS_SINK_PREFIX
+          + "* keys are the README's upsert sink table";
+    }
+    if (FRAMEWORK_KEYS.contains(key)
         || key.startsWith(CATALOG_PREFIX)
         || key.startsWith(HADOOP_PREFIX)
+        || key.startsWith(KAFKA_PREFIX)
         || FRAMEWORK_PREFIXES.stream().anyMatch(key::startsWith)) {
       return null;
     }
@@ -143,7 +168,8 @@ final class UpsertSinkConfigChecks {
     return "unknown configuration key '"
         + key
         + "' for the upsert sink: it would be ignored, so it is refused (keys: the README's"
-        + " upsert sink table, Connect's framework keys, iceberg.catalog.*, iceberg.hadoop.*)";
+        + " upsert sink table, Connect's framework keys, iceberg.catalog.*, iceberg.hadoop.*,"
+        + " kafka.*)";
   }
 
   private static boolean isBlank(String value) {

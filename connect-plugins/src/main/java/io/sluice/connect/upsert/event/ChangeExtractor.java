@@ -1,6 +1,8 @@
 package io.sluice.connect.upsert.event;
 
 import io.sluice.connect.upsert.config.InputFormat;
+import io.sluice.connect.upsert.quarantine.RecordRejectedException;
+import io.sluice.connect.upsert.quarantine.SinkErrorCode;
 import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Locale;
@@ -45,7 +47,10 @@ public final class ChangeExtractor {
   /**
    * The change a record carries; empty for a tombstone.
    *
-   * @throws DataException naming topic, partition and offset when the record is not a change
+   * @throws RecordRejectedException naming topic, partition and offset when this record is not a
+   *     change ({@link SinkErrorCode})
+   * @throws DataException when no record could pass (a topic-renaming transform, a key field the
+   *     schema lacks, no usable key)
    */
   public Optional<ChangeEvent> extract(SinkRecord record) {
     if (!record.topic().equals(record.originalTopic())) {
@@ -62,8 +67,10 @@ public final class ChangeExtractor {
       return Optional.empty();
     }
     if (!(record.value() instanceof Struct value)) {
-      throw fail(
-          record, "value is a " + record.value().getClass().getSimpleName() + ", not a struct");
+      throw reject(
+          record,
+          null,
+          "value is a " + record.value().getClass().getSimpleName() + ", not a struct");
     }
     return Optional.of(
         format == InputFormat.DEBEZIUM ? debezium(record, value) : flat(record, value));
@@ -71,7 +78,7 @@ public final class ChangeExtractor {
 
   private ChangeEvent debezium(SinkRecord record, Struct envelope) {
     if (envelope.schema().field("op") == null) {
-      throw fail(record, "value has no 'op' field: not a Debezium envelope");
+      throw reject(record, "op", "value has no 'op' field: not a Debezium envelope");
     }
     String op = envelope.getString("op");
     SourceOp sourceOp =
@@ -81,8 +88,9 @@ public final class ChangeExtractor {
           case "u" -> SourceOp.UPDATE;
           case "d" -> SourceOp.DELETE;
           default ->
-              throw fail(
+              throw reject(
                   record,
+                  "op",
                   "Debezium op '"
                       + op
                       + "' is not supported (c, r, u, d; truncate is not applied)");
@@ -94,7 +102,7 @@ public final class ChangeExtractor {
     }
     Struct after = struct(record, envelope, "after");
     if (after == null) {
-      throw fail(record, "op '" + op + "' without an 'after' row");
+      throw reject(record, "after", "op '" + op + "' without an 'after' row");
     }
     return event(record, sourceOp, key(record, after), after, time);
   }
@@ -134,7 +142,8 @@ public final class ChangeExtractor {
           case "u", "update", "upsert" -> SourceOp.UPDATE;
           case "d", "delete" -> SourceOp.DELETE;
           default ->
-              throw fail(record, "operation '" + op + "' in field " + opField + " is unknown");
+              throw reject(
+                  record, opField, "operation '" + op + "' in field " + opField + " is unknown");
         };
     return sourceOp == SourceOp.DELETE
         ? event(record, sourceOp, deleteKey(record, row), null, ChangeEvent.NO_TIME)
@@ -158,7 +167,7 @@ public final class ChangeExtractor {
     if (record.key() instanceof Struct key) {
       return project(record, key, "record key");
     }
-    throw fail(record, "a delete with neither a 'before' image nor a struct key");
+    throw reject(record, "before", "a delete with neither a 'before' image nor a struct key");
   }
 
   private Struct recordKey(SinkRecord record) {
@@ -178,7 +187,11 @@ public final class ChangeExtractor {
     for (Field field : keySchema.fields()) {
       Object value = source.get(field.name());
       if (value == null) {
-        throw fail(record, "primary-key field " + field.name() + " is null in the " + what);
+        throw new RecordRejectedException(
+            SinkErrorCode.SINK_NULL_KEY_FIELD,
+            field.name(),
+            null,
+            where(record) + "primary-key field " + field.name() + " is null in the " + what);
       }
       key.put(field, value);
     }
@@ -228,7 +241,7 @@ public final class ChangeExtractor {
     }
     Object value = envelope.get(field);
     if (value != null && !(value instanceof Struct)) {
-      throw fail(record, "'" + name + "' is not a struct");
+      throw reject(record, name, "'" + name + "' is not a struct");
     }
     return (Struct) value;
   }
@@ -239,15 +252,24 @@ public final class ChangeExtractor {
         record.topic(), record.kafkaPartition(), record.kafkaOffset(), op, key, row, sourceTimeMs);
   }
 
+  /** A problem of the record or the configuration that no record can pass: fails the task. */
   private static DataException fail(SinkRecord record, String problem) {
-    return new DataException(
-        "record at topic "
-            + record.topic()
-            + " partition "
-            + record.kafkaPartition()
-            + " offset "
-            + record.kafkaOffset()
-            + " is not a change: "
-            + problem);
+    return new DataException(where(record) + problem);
+  }
+
+  /** A problem of this one record ({@link SinkErrorCode#SINK_CONVERSION_FAILED}). */
+  private static RecordRejectedException reject(SinkRecord record, String field, String problem) {
+    return new RecordRejectedException(
+        SinkErrorCode.SINK_CONVERSION_FAILED, field, null, where(record) + problem);
+  }
+
+  private static String where(SinkRecord record) {
+    return "record at topic "
+        + record.topic()
+        + " partition "
+        + record.kafkaPartition()
+        + " offset "
+        + record.kafkaOffset()
+        + " is not a change: ";
   }
 }

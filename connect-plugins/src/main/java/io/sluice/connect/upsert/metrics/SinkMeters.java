@@ -11,8 +11,8 @@ import java.util.concurrent.ConcurrentHashMap;
  * renders them as {@code sluice_sink_records_total{op}} (op c, r, u, d, tombstone), {@code
  * sluice_sink_rows_upserted_total}, {@code sluice_sink_rows_deleted_total}, {@code
  * sluice_sink_commits_total{result}} (success, failure), {@code
- * sluice_sink_commit_duration_seconds_*}, {@code sluice_sink_freshness_seconds_*} and {@code
- * sluice_sink_last_commit_timestamp_seconds}.
+ * sluice_sink_commit_duration_seconds_*}, {@code sluice_sink_freshness_seconds_*}, {@code
+ * sluice_sink_last_commit_timestamp_seconds} and {@code sluice_sink_quarantined_total{code}}.
  */
 public final class SinkMeters {
   public static final String RECORDS = "sluice.sink.records";
@@ -22,6 +22,7 @@ public final class SinkMeters {
   public static final String COMMIT_DURATION = "sluice.sink.commit.duration";
   public static final String FRESHNESS = "sluice.sink.freshness";
   public static final String LAST_COMMIT_TIMESTAMP = "sluice.sink.last.commit.timestamp";
+  public static final String QUARANTINED = "sluice.sink.quarantined";
 
   private final MeterRegistry registry;
   private final Clock clock;

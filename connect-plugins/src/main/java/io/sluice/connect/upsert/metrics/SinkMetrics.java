@@ -28,12 +28,21 @@ public final class SinkMetrics {
    * @param event its change, null for a tombstone
    */
   public void received(String topic, ChangeEvent event) {
+    ofTopic(topic).received(event);
+  }
+
+  /** Counts a record of {@code topic} sent to the DLQ with {@code code}. */
+  public void quarantined(String topic, String code) {
+    ofTopic(topic).quarantined(code);
+  }
+
+  private TableMeters ofTopic(String topic) {
     TableMeters table = byTopic.get(topic);
     if (table == null) {
       table = table(names.table(topic));
       byTopic.put(topic, table);
     }
-    table.received(event);
+    return table;
   }
 
   /** The meters of {@code table}. */

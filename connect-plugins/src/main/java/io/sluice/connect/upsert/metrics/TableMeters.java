@@ -85,6 +85,16 @@ public final class TableMeters {
             .register(registry);
   }
 
+  /** Counts a record quarantined with {@code code} ({@code sluice_sink_quarantined_total}). */
+  public void quarantined(String code) {
+    Counter.builder(SinkMeters.QUARANTINED)
+        .description("Records the sink could not write and sent to the DLQ, by SINK_* code")
+        .tags(tags)
+        .tag("code", code)
+        .register(registry)
+        .increment();
+  }
+
   /**
    * Counts a record taken from Kafka.
    *

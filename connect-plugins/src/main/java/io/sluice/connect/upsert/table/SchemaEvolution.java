@@ -1,5 +1,7 @@
 package io.sluice.connect.upsert.table;
 
+import io.sluice.connect.upsert.quarantine.RecordRejectedException;
+import io.sluice.connect.upsert.quarantine.SinkErrorCode;
 import java.util.ArrayList;
 import java.util.List;
 import org.apache.iceberg.Schema;
@@ -139,7 +141,10 @@ public final class SchemaEvolution {
   }
 
   private static DataException incompatible(String path, Type existing, Type incoming) {
-    return new DataException(
+    return new RecordRejectedException(
+        SinkErrorCode.SINK_TYPE_UNWRITABLE,
+        path,
+        existing.toString(),
         "column "
             + path
             + " is "

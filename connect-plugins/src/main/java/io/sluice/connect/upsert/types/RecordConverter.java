@@ -5,6 +5,8 @@ import static io.sluice.connect.upsert.types.SemanticTypes.DEBEZIUM_MICRO_TIMEST
 import static io.sluice.connect.upsert.types.SemanticTypes.DEBEZIUM_NANO_TIME;
 import static io.sluice.connect.upsert.types.SemanticTypes.DEBEZIUM_NANO_TIMESTAMP;
 
+import io.sluice.connect.upsert.quarantine.RecordRejectedException;
+import io.sluice.connect.upsert.quarantine.SinkErrorCode;
 import java.math.BigDecimal;
 import java.math.RoundingMode;
 import java.nio.ByteBuffer;
@@ -32,7 +34,9 @@ import org.apache.kafka.connect.errors.DataException;
 /**
  * Connect rows to Iceberg generic records of one table schema, matching fields by name. Values are
  * widened to the column's type (int to long, float to double, decimal to the column's scale);
- * anything that would lose information fails with a {@link DataException} naming the column.
+ * anything that would lose information fails with a {@link RecordRejectedException} naming the
+ * column and its type (never the value): the record's own fault, which the sink may quarantine. A
+ * table column of a type this class cannot write is a plain {@link DataException}.
  */
 public final class RecordConverter {
   private static final long MILLIS_PER_DAY = 86_400_000L;
@@ -58,7 +62,8 @@ public final class RecordConverter {
   public Record row(Struct row, Struct key, String excludedField) {
     for (Field field : row.schema().fields()) {
       if (!field.name().equals(excludedField) && schema.findField(field.name()) == null) {
-        throw new DataException("field " + field.name() + " is not a column of the table");
+        throw rejected(
+            field.name(), null, "field " + field.name() + " is not a column of the table");
       }
     }
     GenericRecord record = GenericRecord.create(schema);
@@ -76,7 +81,17 @@ public final class RecordConverter {
                 ? null
                 : convert(column, keyField.schema(), key.get(keyField), column.name());
       }
-      checkNull(column, value, column.name());
+      if (value == null && column.isRequired()) {
+        SinkErrorCode code =
+            schema.identifierFieldIds().contains(column.fieldId())
+                ? SinkErrorCode.SINK_NULL_KEY_FIELD
+                : SinkErrorCode.SINK_CONVERSION_FAILED;
+        throw new RecordRejectedException(
+            code,
+            column.name(),
+            column.type().toString(),
+            "required column " + column.name() + " is null in the record");
+      }
       record.set(i, value);
     }
     return record;
@@ -97,11 +112,19 @@ public final class RecordConverter {
     for (Types.NestedField column : keySchema.columns()) {
       Field field = key.schema().field(column.name());
       if (field == null) {
-        throw new DataException(
+        throw rejected(
+            column.name(),
+            column.type(),
             "the key has no field " + column.name() + " (a primary-key column)");
       }
       Object value = convert(column, field.schema(), key.get(field), column.name());
-      checkNull(column, value, column.name());
+      if (value == null) {
+        throw new RecordRejectedException(
+            SinkErrorCode.SINK_NULL_KEY_FIELD,
+            column.name(),
+            column.type().toString(),
+            "primary-key column " + column.name() + " is null in the key");
+      }
       record.setField(column.name(), value);
     }
     return record;
@@ -139,7 +162,10 @@ public final class RecordConverter {
         default -> throw new DataException("column " + path + " has unsupported type " + type);
       };
     } catch (ClassCastException e) {
-      throw new DataException(
+      throw new RecordRejectedException(
+          SinkErrorCode.SINK_CONVERSION_FAILED,
+          path,
+          type.toString(),
           "column "
               + path
               + " is "
@@ -156,7 +182,10 @@ public final class RecordConverter {
   private static Integer toInt(Object value, String path) {
     if (value instanceof Long l) {
       if (l != l.intValue()) {
-        throw new DataException("column " + path + " is int but the record holds " + l);
+        throw rejected(
+            path,
+            Types.IntegerType.get(),
+            "column " + path + " is int but the record's long is not");
       }
       return l.intValue();
     }
@@ -165,7 +194,10 @@ public final class RecordConverter {
 
   private static Float toFloat(Object value, String path) {
     if (value instanceof Double d) {
-      throw new DataException("column " + path + " is float but the record holds a double " + d);
+      throw rejected(
+          path,
+          Types.FloatType.get(),
+          "column " + path + " is float but the record holds a double");
     }
     return ((Number) value).floatValue();
   }
@@ -175,12 +207,31 @@ public final class RecordConverter {
     try {
       scaled = value.setScale(type.scale(), RoundingMode.UNNECESSARY);
     } catch (ArithmeticException e) {
-      throw new DataException(
-          "column " + path + " is " + type + ": " + value + " does not fit its scale", e);
+      throw new RecordRejectedException(
+          SinkErrorCode.SINK_DECIMAL_OUT_OF_RANGE,
+          path,
+          type.toString(),
+          "column "
+              + path
+              + " is "
+              + type
+              + ": a value of scale "
+              + value.scale()
+              + " does not fit",
+          e);
     }
     if (scaled.precision() > type.precision()) {
-      throw new DataException(
-          "column " + path + " is " + type + ": " + value + " does not fit its precision");
+      throw new RecordRejectedException(
+          SinkErrorCode.SINK_DECIMAL_OUT_OF_RANGE,
+          path,
+          type.toString(),
+          "column "
+              + path
+              + " is "
+              + type
+              + ": a value of precision "
+              + scaled.precision()
+              + " does not fit");
     }
     return scaled;
   }
@@ -213,7 +264,12 @@ public final class RecordConverter {
       try {
         parsed = OffsetDateTime.parse(text);
       } catch (DateTimeParseException e) {
-        throw new DataException("column " + path + ": '" + text + "' is not an ISO timestamp", e);
+        throw new RecordRejectedException(
+            SinkErrorCode.SINK_CONVERSION_FAILED,
+            path,
+            type.toString(),
+            "column " + path + " is " + type + ": the string is not an ISO timestamp",
+            e);
       }
       if (type.shouldAdjustToUTC()) {
         return parsed;
@@ -244,7 +300,10 @@ public final class RecordConverter {
     GenericRecord record = GenericRecord.create(type);
     for (Field field : value.schema().fields()) {
       if (type.field(field.name()) == null) {
-        throw new DataException("field " + path + "." + field.name() + " is not a column");
+        throw rejected(
+            path + "." + field.name(),
+            null,
+            "field " + path + "." + field.name() + " is not a column");
       }
     }
     for (Types.NestedField column : type.fields()) {
@@ -280,8 +339,16 @@ public final class RecordConverter {
 
   private static void checkNull(Types.NestedField column, Object value, String path) {
     if (value == null && column.isRequired()) {
-      throw new DataException("required column " + path + " is null in the record");
+      throw rejected(path, column.type(), "required column " + path + " is null in the record");
     }
+  }
+
+  private static RecordRejectedException rejected(String column, Type type, String message) {
+    return new RecordRejectedException(
+        SinkErrorCode.SINK_CONVERSION_FAILED,
+        column,
+        type == null ? null : type.toString(),
+        message);
   }
 
   private static byte[] toBytes(ByteBuffer buffer) {

@@ -5,21 +5,25 @@ import io.sluice.connect.upsert.event.Operation;
 import io.sluice.connect.upsert.types.RecordConverter;
 import java.io.IOException;
 import java.util.List;
+import java.util.Map;
 import java.util.UUID;
 import org.apache.iceberg.FileFormat;
 import org.apache.iceberg.Schema;
 import org.apache.iceberg.Table;
 import org.apache.iceberg.TableUtil;
 import org.apache.iceberg.data.GenericFileWriterFactory;
+import org.apache.iceberg.data.Record;
 import org.apache.iceberg.io.OutputFileFactory;
 import org.apache.iceberg.io.WriteResult;
-import org.apache.kafka.connect.errors.DataException;
+import org.apache.kafka.connect.errors.ConnectException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
  * Writes a prepared batch (one event per key) into new data and delete files of a table, not yet
- * committed. On failure the files written so far are deleted and the error names the record.
+ * committed. Records are converted first ({@link #convert}), each on its own, so a record the table
+ * cannot take is known before anything is written; a failure while writing is the storage's, never
+ * a record's. On failure the files written so far are deleted.
  */
 public final class BatchWriter {
   private static final Logger log = LoggerFactory.getLogger(BatchWriter.class);
@@ -34,13 +38,36 @@ public final class BatchWriter {
     this.taskId = taskId;
   }
 
+  /** One event as rows of the table's schema: the row (null for a delete) and its key. */
+  public record Converted(Record row, Record key, Record keyAsRow) {}
+
   /**
+   * {@code event} in {@code converter}'s table schema.
+   *
    * @param excludedField a row field that is not a column, or null
-   * @throws DataException naming topic, partition and offset of the record that failed
+   * @throws io.sluice.connect.upsert.quarantine.RecordRejectedException when the table cannot take
+   *     this record
    */
-  public WriteResult write(Table table, List<ChangeEvent> batch, String excludedField) {
+  public static Converted convert(
+      RecordConverter converter, ChangeEvent event, String excludedField) {
+    if (event.operation() == Operation.UPSERT) {
+      return new Converted(
+          converter.row(event.row(), event.key(), excludedField), converter.key(event.key()), null);
+    }
+    return new Converted(null, converter.key(event.key()), converter.keyAsRow(event.key()));
+  }
+
+  /**
+   * @param converter the converter of {@code table}'s current schema
+   * @param converted every event of the batch, converted by {@link #convert} with {@code converter}
+   * @throws ConnectException when the files cannot be written
+   */
+  public WriteResult write(
+      Table table,
+      RecordConverter converter,
+      List<ChangeEvent> batch,
+      Map<ChangeEvent, Converted> converted) {
     Schema schema = table.schema();
-    RecordConverter converter = new RecordConverter(schema);
     Schema keySchema = converter.keySchema();
     GenericFileWriterFactory writerFactory =
         new GenericFileWriterFactory.Builder(table)
@@ -62,11 +89,11 @@ public final class BatchWriter {
     try {
       for (ChangeEvent event : batch) {
         current = event;
+        Converted rows = converted.get(event);
         if (event.operation() == Operation.UPSERT) {
-          writer.upsert(
-              converter.row(event.row(), event.key(), excludedField), converter.key(event.key()));
+          writer.upsert(rows.row(), rows.key());
         } else {
-          writer.delete(converter.key(event.key()), converter.keyAsRow(event.key()));
+          writer.delete(rows.key(), rows.keyAsRow());
         }
       }
       current = null;
@@ -74,7 +101,7 @@ public final class BatchWriter {
     } catch (IOException | RuntimeException e) {
       abort(writer, table);
       String where = current == null ? "closing the batch's files" : current.coordinates();
-      throw new DataException(
+      throw new ConnectException(
           "cannot write to table " + table.name() + " at " + where + ": " + e.getMessage(), e);
     }
   }

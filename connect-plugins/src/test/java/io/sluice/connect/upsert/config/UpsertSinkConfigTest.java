@@ -49,6 +49,44 @@ class UpsertSinkConfigTest {
   }
 
   @Test
+  void quarantineIsOffByDefaultAndNeedsKafkaWhenOn() {
+    UpsertSinkConfig defaults = new UpsertSinkConfig(minimal());
+    assertThat(defaults.errorsSinkTolerance()).isEqualTo(ErrorTolerance.NONE);
+    assertThat(defaults.errorsSinkDlqTopic()).isNull();
+    assertThat(defaults.errorsSinkRetryTimeoutMs()).isEqualTo(60_000L);
+
+    Map<String, String> props = minimal();
+    props.put("errors.sink.tolerance", "all");
+    assertThat(errors(props).get("kafka.bootstrap.servers"))
+        .singleElement()
+        .asString()
+        .contains("errors.sink.tolerance=all quarantines records to Kafka");
+
+    props.put("kafka.bootstrap.servers", "127.0.0.1:9092");
+    props.put("kafka.security.protocol", "PLAINTEXT");
+    props.put("errors.sink.deadletterqueue.topic.name", "sink.dlq");
+    assertThat(errors(props)).isEmpty();
+    UpsertSinkConfig config = new UpsertSinkConfig(props);
+    assertThat(config.errorsSinkTolerance()).isEqualTo(ErrorTolerance.ALL);
+    assertThat(config.errorsSinkDlqTopic()).isEqualTo("sink.dlq");
+    assertThat(config.kafkaProperties())
+        .isEqualTo(Map.of("bootstrap.servers", "127.0.0.1:9092", "security.protocol", "PLAINTEXT"));
+  }
+
+  @Test
+  void aMistypedSinkErrorsKeyIsRefusedThoughErrorsBelongsToTheFramework() {
+    Map<String, String> props = minimal();
+    props.put("errors.sink.tolerence", "all");
+    props.put("errors.deadletterqueue.topic.name", "connect.dlq");
+    Map<String, List<String>> errors = errors(props);
+    assertThat(errors).containsOnlyKeys("errors.sink.tolerence");
+    assertThat(errors.get("errors.sink.tolerence"))
+        .singleElement()
+        .asString()
+        .contains("unknown configuration key 'errors.sink.tolerence'");
+  }
+
+  @Test
   void upsertModeFlagOfOtherSinksIsRefusedNotIgnored() {
     Map<String, String> props = minimal();
     props.put("upsert-mode-enabled", "true");

@@ -197,7 +197,7 @@ class TypeMappingTest {
                     new Struct(KEY).put("id", 1L),
                     null))
         .isInstanceOf(DataException.class)
-        .hasMessageContaining("column d is decimal(5, 1): 1.25 does not fit its scale");
+        .hasMessageContaining("column d is decimal(5, 1): a value of scale 2 does not fit");
   }
 
   @Test

@@ -1,0 +1,368 @@
+package io.sluice.connect.upsert;
+
+import static io.sluice.connect.testing.Envelopes.change;
+import static io.sluice.connect.testing.Envelopes.key;
+import static io.sluice.connect.testing.Envelopes.row;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import io.sluice.connect.ConnectorConfigs;
+import io.sluice.connect.testing.ChangeProducer;
+import io.sluice.connect.testing.ConnectStack;
+import io.sluice.connect.testing.Envelopes;
+import io.sluice.connect.testing.Lake;
+import io.sluice.connect.upsert.quarantine.DlqOffsets;
+import io.sluice.dlq.DlqEnvelope;
+import io.sluice.dlq.DlqHeaders;
+import io.sluice.dlq.Sha256;
+import io.sluice.embedded.ConnectRestClient;
+import io.sluice.embedded.EmbeddedKafka;
+import io.sluice.schema.Subjects;
+import io.sluice.schema.server.DevSchemaRegistry;
+import java.math.BigDecimal;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse.BodyHandlers;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import org.apache.iceberg.Snapshot;
+import org.apache.iceberg.catalog.TableIdentifier;
+import org.apache.kafka.clients.consumer.ConsumerConfig;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.clients.producer.RecordMetadata;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.header.Header;
+import org.apache.kafka.common.serialization.ByteArrayDeserializer;
+import org.apache.kafka.connect.data.Decimal;
+import org.apache.kafka.connect.data.Schema;
+import org.apache.kafka.connect.data.SchemaBuilder;
+import org.apache.kafka.connect.data.Struct;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Quarantine inside the upsert sink on a real distributed Connect worker and broker: for each
+ * SINK_* class one record goes to the DLQ as an envelope v1 record with Sluice's and Connect's
+ * headers, the task stays RUNNING and every other record reaches Iceberg; a crash between the DLQ
+ * write and the Iceberg commit leaves exactly one DLQ record.
+ */
+class UpsertSinkQuarantineIT {
+  private static final Duration WAIT = Duration.ofSeconds(90);
+
+  @TempDir static Path dir;
+  private static ConnectStack stack;
+  private static EmbeddedKafka kafka;
+  private static DevSchemaRegistry registry;
+  private static ConnectRestClient rest;
+  private static Lake lake;
+  private static ChangeProducer producer;
+
+  @BeforeAll
+  static void startStack() throws Exception {
+    stack = ConnectStack.start(dir, "sluice-quarantine-it");
+    kafka = stack.kafka;
+    registry = stack.registry;
+    rest = stack.rest;
+    lake = stack.lake;
+    producer = stack.producer;
+  }
+
+  @AfterAll
+  static void stopStack() throws Exception {
+    if (stack != null) {
+      stack.close();
+    }
+  }
+
+  @Test
+  void decimalBeyondTheColumnsPrecisionIsQuarantinedAndTheRestWritten() throws Exception {
+    Schema amountRow =
+        SchemaBuilder.struct()
+            .name("broker.cdc_lab.orders.Value")
+            .optional()
+            .field("id", Schema.INT32_SCHEMA)
+            .field("customer", Schema.OPTIONAL_STRING_SCHEMA)
+            .field(
+                "amount",
+                Decimal.builder(2).parameter("connect.decimal.precision", "10").optional().build())
+            .build();
+    Schema envelope = Envelopes.envelope(amountRow);
+    Lane lane = lane("it_q_decimal");
+    producer.send(lane.topic, key(1), change(envelope, "c", null, amount(amountRow, 1, "19.90")));
+    RecordMetadata poison =
+        producer.send(
+            lane.topic, key(2), change(envelope, "c", null, amount(amountRow, 2, "123456789.01")));
+    producer.send(lane.topic, key(3), change(envelope, "c", null, amount(amountRow, 3, "5.00")));
+    lane.start(Map.of());
+
+    lane.awaitState("1=a1", "3=a3");
+    DlqEnvelope quarantined = lane.onlyDlqRecordFor(poison, "SINK_DECIMAL_OUT_OF_RANGE");
+    assertThat(quarantined.errorMessage())
+        .contains("column amount is decimal(10, 2)")
+        .contains("precision 11")
+        .doesNotContain("123456789");
+    lane.assertRunning();
+  }
+
+  @Test
+  void nullKeyFieldIsQuarantinedAndTheRestWritten() throws Exception {
+    Schema nullableId =
+        SchemaBuilder.struct()
+            .name("broker.cdc_lab.orders.Value")
+            .optional()
+            .field("id", Schema.OPTIONAL_INT32_SCHEMA)
+            .field("customer", Schema.OPTIONAL_STRING_SCHEMA)
+            .build();
+    Schema envelope = Envelopes.envelope(nullableId);
+    Lane lane = lane("it_q_nullkey");
+    producer.send(lane.topic, key(1), change(envelope, "c", null, nullable(nullableId, 1)));
+    RecordMetadata poison =
+        producer.send(lane.topic, key(2), change(envelope, "c", null, nullable(nullableId, null)));
+    producer.send(lane.topic, key(3), change(envelope, "c", null, nullable(nullableId, 3)));
+    lane.start(Map.of("primary.key.fields", "id"));
+
+    lane.awaitState("1=a1", "3=a3");
+    DlqEnvelope quarantined = lane.onlyDlqRecordFor(poison, "SINK_NULL_KEY_FIELD");
+    assertThat(quarantined.errorMessage()).contains("primary-key field id is null");
+    lane.assertRunning();
+  }
+
+  @Test
+  void typeTheTableCannotEvolveToIsQuarantinedAndTheRestWritten() throws Exception {
+    Lane lane = lane("it_q_type");
+    setCompatibilityNone(Subjects.value(lane.topic));
+    producer.send(lane.topic, key(1), change("c", null, row(1, "a1")));
+    lane.start(Map.of());
+    lane.awaitState("1=a1");
+    Schema retyped =
+        SchemaBuilder.struct()
+            .name("broker.cdc_lab.orders.Value")
+            .optional()
+            .field("id", Schema.INT32_SCHEMA)
+            .field("customer", Schema.OPTIONAL_BOOLEAN_SCHEMA)
+            .build();
+    RecordMetadata poison =
+        producer.send(
+            lane.topic,
+            key(2),
+            change(
+                Envelopes.envelope(retyped),
+                "c",
+                null,
+                new Struct(retyped).put("id", 2).put("customer", true)));
+    producer.send(lane.topic, key(3), change("c", null, row(3, "a3")));
+
+    lane.awaitState("1=a1", "3=a3");
+    DlqEnvelope quarantined = lane.onlyDlqRecordFor(poison, "SINK_TYPE_UNWRITABLE");
+    assertThat(quarantined.errorMessage())
+        .contains("column customer is string in the table but boolean in the record");
+    lane.assertRunning();
+  }
+
+  @Test
+  void recordThatIsNoChangeIsQuarantinedAsConversionFailed() throws Exception {
+    Lane lane = lane("it_q_conversion");
+    producer.send(lane.topic, key(1), change("c", null, row(1, "a1")));
+    RecordMetadata poison = producer.send(lane.topic, key(2), change("t", null, null));
+    producer.send(lane.topic, key(3), change("c", null, row(3, "a3")));
+    lane.start(Map.of());
+
+    lane.awaitState("1=a1", "3=a3");
+    DlqEnvelope quarantined = lane.onlyDlqRecordFor(poison, "SINK_CONVERSION_FAILED");
+    assertThat(quarantined.errorMessage()).contains("Debezium op 't' is not supported");
+    lane.assertRunning();
+  }
+
+  @Test
+  void crashBetweenTheDlqWriteAndTheIcebergCommitLeavesExactlyOneDlqRecord() throws Exception {
+    Lane lane = lane("it_q_crash");
+    producer.send(lane.topic, key(1), change("c", null, row(1, "a1")));
+    RecordMetadata poison = producer.send(lane.topic, key(2), change("t", null, null));
+    producer.send(lane.topic, key(3), change("c", null, row(3, "a3")));
+    lane.start(Map.of("sluice.test.fail.after.dlq.writes", "1"));
+    await("task fails after its DLQ write, before the Iceberg commit")
+        .atMost(WAIT)
+        .until(
+            () -> rest.status(lane.connector).tasks(),
+            t -> !t.isEmpty() && t.get(0).state().equals("FAILED"));
+    assertThat(rest.status(lane.connector).tasks().get(0).trace())
+        .contains("failing after DLQ flush 1, before the Iceberg commit");
+    assertThat(lane.dlqRecords()).hasSize(1);
+    assertThat(lake.offsets(lane.table, lane.connector)).isEmpty();
+
+    // New task configs (hook removed) make the worker restart the failed task: it reads the
+    // poison record again, and the DLQ says it is already there.
+    lane.start(Map.of());
+    await("task restarted").atMost(WAIT).until(() -> rest.status(lane.connector).running());
+    producer.send(lane.topic, key(4), change("c", null, row(4, "a4")));
+    lane.awaitState("1=a1", "3=a3", "4=a4");
+    lane.onlyDlqRecordFor(poison, "SINK_CONVERSION_FAILED");
+    assertThat(lane.dlqRecords()).hasSize(1);
+    Snapshot newest = lake.table(lane.table).currentSnapshot();
+    assertThat(newest.summary()).containsKey(DlqOffsets.key(lane.connector));
+    lane.assertRunning();
+  }
+
+  private static Struct amount(Schema schema, int id, String amount) {
+    return new Struct(schema)
+        .put("id", id)
+        .put("customer", "a" + id)
+        .put("amount", new BigDecimal(amount));
+  }
+
+  private static Struct nullable(Schema schema, Integer id) {
+    return new Struct(schema).put("id", id).put("customer", id == null ? "x" : "a" + id);
+  }
+
+  private static void setCompatibilityNone(String subject) throws Exception {
+    HttpRequest request =
+        HttpRequest.newBuilder(URI.create(registry.url() + "/config/" + subject))
+            .header("Content-Type", "application/vnd.schemaregistry.v1+json")
+            .PUT(HttpRequest.BodyPublishers.ofString("{\"compatibility\":\"NONE\"}"))
+            .build();
+    int status = HttpClient.newHttpClient().send(request, BodyHandlers.ofString()).statusCode();
+    assertThat(status).as("PUT /config/%s", subject).isEqualTo(200);
+  }
+
+  private static Lane lane(String db) throws Exception {
+    Lane lane = new Lane(db);
+    stack.createTopics(1, lane.topic, lane.dlq);
+    return lane;
+  }
+
+  /** One connector with its input topic, DLQ topic (the router's naming) and table. */
+  private static final class Lane {
+    final String topic;
+    final String dlq;
+    final String connector;
+    final TableIdentifier table;
+
+    Lane(String db) {
+      topic = "broker." + db + ".orders.clean";
+      dlq = "broker." + db + ".orders.dlq";
+      connector = db.replace('_', '-') + "-upsert";
+      table = TableIdentifier.of(db, "orders_current");
+    }
+
+    void start(Map<String, String> extra) {
+      Map<String, String> config =
+          new HashMap<>(
+              ConnectorConfigs.upsertSink(topic, registry.url(), lake.catalogObject(), 500));
+      config.put("errors.sink.tolerance", "all");
+      config.put("kafka.bootstrap.servers", kafka.bootstrapServers());
+      config.putAll(extra);
+      rest.putConnector(connector, config);
+    }
+
+    void awaitState(String... rows) {
+      await(connector + " writes " + List.of(rows))
+          .atMost(WAIT)
+          .ignoreExceptions()
+          .until(
+              () ->
+                  lake.rows(table, "id").stream()
+                      .map(r -> r.getField("id") + "=" + r.getField("customer"))
+                      .toList(),
+              s -> s.equals(List.of(rows)));
+    }
+
+    void assertRunning() {
+      assertThat(rest.status(connector).running()).as("%s RUNNING", connector).isTrue();
+      assertThat(rest.status(connector).tasks()).extracting(t -> t.state()).containsOnly("RUNNING");
+    }
+
+    /** The one DLQ record of {@code input}, checked against the input record's own bytes. */
+    DlqEnvelope onlyDlqRecordFor(RecordMetadata input, String code) {
+      List<ConsumerRecord<byte[], byte[]>> all = dlqRecords();
+      assertThat(all).as("DLQ records in %s", dlq).hasSize(1);
+      ConsumerRecord<byte[], byte[]> record = all.get(0);
+      ConsumerRecord<byte[], byte[]> original =
+          read(new TopicPartition(topic, input.partition()), input.offset());
+      DlqEnvelope envelope = DlqEnvelope.fromJson(record.value());
+      assertThat(envelope.errorCode()).isEqualTo(code);
+      assertThat(envelope.originalTopic()).isEqualTo(topic);
+      assertThat(envelope.originalPartition()).isEqualTo(input.partition());
+      assertThat(envelope.originalOffset()).isEqualTo(input.offset());
+      assertThat(envelope.originalValue()).isEqualTo(original.value());
+      assertThat(envelope.originalKey()).isEqualTo(original.key());
+      assertThat(envelope.originalValueSha256()).isEqualTo(Sha256.hex(original.value()));
+      assertThat(envelope.originalTimestampMs()).isEqualTo(original.timestamp());
+      assertThat(envelope.schemaId()).isNotNull();
+      assertThat(envelope.sinkConnector()).isEqualTo(connector);
+      assertThat(envelope.sinkTask()).isZero();
+      assertThat(envelope.routerApplicationId()).isNull();
+      assertThat(record.key()).isEqualTo(original.key());
+      assertThat(header(record, DlqHeaders.ERROR_CODE)).isEqualTo(code);
+      assertThat(header(record, DlqHeaders.ERRORS_TOPIC)).isEqualTo(topic);
+      assertThat(header(record, DlqHeaders.ERRORS_OFFSET)).isEqualTo("" + input.offset());
+      assertThat(header(record, DlqHeaders.CONNECT_TOPIC)).isEqualTo(topic);
+      assertThat(header(record, DlqHeaders.CONNECT_PARTITION)).isEqualTo("" + input.partition());
+      assertThat(header(record, DlqHeaders.CONNECT_OFFSET)).isEqualTo("" + input.offset());
+      assertThat(header(record, DlqHeaders.CONNECT_CONNECTOR_NAME)).isEqualTo(connector);
+      assertThat(header(record, DlqHeaders.CONNECT_TASK_ID)).isEqualTo("0");
+      assertThat(header(record, DlqHeaders.CONNECT_STAGE)).isEqualTo("TASK_PUT");
+      assertThat(header(record, DlqHeaders.CONNECT_CLASS_NAME))
+          .isEqualTo(UpsertSinkTask.class.getName());
+      assertThat(header(record, DlqHeaders.CONNECT_EXCEPTION_CLASS_NAME))
+          .isEqualTo(envelope.errorType());
+      assertThat(header(record, DlqHeaders.CONNECT_EXCEPTION_MESSAGE))
+          .isEqualTo(envelope.errorMessage());
+      return envelope;
+    }
+
+    List<ConsumerRecord<byte[], byte[]>> dlqRecords() {
+      try (KafkaConsumer<byte[], byte[]> consumer = consumer()) {
+        TopicPartition tp = new TopicPartition(dlq, 0);
+        consumer.assign(List.of(tp));
+        consumer.seekToBeginning(List.of(tp));
+        long end = consumer.endOffsets(List.of(tp)).get(tp);
+        List<ConsumerRecord<byte[], byte[]>> out = new ArrayList<>();
+        await("read " + dlq)
+            .atMost(WAIT)
+            .until(
+                () -> {
+                  consumer.poll(Duration.ofMillis(200)).forEach(out::add);
+                  return consumer.position(tp) >= end;
+                });
+        return out;
+      }
+    }
+
+    private static ConsumerRecord<byte[], byte[]> read(TopicPartition tp, long offset) {
+      try (KafkaConsumer<byte[], byte[]> consumer = consumer()) {
+        consumer.assign(List.of(tp));
+        consumer.seek(tp, offset);
+        List<ConsumerRecord<byte[], byte[]>> out = new ArrayList<>();
+        await("read " + tp + " at " + offset)
+            .atMost(WAIT)
+            .until(
+                () -> {
+                  consumer.poll(Duration.ofMillis(200)).forEach(out::add);
+                  return !out.isEmpty();
+                });
+        return out.get(0);
+      }
+    }
+
+    private static KafkaConsumer<byte[], byte[]> consumer() {
+      return new KafkaConsumer<>(
+          Map.of(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, kafka.bootstrapServers()),
+          new ByteArrayDeserializer(),
+          new ByteArrayDeserializer());
+    }
+
+    private static String header(ConsumerRecord<byte[], byte[]> record, String key) {
+      Header header = record.headers().lastHeader(key);
+      return header == null ? null : new String(header.value(), StandardCharsets.UTF_8);
+    }
+  }
+}
