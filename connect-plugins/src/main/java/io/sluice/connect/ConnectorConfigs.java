@@ -2,6 +2,8 @@ package io.sluice.connect;
 
 import io.sluice.connect.converter.RegistryAvroConverter;
 import io.sluice.connect.upsert.UpsertSinkConnector;
+import io.sluice.connect.upsert.config.UpsertSinkConfig;
+import io.sluice.connect.upsert.quarantine.DlqTopics;
 import java.util.LinkedHashMap;
 import java.util.Map;
 
@@ -39,6 +41,19 @@ public final class ConnectorConfigs {
   }
 
   /**
+   * {@code upsertSinkConfig} with quarantine on: a record the table cannot take goes to the
+   * router's DLQ of its input as envelope v1 ({@code errors.sink.tolerance=all}), written through
+   * {@code bootstrapServers}.
+   */
+  public static Map<String, String> quarantining(
+      Map<String, String> upsertSinkConfig, String bootstrapServers) {
+    Map<String, String> config = new LinkedHashMap<>(upsertSinkConfig);
+    config.put(UpsertSinkConfig.ERRORS_SINK_TOLERANCE_CONFIG, "all");
+    config.put(UpsertSinkConfig.KAFKA_BOOTSTRAP_SERVERS_CONFIG, bootstrapServers);
+    return config;
+  }
+
+  /**
    * The consumer group in which the Apache Iceberg sink's commit coordinator reads the control
    * topic: {@code <connect group>-coord}, the connect group being {@code connect-<connector>}
    * unless {@code iceberg.connect.group-id} says otherwise ({@link #changelogSink} leaves it
@@ -60,6 +75,13 @@ public final class ConnectorConfigs {
    * <db>.<table>_changelog} (db and table from the envelope's {@code source}), with the Debezium
    * operation and the Kafka topic/partition/offset of the event ({@code _cdc}, {@code
    * _kafka_metadata}); tombstones are dropped. The control topic must exist.
+   *
+   * <p>A record the sink's converter or transforms cannot take (not Avro, no Debezium envelope)
+   * goes to the router's DLQ of {@code topic} ({@link DlqTopics}) with Connect's {@code
+   * __connect.errors.*} context headers (Connect's own error tolerance, {@code
+   * errors.tolerance=all}), and the task goes on. Retriable errors (an unreachable registry: the
+   * converter's RetriableException) are retried without end, so an outage holds the sink back and
+   * never sends a record to the DLQ. Payloads are not logged.
    */
   public static Map<String, String> changelogSink(
       String topic,
@@ -98,6 +120,15 @@ public final class ConnectorConfigs {
     icebergCatalog.forEach(
         (k, v) -> config.put(k.equals("name") ? "iceberg.catalog" : "iceberg.catalog." + k, v));
     localWarehouse(config, icebergCatalog);
+    config.put("errors.tolerance", "all");
+    config.put("errors.retry.timeout", "-1");
+    config.put("errors.retry.delay.max.ms", "10000");
+    config.put("errors.deadletterqueue.topic.name", new DlqTopics(null).of(topic));
+    config.put("errors.deadletterqueue.context.headers.enable", "true");
+    // Only used when the DLQ topic is missing; the router creates it with its input.
+    config.put("errors.deadletterqueue.topic.replication.factor", "1");
+    config.put("errors.log.enable", "true");
+    config.put("errors.log.include.messages", "false");
     return config;
   }
 

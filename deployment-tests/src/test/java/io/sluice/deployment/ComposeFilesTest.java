@@ -226,11 +226,13 @@ class ComposeFilesTest {
 
     Map<String, String> expectedUpsert =
         new TreeMap<>(
-            ConnectorConfigs.upsertSink(
-                EmbeddedStack.CLEAN_TOPIC,
-                REGISTRY_URL,
-                catalog,
-                EmbeddedStack.SINK_COMMIT_INTERVAL_MS));
+            ConnectorConfigs.quarantining(
+                ConnectorConfigs.upsertSink(
+                    EmbeddedStack.CLEAN_TOPIC,
+                    REGISTRY_URL,
+                    catalog,
+                    EmbeddedStack.SINK_COMMIT_INTERVAL_MS),
+                INTERNAL_BOOTSTRAP));
     expectedUpsert.put("metrics.host", "0.0.0.0");
     expectedUpsert.put("metrics.port", upsert.get("metrics.port"));
     assertThat(new TreeMap<>(upsert)).isEqualTo(expectedUpsert);

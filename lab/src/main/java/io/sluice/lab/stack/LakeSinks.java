@@ -72,11 +72,13 @@ final class LakeSinks implements AutoCloseable {
   void createConnectors(String bootstrapServers, String registryUrl) {
     Map<String, String> upsert =
         new LinkedHashMap<>(
-            ConnectorConfigs.upsertSink(
-                EmbeddedStack.CLEAN_TOPIC,
-                registryUrl,
-                catalog,
-                EmbeddedStack.SINK_COMMIT_INTERVAL_MS));
+            ConnectorConfigs.quarantining(
+                ConnectorConfigs.upsertSink(
+                    EmbeddedStack.CLEAN_TOPIC,
+                    registryUrl,
+                    catalog,
+                    EmbeddedStack.SINK_COMMIT_INTERVAL_MS),
+                bootstrapServers));
     // Its own Prometheus endpoint on a free loopback port; the ready file names it.
     upsert.put("metrics.host", "127.0.0.1");
     upsert.put("metrics.port", "0");

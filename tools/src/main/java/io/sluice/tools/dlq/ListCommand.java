@@ -26,7 +26,9 @@ import picocli.CommandLine.Spec;
           + " says it was replayed or repaired."
     })
 final class ListCommand implements Callable<Integer> {
-  private static final String[] HEADER = {"DLQ", "ORIGINAL", "ERROR_CODE", "AGE", "STATUS"};
+  private static final String[] HEADER = {
+    "DLQ", "ORIGINAL", "STAGE", "ERROR_CODE", "AGE", "STATUS"
+  };
 
   @Spec CommandSpec spec;
   @ParentCommand DlqCommand parent;
@@ -54,7 +56,7 @@ final class ListCommand implements Callable<Integer> {
   private static String[] row(DlqEntry entry, Ledger ledger, ToolSession session) {
     String at = DlqRecordId.of(entry.dlq());
     if (!entry.readable()) {
-      return new String[] {at, "-", "-", "-", "UNREADABLE: " + entry.problem()};
+      return new String[] {at, "-", "-", "-", "-", "UNREADABLE: " + entry.problem()};
     }
     String code = entry.envelope().errorCode() == null ? "-" : entry.envelope().errorCode();
     Duration age = Duration.between(entry.envelope().quarantinedAt(), session.clock().instant());
@@ -69,7 +71,9 @@ final class ListCommand implements Callable<Integer> {
                         + d.produced()
                         + (d.forced() ? " (forced)" : ""))
             .orElse("-");
-    return new String[] {at, entry.original().toString(), code, Display.age(age), status};
+    return new String[] {
+      at, entry.original().toString(), entry.stage(), code, Display.age(age), status
+    };
   }
 
   private static void print(PrintWriter out, List<String[]> rows) {

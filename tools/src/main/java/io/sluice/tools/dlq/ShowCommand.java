@@ -86,6 +86,7 @@ final class ShowCommand implements Callable<Integer> {
     field(out, "format", entry.format().name().toLowerCase(java.util.Locale.ROOT));
     field(out, "quarantined_at", e.quarantinedAt() + " (" + Display.age(age) + " ago)");
     field(out, "original", entry.original() + " (timestamp " + at(e.originalTimestampMs()) + ")");
+    field(out, "stage", entry.stage());
     field(out, "error_code", e.errorCode());
     field(out, "error_type", e.errorType());
     field(out, "error_message", e.errorMessage());

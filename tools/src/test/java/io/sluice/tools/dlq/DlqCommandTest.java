@@ -49,7 +49,7 @@ class DlqCommandTest {
                 + TOPIC
                 + "-"
                 + stack.partitionOf(42)
-                + "@\\d+ +NOT_AVRO_WIRE_FORMAT +1m30s +repaired "
+                + "@\\d+ +router +NOT_AVRO_WIRE_FORMAT +1m30s +repaired "
                 + OrdersStack.NOW
                 + " -> ")
         .containsPattern(
@@ -60,7 +60,7 @@ class DlqCommandTest {
                 + TOPIC
                 + "-"
                 + stack.partitionOf(43)
-                + "@\\d+ +NOT_AVRO_WIRE_FORMAT +1m30s +-\n")
+                + "@\\d+ +router +NOT_AVRO_WIRE_FORMAT +1m30s +-\n")
         .contains("2 record(s) in " + DLQ);
   }
 

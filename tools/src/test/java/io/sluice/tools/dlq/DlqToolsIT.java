@@ -117,7 +117,7 @@ class DlqToolsIT {
                 + poison.partition()
                 + "@"
                 + poison.offset()
-                + " +NOT_AVRO_WIRE_FORMAT +\\d+s +-");
+                + " +router +NOT_AVRO_WIRE_FORMAT +\\d+s +-");
 
     Run show = dlq("show", String.valueOf(dlqOffset), "--partition", "" + poison.partition());
     assertThat(show.exit).as(show.err).isZero();

@@ -30,6 +30,11 @@ public record DlqEntry(
     ENVELOPE,
     /** The original value bytes, metadata from the {@code __streams.errors.*} headers. */
     RAW,
+    /**
+     * The original bytes as Kafka Connect's own DLQ writes them (a sink's converter or transform
+     * failed), metadata from the {@code __connect.errors.*} headers.
+     */
+    CONNECT,
     /** Envelope v1 JSON from a file (exported elsewhere). */
     FILE
   }
@@ -47,6 +52,23 @@ public record DlqEntry(
   public Coordinates original() {
     return new Coordinates(
         envelope.originalTopic(), envelope.originalPartition(), envelope.originalOffset());
+  }
+
+  /**
+   * Which stage quarantined the record: {@code router}, or {@code sink <connector>[/<task>]} (the
+   * upsert sink's envelope, or Connect's own DLQ for a sink's converter and transforms); {@code -}
+   * when the record could not be read.
+   */
+  public String stage() {
+    if (envelope == null) {
+      return "-";
+    }
+    if (!envelope.quarantinedBySink()) {
+      return "router";
+    }
+    return "sink "
+        + envelope.sinkConnector()
+        + (envelope.sinkTask() == null ? "" : "/" + envelope.sinkTask());
   }
 
   /** How to name this record in messages: its DLQ coordinates, or the file's original ones. */

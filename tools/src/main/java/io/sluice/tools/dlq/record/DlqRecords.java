@@ -31,6 +31,8 @@ public final class DlqRecords {
           DlqHeaders.ERRORS_MESSAGE,
           DlqHeaders.ERROR_CODE);
 
+  private static final String CONNECT_HEADER_PREFIX = "__connect.errors.";
+
   private DlqRecords() {}
 
   /** The entry for one record of the DLQ topic; never throws for bad content. */
@@ -57,6 +59,14 @@ public final class DlqRecords {
         return new DlqEntry(at, record.timestamp(), null, null, headers, e.getMessage());
       }
     }
+    if (header(record, DlqHeaders.CONNECT_TOPIC) != null) {
+      try {
+        return new DlqEntry(
+            at, record.timestamp(), fromConnect(record), DlqEntry.Format.CONNECT, headers, null);
+      } catch (IllegalArgumentException e) {
+        return new DlqEntry(at, record.timestamp(), null, null, headers, e.getMessage());
+      }
+    }
     return new DlqEntry(
         at,
         record.timestamp(),
@@ -67,6 +77,8 @@ public final class DlqRecords {
             + envelopeProblem
             + ") and no "
             + DlqHeaders.ERRORS_TOPIC
+            + " or "
+            + DlqHeaders.CONNECT_TOPIC
             + " header");
   }
 
@@ -120,7 +132,46 @@ public final class DlqRecords {
         null,
         original,
         Sha256.hex(record.value()),
+        null,
+        null,
         null);
+  }
+
+  /**
+   * The envelope of a record Kafka Connect's DLQ wrote for a sink whose converter or transform
+   * failed. Its code is {@code SINK_CONNECT_<stage>} (e.g. {@code SINK_CONNECT_VALUE_CONVERTER}).
+   */
+  private static DlqEnvelope fromConnect(ConsumerRecord<byte[], byte[]> record) {
+    List<DlqEnvelope.HeaderEntry> original = new ArrayList<>();
+    for (Header header : record.headers()) {
+      if (!header.key().startsWith(CONNECT_HEADER_PREFIX)) {
+        original.add(new DlqEnvelope.HeaderEntry(header.key(), base64(header.value())));
+      }
+    }
+    String connector = header(record, DlqHeaders.CONNECT_CONNECTOR_NAME);
+    String task = header(record, DlqHeaders.CONNECT_TASK_ID);
+    String stage = header(record, DlqHeaders.CONNECT_STAGE);
+    String exception = header(record, DlqHeaders.CONNECT_EXCEPTION_CLASS_NAME);
+    String message = header(record, DlqHeaders.CONNECT_EXCEPTION_MESSAGE);
+    return new DlqEnvelope(
+        DlqEnvelope.VERSION,
+        Instant.ofEpochMilli(record.timestamp()),
+        header(record, DlqHeaders.CONNECT_TOPIC),
+        (int) number(record, DlqHeaders.CONNECT_PARTITION),
+        number(record, DlqHeaders.CONNECT_OFFSET),
+        record.timestamp(),
+        base64(record.key()),
+        base64(record.value()),
+        exception == null ? "" : exception,
+        message == null ? "" : message,
+        "SINK_CONNECT_" + (stage == null ? "UNKNOWN" : stage),
+        null,
+        null,
+        original,
+        Sha256.hex(record.value()),
+        null,
+        connector == null ? "unknown" : connector,
+        task == null ? null : (int) number(record, DlqHeaders.CONNECT_TASK_ID));
   }
 
   private static long number(ConsumerRecord<byte[], byte[]> record, String name) {

@@ -86,6 +86,47 @@ class DlqRecordsTest {
     assertThat(entry.problem())
         .isEqualTo(
             "not a DLQ envelope v1 (DLQ envelope has no field 'dlq_schema_version') and no"
-                + " __streams.errors.topic header");
+                + " __streams.errors.topic or __connect.errors.topic header");
+  }
+
+  @Test
+  void aRecordOfConnectsOwnDlqIsASinkStageRecordReadFromItsContextHeaders() {
+    RecordHeaders headers = new RecordHeaders();
+    headers.add("trace", "abc".getBytes(StandardCharsets.UTF_8));
+    add(headers, DlqHeaders.CONNECT_TOPIC, "broker.shop.orders.clean");
+    add(headers, DlqHeaders.CONNECT_PARTITION, "1");
+    add(headers, DlqHeaders.CONNECT_OFFSET, "42");
+    add(headers, DlqHeaders.CONNECT_CONNECTOR_NAME, "sluice-changelog-sink");
+    add(headers, DlqHeaders.CONNECT_TASK_ID, "0");
+    add(headers, DlqHeaders.CONNECT_STAGE, "VALUE_CONVERTER");
+    add(headers, DlqHeaders.CONNECT_EXCEPTION_CLASS_NAME, "o.a.k.c.errors.DataException");
+    add(headers, DlqHeaders.CONNECT_EXCEPTION_MESSAGE, "not in the Confluent wire format");
+
+    DlqEntry entry = DlqRecords.entry(record(new byte[] {1}, "{\"a\":1}".getBytes(), headers));
+
+    assertThat(entry.format()).isEqualTo(DlqEntry.Format.CONNECT);
+    assertThat(entry.original()).isEqualTo(new Coordinates("broker.shop.orders.clean", 1, 42));
+    assertThat(entry.stage()).isEqualTo("sink sluice-changelog-sink/0");
+    assertThat(entry.envelope().errorCode()).isEqualTo("SINK_CONNECT_VALUE_CONVERTER");
+    assertThat(entry.envelope().errorType()).isEqualTo("o.a.k.c.errors.DataException");
+    assertThat(entry.envelope().originalValue()).isEqualTo("{\"a\":1}".getBytes());
+    assertThat(entry.envelope().originalHeaders())
+        .extracting(h -> h.key())
+        .containsExactly("trace");
+  }
+
+  @Test
+  void theStageIsTheRouterUnlessASinkQuarantinedTheRecord() {
+    RecordHeaders headers = new RecordHeaders();
+    add(headers, DlqHeaders.ERRORS_TOPIC, "broker.shop.orders");
+    add(headers, DlqHeaders.ERRORS_PARTITION, "0");
+    add(headers, DlqHeaders.ERRORS_OFFSET, "7");
+
+    assertThat(DlqRecords.entry(record(null, new byte[] {9}, headers)).stage()).isEqualTo("router");
+    assertThat(DlqRecords.entry(record(null, null, new RecordHeaders())).stage()).isEqualTo("-");
+  }
+
+  private static void add(RecordHeaders headers, String key, String value) {
+    headers.add(key, value.getBytes(StandardCharsets.UTF_8));
   }
 }
