@@ -1,6 +1,7 @@
 package io.sluice.tools.dlq;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 import io.sluice.dlq.DlqFormat;
 import io.sluice.dlq.DlqRecordBuilder;
@@ -21,6 +22,7 @@ import java.io.StringWriter;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Clock;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -53,6 +55,7 @@ class DlqToolsIT {
   private static final String DLQ = TOPIC + ".dlq";
   private static final String LEDGER = DLQ + ".repairs";
   private static final int PARTITIONS = 3;
+  private static final Duration COMMITTED = Duration.ofSeconds(30);
 
   @TempDir static Path dir;
   private static EmbeddedKafka kafka;
@@ -135,7 +138,7 @@ class DlqToolsIT {
     int before = records(TOPIC).size();
     Run repaired = repair(dlqOffset, poison.partition());
     assertThat(repaired.exit).as(repaired.err).isZero();
-    List<ConsumerRecord<byte[], byte[]>> main = records(TOPIC);
+    List<ConsumerRecord<byte[], byte[]>> main = committed(TOPIC, before + 1);
     assertThat(main).hasSize(before + 1);
     ConsumerRecord<byte[], byte[]> event =
         main.stream()
@@ -153,7 +156,7 @@ class DlqToolsIT {
     assertThat(((GenericRecord) decoded.get("after")).get("order_id")).isEqualTo(42L);
     assertThat(((GenericRecord) decoded.get("source")).get("connector").toString())
         .isEqualTo(DebeziumEnvelopeBuilder.CONNECTOR);
-    assertThat(ledger()).hasSize(1);
+    assertThat(ledger(1)).hasSize(1);
 
     Run again = repair(dlqOffset, poison.partition());
     assertThat(again.exit).as(again.err).isZero();
@@ -167,11 +170,11 @@ class DlqToolsIT {
     Run replay =
         dlq("replay", String.valueOf(replayOffset), "--partition", "" + replayable.partition());
     assertThat(replay.exit).as(replay.err).isZero();
-    ConsumerRecord<byte[], byte[]> replayed = last(TOPIC, replayable.partition());
+    ConsumerRecord<byte[], byte[]> replayed = lastAfter(TOPIC, replayable);
     assertThat(replayed.offset()).isGreaterThan(replayable.offset());
     assertThat(replayed.value()).isEqualTo("{\"order_id\": 7}".getBytes(StandardCharsets.UTF_8));
     assertThat(replayed.key()).isEqualTo(key(7));
-    assertThat(ledger()).hasSize(2);
+    assertThat(ledger(2)).hasSize(2);
 
     // Stale-write guard: a newer event for key 9 follows its poison record.
     RecordMetadata stale = poison(9, intended(9));
@@ -190,10 +193,10 @@ class DlqToolsIT {
         .contains("--force");
     Run forced = repair(staleOffset, stale.partition(), "--force");
     assertThat(forced.exit).as(forced.err).isZero();
-    List<LedgerEntry> entries = ledger();
+    List<LedgerEntry> entries = ledger(3);
     assertThat(entries).hasSize(3);
     assertThat(entries.get(2).forced()).isTrue();
-    assertThat(last(TOPIC, stale.partition()).offset()).isGreaterThan(newer.offset());
+    assertThat(lastAfter(TOPIC, newer).offset()).isGreaterThan(newer.offset());
 
     Run finalList = dlq("list");
     assertThat(finalList.out).contains("repaired ").contains("replayed ").contains("(forced)");
@@ -273,6 +276,28 @@ class DlqToolsIT {
 
   private static List<ConsumerRecord<byte[], byte[]>> records(String topic) {
     return TopicReader.readCommitted(kafka.bootstrapServers(), topic);
+  }
+
+  /**
+   * The records of {@code topic} once at least {@code size} are visible to read_committed: a
+   * producer's commit returns before its transaction markers are written, so a read right after it
+   * may not see the transaction yet.
+   */
+  private static List<ConsumerRecord<byte[], byte[]>> committed(String topic, int size) {
+    return await("committed records of " + topic)
+        .atMost(COMMITTED)
+        .until(() -> records(topic), r -> r.size() >= size);
+  }
+
+  /** The last record of {@code after}'s partition, once one past {@code after} is committed. */
+  private static ConsumerRecord<byte[], byte[]> lastAfter(String topic, RecordMetadata after) {
+    return await("a committed record after " + after)
+        .atMost(COMMITTED)
+        .until(() -> last(topic, after.partition()), r -> r.offset() > after.offset());
+  }
+
+  private static List<LedgerEntry> ledger(int size) {
+    return committed(LEDGER, size).stream().map(r -> LedgerEntry.fromJson(r.value())).toList();
   }
 
   private static ConsumerRecord<byte[], byte[]> last(String topic, int partition) {
