@@ -89,7 +89,9 @@ class ConnectRestClientTest {
 
   @Test
   void aWorkerStillRebalancingAfterTheWaitGetsItsAnswerThrown() throws IOException {
-    ConnectRestClient client = client(Duration.ofMillis(300), error(409, CONFLICT));
+    // Long enough beside the 250 ms pause for a second request even when the first one is slow
+    // (a loaded machine, the HTTP client's first connection).
+    ConnectRestClient client = client(Duration.ofSeconds(2), error(409, CONFLICT));
     assertThatThrownBy(() -> client.putConnector("x", Map.of("tasks.max", "1")))
         .isInstanceOfSatisfying(
             ConnectRestException.class,
