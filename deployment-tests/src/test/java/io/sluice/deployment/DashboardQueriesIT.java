@@ -48,6 +48,7 @@ class DashboardQueriesIT {
   private static final Duration STEP = Duration.ofSeconds(1);
   private static final String DLQ_DASHBOARD = "sluice-dlq-overview.json";
   private static final String QUARANTINE_PANEL = "Quarantine rate by error code and topic";
+  private static final String BY_STAGE_PANEL = "DLQ records by stage and code";
   private static final String POISON_RATIO_PANEL = "Poison ratio";
 
   @TempDir Path tmp;
@@ -281,6 +282,19 @@ class DashboardQueriesIT {
             EmbeddedStack.MAIN_TOPIC,
             results.get(dashboards.panel(DLQ_DASHBOARD, QUARANTINE_PANEL).get(0)))
         .isGreaterThan(0);
+    // The monitor's count of the DLQ record, split by the stage that quarantined it.
+    assertThat(
+            peakOnMainTopic(
+                dashboards,
+                results,
+                BY_STAGE_PANEL,
+                Map.of("stage", "router", "error_code", "NOT_AVRO_WIRE_FORMAT")))
+        .as(
+            "peak of '%s' for stage=router, error_code=NOT_AVRO_WIRE_FORMAT, topic=%s; series: %s",
+            BY_STAGE_PANEL,
+            EmbeddedStack.MAIN_TOPIC,
+            results.get(dashboards.panel(DLQ_DASHBOARD, BY_STAGE_PANEL).get(0)))
+        .isEqualTo(1);
     // One poison record among the scenario's rows: a share above 0 and at most 1.
     assertThat(peakOnMainTopic(dashboards, results, POISON_RATIO_PANEL, Map.of()))
         .as(

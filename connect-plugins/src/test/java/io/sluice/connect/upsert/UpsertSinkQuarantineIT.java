@@ -19,6 +19,12 @@ import io.sluice.embedded.ConnectRestClient;
 import io.sluice.embedded.EmbeddedKafka;
 import io.sluice.schema.Subjects;
 import io.sluice.schema.server.DevSchemaRegistry;
+import io.sluice.tools.dlq.DlqCommand;
+import io.sluice.tools.dlq.kafka.Coordinates;
+import io.sluice.tools.dlq.ledger.Ledger;
+import io.sluice.tools.dlq.ledger.LedgerEntry;
+import java.io.PrintWriter;
+import java.io.StringWriter;
 import java.math.BigDecimal;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -33,6 +39,7 @@ import java.util.List;
 import java.util.Map;
 import org.apache.iceberg.Snapshot;
 import org.apache.iceberg.catalog.TableIdentifier;
+import org.apache.iceberg.types.Types;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
@@ -48,12 +55,16 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import picocli.CommandLine;
 
 /**
  * Quarantine inside the upsert sink on a real distributed Connect worker and broker: for each
  * SINK_* class one record goes to the DLQ as an envelope v1 record with Sluice's and Connect's
  * headers, the task stays RUNNING and every other record reaches Iceberg; a crash between the DLQ
- * write and the Iceberg commit leaves exactly one DLQ record.
+ * write and the Iceberg commit leaves exactly one DLQ record. Once the table is fixed by hand,
+ * {@code sluice dlq replay} (the tools' command, run in-process) re-delivers a quarantined record
+ * through the clean topic: it lands once, and the stale-write guard refuses one a newer event
+ * followed.
  */
 class UpsertSinkQuarantineIT {
   private static final Duration WAIT = Duration.ofSeconds(90);
@@ -212,6 +223,80 @@ class UpsertSinkQuarantineIT {
     lane.assertRunning();
   }
 
+  @Test
+  void replayAfterTheColumnWasWidenedByHandLandsTheRowOnceAndRefusesAStaleOne() throws Exception {
+    Schema amountRow = decimalRow(10);
+    Schema envelope = Envelopes.envelope(amountRow);
+    Lane lane = lane("it_q_replay");
+    producer.send(lane.topic, key(1), change(envelope, "c", null, amount(amountRow, 1, "19.90")));
+    RecordMetadata poison =
+        producer.send(
+            lane.topic, key(2), change(envelope, "c", null, amount(amountRow, 2, "123456789.01")));
+    RecordMetadata stale =
+        producer.send(
+            lane.topic, key(3), change(envelope, "c", null, amount(amountRow, 3, "987654321.00")));
+    // A newer event for key 3 follows its quarantined one: replaying that one would be stale.
+    producer.send(lane.topic, key(3), change(envelope, "c", null, amount(amountRow, 3, "5.00")));
+    lane.start(Map.of());
+    lane.awaitState("1=a1", "3=a3");
+    lane.assertRunning();
+    String poisonId = lane.dlqIdOf(poison, "SINK_DECIMAL_OUT_OF_RANGE");
+    String staleId = lane.dlqIdOf(stale, "SINK_DECIMAL_OUT_OF_RANGE");
+
+    // The operator's fix, as Iceberg allows it: widen the column's precision (same scale).
+    lake.table(lane.table)
+        .updateSchema()
+        .updateColumn("amount", Types.DecimalType.of(12, 2))
+        .commit();
+    Run replay = lane.dlq("replay", poisonId);
+    assertThat(replay.exit()).as("replay: %s", replay).isZero();
+    assertThat(replay.out()).contains("1 replayed, 0 already done");
+
+    lane.awaitState("1=a1", "2=a2", "3=a3");
+    assertThat(lane.amounts())
+        .containsEntry(2, new BigDecimal("123456789.01"))
+        .containsEntry(3, new BigDecimal("5.00"));
+    LedgerEntry entry = lane.ledgerEntries().get(Ledger.keyOf(lane.dlqAt(poisonId)));
+    assertThat(entry).as("ledger entry of %s", poisonId).isNotNull();
+    assertThat(entry.action()).isEqualTo(LedgerEntry.Action.REPLAY);
+    assertThat(entry.original()).isEqualTo(new Coordinates(lane.topic, 0, poison.offset()));
+    assertThat(entry.produced().topic()).isEqualTo(lane.topic);
+
+    Run again = lane.dlq("replay", poisonId);
+    assertThat(again.exit()).as("second replay: %s", again).isZero();
+    assertThat(again.out()).contains("already replayed").contains("0 replayed, 1 already done");
+
+    Run refused = lane.dlq("replay", staleId);
+    assertThat(refused.exit()).as("stale replay: %s", refused).isEqualTo(DlqCommand.EXIT_REFUSED);
+    assertThat(refused.err())
+        .contains("refusing to replay")
+        .contains("a newer event for key")
+        .contains(lane.topic + "-0@" + (stale.offset() + 1));
+    Run forced = lane.dlq("replay", staleId, "--force");
+    assertThat(forced.exit()).as("forced replay: %s", forced).isZero();
+    await("the forced replay overwrites key 3 with its older event")
+        .atMost(WAIT)
+        .ignoreExceptions()
+        .until(() -> new BigDecimal("987654321.00").equals(lane.amounts().get(3)));
+    assertThat(lane.dlqRecords()).as("nothing quarantined after the fix").hasSize(2);
+    lane.assertRunning();
+  }
+
+  private static Schema decimalRow(int precision) {
+    return SchemaBuilder.struct()
+        .name("broker.cdc_lab.orders.Value")
+        .optional()
+        .field("id", Schema.INT32_SCHEMA)
+        .field("customer", Schema.OPTIONAL_STRING_SCHEMA)
+        .field(
+            "amount",
+            Decimal.builder(2)
+                .parameter("connect.decimal.precision", String.valueOf(precision))
+                .optional()
+                .build())
+        .build();
+  }
+
   private static Struct amount(Schema schema, int id, String amount) {
     return new Struct(schema)
         .put("id", id)
@@ -238,6 +323,9 @@ class UpsertSinkQuarantineIT {
     stack.createTopics(1, lane.topic, lane.dlq);
     return lane;
   }
+
+  /** What a {@code sluice dlq} run printed and returned. */
+  private record Run(int exit, String out, String err) {}
 
   /** One connector with its input topic, DLQ topic (the router's naming) and table. */
   private static final class Lane {
@@ -317,6 +405,82 @@ class UpsertSinkQuarantineIT {
       assertThat(header(record, DlqHeaders.CONNECT_EXCEPTION_MESSAGE))
           .isEqualTo(envelope.errorMessage());
       return envelope;
+    }
+
+    /**
+     * The id ({@code <partition>@<offset>}, as {@code sluice dlq list} prints it) of the one DLQ
+     * record of {@code input}.
+     */
+    String dlqIdOf(RecordMetadata input, String code) {
+      List<ConsumerRecord<byte[], byte[]>> of =
+          dlqRecords().stream()
+              .filter(r -> DlqEnvelope.fromJson(r.value()).originalOffset() == input.offset())
+              .toList();
+      assertThat(of).as("DLQ records of offset %d", input.offset()).hasSize(1);
+      assertThat(DlqEnvelope.fromJson(of.get(0).value()).errorCode()).isEqualTo(code);
+      return of.get(0).partition() + "@" + of.get(0).offset();
+    }
+
+    /** Where the DLQ record of {@code id} ({@code <partition>@<offset>}) is. */
+    Coordinates dlqAt(String id) {
+      String[] parts = id.split("@");
+      return new Coordinates(dlq, Integer.parseInt(parts[0]), Long.parseLong(parts[1]));
+    }
+
+    /** The amount column of the current table, by id. */
+    Map<Integer, BigDecimal> amounts() {
+      Map<Integer, BigDecimal> out = new HashMap<>();
+      lake.rows(table, "id")
+          .forEach(r -> out.put((Integer) r.getField("id"), (BigDecimal) r.getField("amount")));
+      return out;
+    }
+
+    /** {@code sluice dlq <args>} on this lane's DLQ, in-process, as an operator runs it. */
+    Run dlq(String... args) {
+      List<String> all = new ArrayList<>(List.of(args));
+      all.addAll(
+          List.of(
+              "--bootstrap-server", kafka.bootstrapServers(),
+              "--schema-registry-url", registry.url(),
+              "--dlq-topic", dlq,
+              "--ready-file", dir.resolve("no-ready.json").toString()));
+      StringWriter out = new StringWriter();
+      StringWriter err = new StringWriter();
+      CommandLine cli = new CommandLine(new DlqCommand());
+      cli.setOut(new PrintWriter(out, true));
+      cli.setErr(new PrintWriter(err, true));
+      int exit = cli.execute(all.toArray(String[]::new));
+      return new Run(exit, out.toString(), err.toString());
+    }
+
+    /** The ledger ({@code <dlq>.repairs}) entries, by ledger key; the last one of a key wins. */
+    Map<String, LedgerEntry> ledgerEntries() {
+      Map<String, LedgerEntry> entries = new HashMap<>();
+      Map<String, Object> config =
+          Map.of(
+              ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG,
+              kafka.bootstrapServers(),
+              ConsumerConfig.ISOLATION_LEVEL_CONFIG,
+              "read_committed");
+      try (KafkaConsumer<byte[], byte[]> consumer =
+          new KafkaConsumer<>(config, new ByteArrayDeserializer(), new ByteArrayDeserializer())) {
+        TopicPartition tp = new TopicPartition(Ledger.topicFor(dlq), 0);
+        consumer.assign(List.of(tp));
+        consumer.seekToBeginning(List.of(tp));
+        long end = consumer.endOffsets(List.of(tp)).get(tp);
+        await("read " + tp)
+            .atMost(WAIT)
+            .until(
+                () -> {
+                  for (ConsumerRecord<byte[], byte[]> r : consumer.poll(Duration.ofMillis(200))) {
+                    entries.put(
+                        new String(r.key(), StandardCharsets.UTF_8),
+                        LedgerEntry.fromJson(r.value()));
+                  }
+                  return consumer.position(tp) >= end;
+                });
+      }
+      return entries;
     }
 
     List<ConsumerRecord<byte[], byte[]>> dlqRecords() {

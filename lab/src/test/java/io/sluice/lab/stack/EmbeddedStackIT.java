@@ -258,7 +258,7 @@ class EmbeddedStackIT {
                       .contains(
                           "sluice_dlq_backlog_records{dlq_topic=\""
                               + EmbeddedStack.MAIN_TOPIC
-                              + ".dlq\",topic=\""
+                              + ".dlq\",error_code=\"UNREADABLE\",stage=\"unknown\",topic=\""
                               + EmbeddedStack.MAIN_TOPIC
                               + "\"} 0.0"));
     }

@@ -30,6 +30,10 @@ import org.slf4j.LoggerFactory;
  * record timestamp says when the poison record was produced, not when it was quarantined; for a
  * {@code dlq.format=raw} record, which has no envelope, that timestamp is all there is.
  *
+ * <p>Records and backlog are counted per {@link QuarantineCause}: the stage that quarantined the
+ * record (the router, or a sink: the upsert sink's envelope or Connect's own DLQ record) and its
+ * error code.
+ *
  * <p>A DLQ record that cannot be read (neither an envelope v1 nor a raw DLQ record) is counted and
  * left out of the backlog: no tool can replay or repair it. Only its coordinates are logged.
  */
@@ -41,7 +45,7 @@ final class DlqBacklog {
   private final Map<Coordinates, Unhandled> unhandled = new HashMap<>();
   // Per DLQ partition: offsets below this were counted already (a rescan counts nothing again).
   private final Map<Integer, Long> countedUpTo = new HashMap<>();
-  private long records;
+  private final Map<QuarantineCause, Long> records = new HashMap<>();
   private long repaired;
   private long replayed;
   private long unreadableRecords;
@@ -49,7 +53,7 @@ final class DlqBacklog {
   private boolean entriesAdded;
   private boolean rescan;
 
-  private record Unhandled(Coordinates original, Instant quarantinedAt) {}
+  private record Unhandled(Coordinates original, Instant quarantinedAt, QuarantineCause cause) {}
 
   DlqBacklog(String dlqTopic) {
     this.dlqTopic = dlqTopic;
@@ -124,11 +128,11 @@ final class DlqBacklog {
     boolean firstRead = record.offset() >= counted;
     if (firstRead) {
       countedUpTo.put(record.partition(), record.offset() + 1);
-      records++;
     }
     DlqEntry entry = DlqRecords.entry(record);
     if (!entry.readable()) {
       if (firstRead) {
+        records.merge(QuarantineCause.UNREADABLE, 1L, Long::sum);
         unreadableRecords++;
         log.warn(
             "DLQ record {} is neither a DLQ envelope v1 nor a raw DLQ record; counted as"
@@ -137,27 +141,28 @@ final class DlqBacklog {
       }
       return;
     }
+    QuarantineCause cause = QuarantineCause.of(entry);
+    if (firstRead) {
+      records.merge(cause, 1L, Long::sum);
+    }
     if (!handled(entry.dlq(), entry.original())) {
-      unhandled.put(entry.dlq(), new Unhandled(entry.original(), entry.envelope().quarantinedAt()));
+      unhandled.put(
+          entry.dlq(), new Unhandled(entry.original(), entry.envelope().quarantinedAt(), cause));
     }
   }
 
   /** The numbers the meters show now. */
   DlqSnapshot snapshot() {
     Instant oldest = null;
+    Map<QuarantineCause, Long> backlog = new HashMap<>();
     for (Unhandled record : unhandled.values()) {
+      backlog.merge(record.cause(), 1L, Long::sum);
       if (oldest == null || record.quarantinedAt().isBefore(oldest)) {
         oldest = record.quarantinedAt();
       }
     }
     return new DlqSnapshot(
-        records,
-        unhandled.size(),
-        oldest,
-        repaired,
-        replayed,
-        unreadableRecords,
-        unreadableLedgerRecords);
+        records, backlog, oldest, repaired, replayed, unreadableRecords, unreadableLedgerRecords);
   }
 
   private boolean handled(Coordinates dlq, Coordinates original) {

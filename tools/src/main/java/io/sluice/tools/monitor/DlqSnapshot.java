@@ -1,12 +1,14 @@
 package io.sluice.tools.monitor;
 
 import java.time.Instant;
+import java.util.Map;
 
 /**
  * What the monitor knows of one DLQ topic after a refresh; what its meters show.
  *
- * @param records DLQ records read (each offset once, handled or not, readable or not)
- * @param backlog readable DLQ records that no ledger entry handles yet
+ * @param recordsByCause DLQ records read (each offset once, handled or not, readable or not) per
+ *     stage and code; unreadable ones under {@link QuarantineCause#UNREADABLE}
+ * @param backlogByCause readable DLQ records that no ledger entry handles yet, per stage and code
  * @param oldestQuarantinedAt when the oldest of those was quarantined; null when there is none
  * @param repaired ledger entries read whose action is repair
  * @param replayed ledger entries read whose action is replay
@@ -14,8 +16,8 @@ import java.time.Instant;
  * @param unreadableLedgerRecords ledger records without a key or with a value that is no entry
  */
 public record DlqSnapshot(
-    long records,
-    int backlog,
+    Map<QuarantineCause, Long> recordsByCause,
+    Map<QuarantineCause, Long> backlogByCause,
     Instant oldestQuarantinedAt,
     long repaired,
     long replayed,
@@ -23,5 +25,20 @@ public record DlqSnapshot(
     long unreadableLedgerRecords) {
 
   /** A DLQ topic with nothing read yet. */
-  public static final DlqSnapshot EMPTY = new DlqSnapshot(0, 0, null, 0, 0, 0, 0);
+  public static final DlqSnapshot EMPTY = new DlqSnapshot(Map.of(), Map.of(), null, 0, 0, 0, 0);
+
+  public DlqSnapshot {
+    recordsByCause = Map.copyOf(recordsByCause);
+    backlogByCause = Map.copyOf(backlogByCause);
+  }
+
+  /** DLQ records read, over every stage and code. */
+  public long records() {
+    return recordsByCause.values().stream().mapToLong(Long::longValue).sum();
+  }
+
+  /** DLQ records not handled yet, over every stage and code. */
+  public long backlog() {
+    return backlogByCause.values().stream().mapToLong(Long::longValue).sum();
+  }
 }

@@ -10,21 +10,29 @@ import io.micrometer.core.instrument.Tags;
 import java.time.Clock;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * The monitor's meters. Names are Micrometer's dotted form; the Prometheus registry renders them as
- * {@code sluice_dlq_records}, {@code sluice_dlq_backlog_records}, {@code
- * sluice_dlq_oldest_unrepaired_age_seconds}, {@code sluice_dlq_records_handled_total{action}} and
- * {@code sluice_dlq_unreadable_records_total{kind}} (all with {@code topic}, the source topic, and
- * {@code dlq_topic}), {@code sluice_consumer_group_lag_records{group,topic}}, {@code
+ * {@code sluice_dlq_records{stage,error_code}}, {@code
+ * sluice_dlq_backlog_records{stage,error_code}}, {@code sluice_dlq_oldest_unrepaired_age_seconds},
+ * {@code sluice_dlq_records_handled_total{action}} and {@code
+ * sluice_dlq_unreadable_records_total{kind}} (all with {@code topic}, the source topic, and {@code
+ * dlq_topic}), {@code sluice_consumer_group_lag_records{group,topic}}, {@code
  * sluice_monitor_last_refresh_timestamp_seconds} and {@code sluice_monitor_refresh_failures_total}.
  *
  * <p>A DLQ topic's meters are registered with the numbers of its first read: its counters start at
  * 0 for a new DLQ (Prometheus's {@code rate()} needs that sample before the first repair), and at
  * what the ledger already holds when the monitor restarts, so a restart shows no burst of repairs.
+ *
+ * <p>{@code stage} ({@code router}, {@code sink}) and {@code error_code} say who quarantined a DLQ
+ * record and why. A (stage, code) series appears with the first record of its kind and stays (at 0
+ * once its backlog is handled). Every DLQ topic also has the series {@code
+ * stage="unknown",error_code="UNREADABLE"} from its first read (DLQ records no tool can read; never
+ * in the backlog), so a DLQ topic without records still shows 0 to a {@code sum by (topic)}.
  */
 public final class MonitorMetrics {
   public static final String DLQ_RECORDS = "sluice.dlq.records";
@@ -106,23 +114,31 @@ public final class MonitorMetrics {
   /** One DLQ topic's meters; {@link #publish} sets what they show, {@link #close} removes them. */
   public final class DlqMeters implements AutoCloseable {
     private final String dlqTopic;
-    private final AtomicLong records = new AtomicLong();
-    private final AtomicLong backlog = new AtomicLong();
+    private final Map<QuarantineCause, AtomicLong> records = new HashMap<>();
+    private final Map<QuarantineCause, AtomicLong> backlog = new HashMap<>();
     private final AtomicLong oldestMs = new AtomicLong(-1);
     private final AtomicLong repaired = new AtomicLong();
     private final AtomicLong replayed = new AtomicLong();
     private final AtomicLong unreadableRecords = new AtomicLong();
     private final AtomicLong unreadableLedgerRecords = new AtomicLong();
     private final List<Meter> meters = new ArrayList<>();
+    private final Tags tags;
+    private boolean registered;
 
     private DlqMeters(String dlqTopic) {
       this.dlqTopic = dlqTopic;
+      this.tags = Tags.of("topic", sourceTopic(dlqTopic), "dlq_topic", dlqTopic);
+      causeGauges(QuarantineCause.UNREADABLE);
     }
 
     /** Shows {@code snapshot}; the counters never go down, so a smaller count is ignored. */
     public void publish(DlqSnapshot snapshot) {
-      records.set(snapshot.records());
-      backlog.set(snapshot.backlog());
+      snapshot.recordsByCause().keySet().forEach(this::causeGauges);
+      snapshot.backlogByCause().keySet().forEach(this::causeGauges);
+      records.forEach(
+          (cause, count) -> count.set(snapshot.recordsByCause().getOrDefault(cause, 0L)));
+      backlog.forEach(
+          (cause, count) -> count.set(snapshot.backlogByCause().getOrDefault(cause, 0L)));
       oldestMs.set(
           snapshot.oldestQuarantinedAt() == null
               ? -1
@@ -139,20 +155,41 @@ public final class MonitorMetrics {
       return ms < 0 ? 0 : Math.max(0, clock.millis() - ms) / 1000.0;
     }
 
+    /** The records and backlog values of {@code cause}, registered once the topic's are. */
+    private void causeGauges(QuarantineCause cause) {
+      if (records.containsKey(cause)) {
+        return;
+      }
+      records.put(cause, new AtomicLong());
+      backlog.put(cause, new AtomicLong());
+      if (registered) {
+        registerCause(cause);
+      }
+    }
+
+    private void registerCause(QuarantineCause cause) {
+      Tags causeTags = tags.and("stage", cause.stage(), "error_code", cause.errorCode());
+      meters.add(
+          Gauge.builder(DLQ_RECORDS, records.get(cause), AtomicLong::get)
+              .description(
+                  "DLQ records read (each offset once, handled or not), by the stage that"
+                      + " quarantined them and their error code")
+              .tags(causeTags)
+              .strongReference(true)
+              .register(registry));
+      meters.add(
+          Gauge.builder(DLQ_BACKLOG, backlog.get(cause), AtomicLong::get)
+              .description(
+                  "DLQ records not yet repaired or replayed (no entry in the ledger), by the stage"
+                      + " that quarantined them and their error code")
+              .tags(causeTags)
+              .strongReference(true)
+              .register(registry));
+    }
+
     private void register() {
-      Tags tags = Tags.of("topic", sourceTopic(dlqTopic), "dlq_topic", dlqTopic);
-      meters.add(
-          Gauge.builder(DLQ_RECORDS, records, AtomicLong::get)
-              .description("DLQ records read (each offset once, handled or not)")
-              .tags(tags)
-              .strongReference(true)
-              .register(registry));
-      meters.add(
-          Gauge.builder(DLQ_BACKLOG, backlog, AtomicLong::get)
-              .description("DLQ records not yet repaired or replayed (no entry in the ledger)")
-              .tags(tags)
-              .strongReference(true)
-              .register(registry));
+      registered = true;
+      records.keySet().forEach(this::registerCause);
       meters.add(
           Gauge.builder(DLQ_OLDEST_AGE, this, DlqMeters::oldestAgeSeconds)
               .description(

@@ -1,6 +1,7 @@
 package io.sluice.tools.monitor;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.entry;
 
 import io.sluice.dlq.DlqFormat;
 import io.sluice.tools.dlq.kafka.Coordinates;
@@ -171,6 +172,42 @@ class DlqBacklogTest {
     assertThat(backlog.snapshot().backlog()).isEqualTo(1);
     assertThat(backlog.snapshot().oldestQuarantinedAt())
         .isEqualTo(Instant.ofEpochMilli(PRODUCED_MS));
+  }
+
+  @Test
+  void recordsAndBacklogAreCountedByTheStageThatQuarantinedThemAndTheirCode() {
+    Coordinates clean = new Coordinates(SOURCE + ".clean", 0, 0);
+    backlog.dlqRecord(dlqRecord(0, 0, original(1), FIRST));
+    backlog.dlqRecord(
+        record(
+            0,
+            1,
+            PRODUCED_MS,
+            DlqFixtures.sinkValue(clean, PRODUCED_MS, SECOND),
+            DlqFixtures.sinkHeaders(clean, PRODUCED_MS)));
+    Coordinates changelog = new Coordinates(SOURCE + ".clean", 0, 1);
+    backlog.dlqRecord(
+        record(0, 2, PRODUCED_MS, bytes("not avro"), DlqFixtures.connectHeaders(changelog)));
+    backlog.dlqRecord(unreadable(0, 3));
+    Coordinates sinkDlq = new Coordinates(DLQ, 0, 1);
+    backlog.ledgerRecord(ledger(sinkDlq, LedgerEntry.Action.REPLAY, sinkDlq, clean));
+    backlog.settleLedger();
+
+    DlqSnapshot snapshot = backlog.snapshot();
+    QuarantineCause router = new QuarantineCause("router", "NOT_AVRO_WIRE_FORMAT");
+    QuarantineCause upsert = new QuarantineCause("sink", "SINK_DECIMAL_OUT_OF_RANGE");
+    QuarantineCause connect = new QuarantineCause("sink", "SINK_CONNECT_VALUE_CONVERTER");
+    assertThat(snapshot.recordsByCause())
+        .containsOnly(
+            entry(router, 1L),
+            entry(upsert, 1L),
+            entry(connect, 1L),
+            entry(QuarantineCause.UNREADABLE, 1L));
+    assertThat(snapshot.backlogByCause())
+        .as("the replayed sink record is handled; the unreadable one is never in the backlog")
+        .containsOnly(entry(router, 1L), entry(connect, 1L));
+    assertThat(snapshot.records()).isEqualTo(4);
+    assertThat(snapshot.backlog()).isEqualTo(2);
   }
 
   private static Coordinates original(long offset) {

@@ -1,6 +1,7 @@
 package io.sluice.tools.monitor;
 
 import io.sluice.dlq.DlqFormat;
+import io.sluice.dlq.DlqHeaders;
 import io.sluice.dlq.DlqRecordBuilder;
 import io.sluice.dlq.Rejection;
 import io.sluice.schema.wire.WireFormatException;
@@ -44,6 +45,33 @@ final class DlqFixtures {
         .headers(original(original, timestampMs), poison());
   }
 
+  /** The envelope value the upsert sink writes for a record it could not write. */
+  static byte[] sinkValue(Coordinates original, long timestampMs, Instant at) {
+    return sinkBuilder(at).value(original(original, timestampMs), sinkRejection());
+  }
+
+  /** The headers the upsert sink writes beside its envelope ({@code __connect.errors.*} too). */
+  static Headers sinkHeaders(Coordinates original, long timestampMs) {
+    return sinkBuilder(Instant.EPOCH).headers(original(original, timestampMs), sinkRejection());
+  }
+
+  /**
+   * The headers Kafka Connect's own DLQ writes beside the original bytes when the changelog sink's
+   * value converter failed on the record at {@code original}.
+   */
+  static Headers connectHeaders(Coordinates original) {
+    Headers headers = new RecordHeaders();
+    add(headers, DlqHeaders.CONNECT_TOPIC, original.topic());
+    add(headers, DlqHeaders.CONNECT_PARTITION, String.valueOf(original.partition()));
+    add(headers, DlqHeaders.CONNECT_OFFSET, String.valueOf(original.offset()));
+    add(headers, DlqHeaders.CONNECT_CONNECTOR_NAME, "sluice-changelog-sink");
+    add(headers, DlqHeaders.CONNECT_TASK_ID, "0");
+    add(headers, DlqHeaders.CONNECT_STAGE, "VALUE_CONVERTER");
+    add(headers, DlqHeaders.CONNECT_EXCEPTION_CLASS_NAME, "o.a.k.c.errors.DataException");
+    add(headers, DlqHeaders.CONNECT_EXCEPTION_MESSAGE, "not in the Confluent wire format");
+    return headers;
+  }
+
   /** The ledger key the tools write for the DLQ record at {@code dlq}. */
   static String ledgerKey(Coordinates dlq) {
     return Ledger.keyOf(dlq);
@@ -71,6 +99,25 @@ final class DlqFixtures {
 
   private static DlqRecordBuilder builder(DlqFormat format, Instant at) {
     return new DlqRecordBuilder(format, "sluice-router", Clock.fixed(at, ZoneOffset.UTC));
+  }
+
+  private static DlqRecordBuilder sinkBuilder(Instant at) {
+    return DlqRecordBuilder.forSink(
+        new DlqRecordBuilder.SinkTask("sluice-upsert-sink", 1, "io.sluice.connect.UpsertSinkTask"),
+        Clock.fixed(at, ZoneOffset.UTC));
+  }
+
+  private static Rejection sinkRejection() {
+    return new Rejection(
+        "SINK_DECIMAL_OUT_OF_RANGE",
+        "io.sluice.connect.upsert.quarantine.UnwritableRecordException",
+        "column amount does not fit decimal(5, 2)",
+        null,
+        null);
+  }
+
+  private static void add(Headers headers, String key, String value) {
+    headers.add(key, value.getBytes(StandardCharsets.UTF_8));
   }
 
   private static Rejection poison() {

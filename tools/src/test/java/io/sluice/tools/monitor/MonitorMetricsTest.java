@@ -14,6 +14,10 @@ class MonitorMetricsTest {
   private static final Instant NOW = Instant.parse("2026-03-01T12:00:00Z");
   private static final String DLQ = "broker.cdc_lab.orders.dlq";
   private static final String TAGS = "dlq_topic=\"" + DLQ + "\",topic=\"broker.cdc_lab.orders\"";
+  private static final QuarantineCause ROUTER =
+      new QuarantineCause("router", "NOT_AVRO_WIRE_FORMAT");
+  private static final QuarantineCause SINK =
+      new QuarantineCause("sink", "SINK_DECIMAL_OUT_OF_RANGE");
 
   private final PrometheusMeterRegistry registry =
       new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
@@ -25,8 +29,8 @@ class MonitorMetricsTest {
     metrics.dlqTopic(DLQ, DlqSnapshot.EMPTY);
 
     assertThat(registry.scrape())
-        .contains("sluice_dlq_records{" + TAGS + "} 0.0")
-        .contains("sluice_dlq_backlog_records{" + TAGS + "} 0.0")
+        .contains("sluice_dlq_records{" + causeTags(QuarantineCause.UNREADABLE) + "} 0.0")
+        .contains("sluice_dlq_backlog_records{" + causeTags(QuarantineCause.UNREADABLE) + "} 0.0")
         .contains("sluice_dlq_oldest_unrepaired_age_seconds{" + TAGS + "} 0.0")
         .contains("sluice_dlq_records_handled_total{action=\"repaired\"," + TAGS + "} 0.0")
         .contains("sluice_dlq_records_handled_total{action=\"replayed\"," + TAGS + "} 0.0")
@@ -45,24 +49,62 @@ class MonitorMetricsTest {
   void theOldestAgeIsNowMinusTheOldestQuarantineTime() {
     MonitorMetrics.DlqMeters meters = metrics.dlqTopic(DLQ, DlqSnapshot.EMPTY);
 
-    meters.publish(new DlqSnapshot(5, 2, NOW.minusSeconds(90), 3, 1, 0, 0));
+    meters.publish(
+        new DlqSnapshot(Map.of(ROUTER, 5L), Map.of(ROUTER, 2L), NOW.minusSeconds(90), 3, 1, 0, 0));
 
     assertThat(meters.oldestAgeSeconds()).isEqualTo(90.0);
     assertThat(registry.scrape())
         .contains("sluice_dlq_oldest_unrepaired_age_seconds{" + TAGS + "} 90.0")
-        .contains("sluice_dlq_backlog_records{" + TAGS + "} 2.0")
-        .contains("sluice_dlq_records{" + TAGS + "} 5.0")
+        .contains("sluice_dlq_backlog_records{" + causeTags(ROUTER) + "} 2.0")
+        .contains("sluice_dlq_records{" + causeTags(ROUTER) + "} 5.0")
         .contains("sluice_dlq_records_handled_total{action=\"repaired\"," + TAGS + "} 3.0")
         .contains("sluice_dlq_records_handled_total{action=\"replayed\"," + TAGS + "} 1.0");
   }
 
   @Test
   void aRestartedMonitorRegistersItsCountersAtWhatTheLedgerHolds() {
-    metrics.dlqTopic(DLQ, new DlqSnapshot(4, 0, null, 4, 0, 0, 0));
+    metrics.dlqTopic(DLQ, new DlqSnapshot(Map.of(ROUTER, 4L), Map.of(), null, 4, 0, 0, 0));
 
     assertThat(registry.scrape())
         .contains("sluice_dlq_records_handled_total{action=\"repaired\"," + TAGS + "} 4.0")
         .doesNotContain("sluice_dlq_records_handled_total{action=\"repaired\"," + TAGS + "} 0.0");
+  }
+
+  @Test
+  void recordsAndBacklogHaveASeriesPerStageAndCodeThatStaysOnceSeen() {
+    MonitorMetrics.DlqMeters meters = metrics.dlqTopic(DLQ, DlqSnapshot.EMPTY);
+    QuarantineCause connect = new QuarantineCause("sink", "SINK_CONNECT_VALUE_CONVERTER");
+
+    meters.publish(
+        new DlqSnapshot(
+            Map.of(ROUTER, 2L, SINK, 1L, connect, 1L, QuarantineCause.UNREADABLE, 1L),
+            Map.of(ROUTER, 2L, SINK, 1L, connect, 1L),
+            NOW,
+            0,
+            0,
+            1,
+            0));
+    assertThat(registry.scrape())
+        .contains("sluice_dlq_records{" + causeTags(ROUTER) + "} 2.0")
+        .contains("sluice_dlq_records{" + causeTags(SINK) + "} 1.0")
+        .contains("sluice_dlq_records{" + causeTags(connect) + "} 1.0")
+        .contains("sluice_dlq_records{" + causeTags(QuarantineCause.UNREADABLE) + "} 1.0")
+        .contains("sluice_dlq_backlog_records{" + causeTags(SINK) + "} 1.0");
+
+    meters.publish(
+        new DlqSnapshot(
+            Map.of(ROUTER, 2L, SINK, 1L, connect, 1L, QuarantineCause.UNREADABLE, 1L),
+            Map.of(ROUTER, 2L),
+            NOW,
+            0,
+            2,
+            1,
+            0));
+
+    Scrape scrape = Scrape.of(registry.scrape());
+    assertThat(scrape.value("sluice_dlq_backlog_records", labels(SINK))).hasValue(0);
+    assertThat(scrape.value("sluice_dlq_backlog_records", labels(connect))).hasValue(0);
+    assertThat(scrape.value("sluice_dlq_backlog_records", labels(ROUTER))).hasValue(2);
   }
 
   @Test
@@ -102,6 +144,21 @@ class MonitorMetricsTest {
             Scrape.of(registry.scrape())
                 .value("sluice_monitor_last_refresh_timestamp_seconds", Map.of()))
         .hasValue(NOW.getEpochSecond());
+  }
+
+  /** The labels of a per-cause series as Prometheus renders them (sorted by name). */
+  private static String causeTags(QuarantineCause cause) {
+    return "dlq_topic=\""
+        + DLQ
+        + "\",error_code=\""
+        + cause.errorCode()
+        + "\",stage=\""
+        + cause.stage()
+        + "\",topic=\"broker.cdc_lab.orders\"";
+  }
+
+  private static Map<String, String> labels(QuarantineCause cause) {
+    return Map.of("dlq_topic", DLQ, "stage", cause.stage(), "error_code", cause.errorCode());
   }
 
   @Test

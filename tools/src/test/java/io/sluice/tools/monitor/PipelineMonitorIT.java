@@ -87,7 +87,7 @@ class PipelineMonitorIT {
           .untilAsserted(
               () -> {
                 Scrape scrape = scrape(monitor);
-                assertThat(scrape.value("sluice_dlq_backlog_records", DLQ_TAGS)).hasValue(0);
+                assertThat(scrape.sum("sluice_dlq_backlog_records", DLQ_TAGS)).isEqualTo(0);
                 assertThat(handled(scrape, "repaired")).hasValue(0);
                 assertThat(handled(scrape, "replayed")).hasValue(0);
                 assertThat(status(monitor.healthUrl())).isEqualTo(200);
@@ -112,8 +112,8 @@ class PipelineMonitorIT {
           .untilAsserted(
               () -> {
                 Scrape scrape = scrape(monitor);
-                assertThat(scrape.value("sluice_dlq_records", DLQ_TAGS)).hasValue(4);
-                assertThat(scrape.value("sluice_dlq_backlog_records", DLQ_TAGS)).hasValue(3);
+                assertThat(scrape.sum("sluice_dlq_records", DLQ_TAGS)).isEqualTo(4);
+                assertThat(scrape.sum("sluice_dlq_backlog_records", DLQ_TAGS)).isEqualTo(3);
                 assertThat(unreadable(scrape, "envelope")).hasValue(1);
                 assertThat(age(scrape)).isBetween(3600.0, 3700.0);
               });
@@ -138,7 +138,7 @@ class PipelineMonitorIT {
           .untilAsserted(
               () -> {
                 Scrape scrape = scrape(monitor);
-                assertThat(scrape.value("sluice_dlq_backlog_records", DLQ_TAGS)).hasValue(1);
+                assertThat(scrape.sum("sluice_dlq_backlog_records", DLQ_TAGS)).isEqualTo(1);
                 assertThat(handled(scrape, "repaired")).hasValue(1);
                 assertThat(handled(scrape, "replayed")).hasValue(1);
                 assertThat(age(scrape)).isBetween(60.0, 160.0);
@@ -152,9 +152,9 @@ class PipelineMonitorIT {
           .untilAsserted(
               () -> {
                 Scrape scrape = scrape(monitor);
-                assertThat(scrape.value("sluice_dlq_backlog_records", DLQ_TAGS)).hasValue(2);
+                assertThat(scrape.sum("sluice_dlq_backlog_records", DLQ_TAGS)).isEqualTo(2);
                 assertThat(age(scrape)).isBetween(3600.0, 3700.0);
-                assertThat(scrape.value("sluice_dlq_records", DLQ_TAGS)).hasValue(4);
+                assertThat(scrape.sum("sluice_dlq_records", DLQ_TAGS)).isEqualTo(4);
                 assertThat(unreadable(scrape, "envelope")).hasValue(1);
                 assertThat(handled(scrape, "repaired")).hasValue(1);
               });

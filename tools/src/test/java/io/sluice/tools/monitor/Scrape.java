@@ -69,6 +69,14 @@ record Scrape(List<Sample> samples) {
     return found.isEmpty() ? OptionalDouble.empty() : OptionalDouble.of(found.get(0).value());
   }
 
+  /** The sum of the samples named {@code name} whose labels include {@code labels}; 0 for none. */
+  double sum(String name, Map<String, String> labels) {
+    return samples.stream()
+        .filter(s -> s.name().equals(name) && s.labels().entrySet().containsAll(labels.entrySet()))
+        .mapToDouble(Sample::value)
+        .sum();
+  }
+
   /** True when some sample named {@code name} has a label {@code label} with {@code value}. */
   boolean hasLabel(String name, String label, String value) {
     return samples.stream()
