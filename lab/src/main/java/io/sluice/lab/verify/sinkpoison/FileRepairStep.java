@@ -2,20 +2,15 @@ package io.sluice.lab.verify.sinkpoison;
 
 import io.sluice.dlq.DlqEnvelope;
 import io.sluice.dlq.Sha256;
-import io.sluice.embedded.TopicReader;
+import io.sluice.lab.verify.DlqTool;
 import io.sluice.lab.verify.ScenarioFailure;
 import io.sluice.lab.verify.poison.PoisonSections.RepairProducerMetadata;
 import io.sluice.schema.wire.WireFormat;
-import io.sluice.tools.dlq.DlqCommand;
-import io.sluice.tools.dlq.kafka.BrokerClients;
-import io.sluice.tools.dlq.kafka.TopicScanner;
 import io.sluice.tools.dlq.ledger.Ledger;
 import io.sluice.tools.dlq.ledger.LedgerEntry;
 import io.sluice.tools.dlq.record.DlqRecords;
 import io.sluice.tools.dlq.repair.IntendedRowPlanner;
 import java.io.IOException;
-import java.io.PrintWriter;
-import java.io.StringWriter;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -24,7 +19,6 @@ import java.util.Base64;
 import java.util.List;
 import java.util.function.Consumer;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
-import picocli.CommandLine;
 
 /**
  * Repairs the intended row of a quarantined Avro record as an operator would: the DLQ envelope, its
@@ -121,31 +115,17 @@ final class FileRepairStep {
     }
     try {
       List<String> args = arguments(file);
-      StringWriter out = new StringWriter();
-      CommandLine dlq = new CommandLine(new DlqCommand());
-      dlq.setOut(new PrintWriter(out, true));
-      dlq.setErr(new PrintWriter(out, true));
-      int exit = dlq.execute(args.subList(1, args.size()).toArray(String[]::new));
-      out.toString().lines().forEach(line -> progress.accept("  dlq: " + line));
-      String command = "sluice " + String.join(" ", args);
-      if (exit != 0) {
-        throw new ScenarioFailure(
-            "`" + command + "` exited with " + exit + ": " + out.toString().strip());
-      }
-      LedgerEntry entry;
-      try (TopicScanner scanner =
-          new TopicScanner(new BrokerClients(bootstrapServers).consumer())) {
-        entry =
-            Ledger.read(scanner, Ledger.topicFor(dlqTopic))
-                .find(DlqRecords.fromFile(json))
-                .orElseThrow(
-                    () ->
-                        new ScenarioFailure(
-                            "the repair from the envelope file succeeded but ledger "
-                                + Ledger.topicFor(dlqTopic)
-                                + " has no entry for it"));
-      }
-      return new Done(entry, readBack(entry), command);
+      DlqTool tool = new DlqTool(bootstrapServers, dlqTopic);
+      tool.run(args, progress);
+      LedgerEntry entry =
+          tool.handled(DlqRecords.fromFile(json))
+              .orElseThrow(
+                  () ->
+                      new ScenarioFailure(
+                          "the repair from the envelope file succeeded but ledger "
+                              + Ledger.topicFor(dlqTopic)
+                              + " has no entry for it"));
+      return new Done(entry, tool.readBack(entry), "sluice " + String.join(" ", args));
     } finally {
       try {
         Files.deleteIfExists(file);
@@ -153,15 +133,5 @@ final class FileRepairStep {
         progress.accept("  could not delete " + file + ": " + e.getMessage());
       }
     }
-  }
-
-  private ConsumerRecord<byte[], byte[]> readBack(LedgerEntry done) {
-    return TopicReader.readCommitted(bootstrapServers, done.produced().topic()).stream()
-        .filter(
-            r ->
-                r.partition() == done.produced().partition()
-                    && r.offset() == done.produced().offset())
-        .findFirst()
-        .orElse(null);
   }
 }
