@@ -16,6 +16,7 @@ import io.sluice.lab.verify.Summary;
 import io.sluice.lab.verify.VerifyReport;
 import io.sluice.lab.verify.VerifyScenario;
 import io.sluice.lab.verify.poison.PoisonDlqScenario;
+import io.sluice.lab.verify.sinkpoison.SinkPoisonScenario;
 import io.sluice.tools.cli.ReadyFile;
 import java.io.IOException;
 import java.io.PrintWriter;
@@ -25,6 +26,7 @@ import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Comparator;
+import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -49,6 +51,12 @@ import picocli.CommandLine.Spec;
           + " quarantined once with its original bytes while the router keeps running, repairs it"
           + " with `sluice dlq repair --strategy json-intended-row`, reconciles before capture"
           + " resumes, resumes capture, and ends with a reconciliation and an event-id audit.",
+      "The sink-poison scenario registers a version of the value schema that retypes"
+          + " amount_cents long -> string (under NONE compatibility), produces one event with it"
+          + " and a valid one after it, checks the router's lineage stage quarantines it once"
+          + " (SCHEMA_INCOMPATIBLE) while both sinks keep RUNNING and the valid event reaches"
+          + " both tables, reverts the schema, repairs the intended row with `sluice dlq repair"
+          + " --from-file`, and ends with a reconciliation and an event-id audit.",
       "Against the stack of --ready-file and/or the --endpoint/--catalog flags (e.g. compose),"
           + " or, without them, a throwaway embedded stack in a"
           + " temporary directory.",
@@ -75,7 +83,8 @@ public final class VerifyCommand implements Callable<Integer> {
       names = "--failure",
       required = true,
       paramLabel = "CLASS",
-      description = "The failure class to run; one of: " + PoisonDlqScenario.FAILURE_CLASS + ".")
+      description = "The failure class to run; one of: ${COMPLETION-CANDIDATES}.",
+      completionCandidates = FailureClasses.class)
   String failure;
 
   @Option(
@@ -144,21 +153,13 @@ public final class VerifyCommand implements Callable<Integer> {
 
   @Override
   public Integer call() throws IOException {
-    if (!PoisonDlqScenario.FAILURE_CLASS.equals(failure)) {
+    if (!FailureClasses.ALL.contains(failure)) {
       throw new ParameterException(
-          spec.commandLine(),
-          "unknown --failure '" + failure + "'; known: " + PoisonDlqScenario.FAILURE_CLASS);
+          spec.commandLine(), "unknown --failure '" + failure + "'; known: " + FailureClasses.ALL);
     }
     VerifyScenario scenario;
     try {
-      scenario =
-          new PoisonDlqScenario(
-              new PoisonDlqScenario.Settings(
-                  seed,
-                  baselineRows,
-                  Duration.ofSeconds(waitTimeoutSeconds),
-                  Duration.ofSeconds(repairWaitSeconds),
-                  skipRepair));
+      scenario = scenario();
     } catch (IllegalArgumentException e) {
       throw new ParameterException(spec.commandLine(), e.getMessage());
     }
@@ -202,6 +203,31 @@ public final class VerifyCommand implements Callable<Integer> {
     report.write(run.reportFile());
     printSummary(out, report, run.reportFile(), run.logFile());
     return report.passed() ? 0 : 1;
+  }
+
+  /** The failure classes {@code --failure} takes, in the order help lists them. */
+  static final class FailureClasses implements Iterable<String> {
+    static final List<String> ALL =
+        List.of(PoisonDlqScenario.FAILURE_CLASS, SinkPoisonScenario.FAILURE_CLASS);
+
+    @Override
+    public Iterator<String> iterator() {
+      return ALL.iterator();
+    }
+  }
+
+  private VerifyScenario scenario() {
+    Duration waitTimeout = Duration.ofSeconds(waitTimeoutSeconds);
+    Duration repairWait = Duration.ofSeconds(repairWaitSeconds);
+    if (SinkPoisonScenario.FAILURE_CLASS.equals(failure)) {
+      if (skipRepair) {
+        throw new IllegalArgumentException("--skip-repair is for --failure poison-dlq only");
+      }
+      return new SinkPoisonScenario(
+          new SinkPoisonScenario.Settings(seed, baselineRows, waitTimeout, repairWait));
+    }
+    return new PoisonDlqScenario(
+        new PoisonDlqScenario.Settings(seed, baselineRows, waitTimeout, repairWait, skipRepair));
   }
 
   private Findings run(ScenarioEndpoints given, VerifyScenario scenario, RunContext run)

@@ -4,7 +4,12 @@ import io.sluice.tools.cli.ReadyFile;
 import java.util.LinkedHashMap;
 import java.util.Map;
 
-/** The endpoints a scenario talks to, as the ready file of {@code sluice up} names them. */
+/**
+ * The endpoints a scenario talks to, as the ready file of {@code sluice up} names them.
+ *
+ * @param connectUrl the Kafka Connect REST URL of the sinks; null when the ready file has none (a
+ *     scenario that reads the sinks' status then fails saying so)
+ */
 public record ScenarioEndpoints(
     String bootstrapServers,
     String schemaRegistryUrl,
@@ -13,7 +18,8 @@ public record ScenarioEndpoints(
     String jdbcUser,
     String jdbcPassword,
     String captureAdminUrl,
-    Map<String, String> icebergCatalog) {
+    Map<String, String> icebergCatalog,
+    String connectUrl) {
 
   /**
    * The endpoints of a ready file's entries.
@@ -44,7 +50,10 @@ public record ScenarioEndpoints(
         required(ready, ReadyFile.JDBC_USER),
         String.valueOf(ready.getOrDefault(ReadyFile.JDBC_PASSWORD, "")),
         required(ready, ReadyFile.CAPTURE_ADMIN_URL),
-        properties);
+        properties,
+        ready.get(ReadyFile.CONNECT_URL) == null
+            ? null
+            : String.valueOf(ready.get(ReadyFile.CONNECT_URL)));
   }
 
   private static String required(Map<String, Object> ready, String key) {

@@ -2,10 +2,17 @@ package io.sluice.lab.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.nio.file.Path;
 import java.util.List;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import picocli.CommandLine;
 
 class VerifyCommandTest {
+  @TempDir Path reports;
+
   @Test
   void theReportsCommandNamesVerifyOnceWhetherItRanUnderSluiceOrAlone() {
     assertThat(VerifyCommand.commandText(List.of("verify", "--failure", "poison-dlq")))
@@ -13,5 +20,44 @@ class VerifyCommandTest {
     assertThat(VerifyCommand.commandText(List.of("--failure", "poison-dlq", "--seed", "7")))
         .isEqualTo("sluice verify --failure poison-dlq --seed 7");
     assertThat(VerifyCommand.commandText(List.of())).isEqualTo("sluice verify");
+  }
+
+  @Test
+  void helpListsEveryFailureClass() {
+    Result help = execute("--help");
+
+    assertThat(help.exit()).isZero();
+    assertThat(help.out().replaceAll("\\s+", " "))
+        .contains("one of: poison-dlq, sink-poison.")
+        .contains("The sink-poison scenario");
+  }
+
+  @Test
+  void anUnknownFailureClassIsAUsageErrorNamingTheKnownOnes() {
+    Result run = execute("--failure", "disk-full", "--report-dir", reports.toString());
+
+    assertThat(run.exit()).isEqualTo(2);
+    assertThat(run.out())
+        .contains("unknown --failure 'disk-full'; known: [poison-dlq, sink-poison]");
+  }
+
+  @Test
+  void skipRepairIsRefusedForSinkPoison() {
+    Result run =
+        execute("--failure", "sink-poison", "--skip-repair", "--report-dir", reports.toString());
+
+    assertThat(run.exit()).isEqualTo(2);
+    assertThat(run.out()).contains("--skip-repair is for --failure poison-dlq only");
+  }
+
+  private record Result(int exit, String out) {}
+
+  private static Result execute(String... args) {
+    StringWriter out = new StringWriter();
+    CommandLine cli = new CommandLine(new VerifyCommand());
+    cli.setOut(new PrintWriter(out, true));
+    cli.setErr(new PrintWriter(out, true));
+    int exit = cli.execute(args);
+    return new Result(exit, out.toString());
   }
 }

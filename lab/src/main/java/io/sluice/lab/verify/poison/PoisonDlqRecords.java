@@ -11,25 +11,26 @@ import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.common.header.Header;
 
 /** Reads the DLQ topic for the poison's record and checks what the router wrote in it. */
-final class PoisonDlqRecords {
+public final class PoisonDlqRecords {
   private PoisonDlqRecords() {}
 
   /** Where each record is, as {@code partition@offset}. */
-  static Set<String> coordinates(List<ConsumerRecord<byte[], byte[]>> records) {
+  public static Set<String> coordinates(List<ConsumerRecord<byte[], byte[]>> records) {
     Set<String> at = new HashSet<>();
     records.forEach(r -> at.add(r.partition() + "@" + r.offset()));
     return Set.copyOf(at);
   }
 
   /** The DLQ records written since {@code before} was taken. */
-  static List<ConsumerRecord<byte[], byte[]>> since(ScenarioStack stack, Set<String> before) {
+  public static List<ConsumerRecord<byte[], byte[]>> since(
+      ScenarioStack stack, Set<String> before) {
     return stack.readCommitted(ScenarioStack.DLQ_TOPIC).stream()
         .filter(r -> !before.contains(r.partition() + "@" + r.offset()))
         .toList();
   }
 
   /** True when {@code record}'s envelope names the poison at {@code poisonAt} as its original. */
-  static boolean isOf(ConsumerRecord<byte[], byte[]> record, ProducerMetadata poisonAt) {
+  public static boolean isOf(ConsumerRecord<byte[], byte[]> record, ProducerMetadata poisonAt) {
     try {
       DlqEnvelope e = DlqEnvelope.fromJson(record.value());
       return e.originalTopic().equals(poisonAt.topic())
@@ -44,7 +45,7 @@ final class PoisonDlqRecords {
    * True when the envelope of {@code record} carries the error (type, message, code, when) and the
    * original's timestamp, and the record the DLQ headers of Kafka Streams and Sluice.
    */
-  static boolean hasErrorMetadata(
+  public static boolean hasErrorMetadata(
       ConsumerRecord<byte[], byte[]> record, DlqEnvelope e, ProducerMetadata poisonAt) {
     Set<String> headers = new HashSet<>();
     for (Header h : record.headers()) {

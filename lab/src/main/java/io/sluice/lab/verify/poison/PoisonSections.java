@@ -87,7 +87,7 @@ public final class PoisonSections {
      *
      * @throws ScenarioFailure when the record's value is not a JSON object
      */
-    static QuarantineSection of(
+    public static QuarantineSection of(
         ConsumerRecord<byte[], byte[]> dlqRecord, String routerHealth, long threadReplacements) {
       ObjectNode metadata = envelope(dlqRecord);
       metadata.remove("original_key_base64");

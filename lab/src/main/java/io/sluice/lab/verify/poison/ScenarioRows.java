@@ -19,7 +19,7 @@ import java.util.Map;
  * their event id is their order id, which is also the event id {@link OrdersWorkload} gives the
  * n-th change of a seed, so ids stay in one sequence.
  */
-final class ScenarioRows {
+public final class ScenarioRows {
   private static final String INSERT =
       "INSERT INTO cdc_lab.orders (order_id, business_key, customer_id, amount_cents, status,"
           + " event_id, seed, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)";
@@ -27,12 +27,12 @@ final class ScenarioRows {
   private ScenarioRows() {}
 
   /** Order {@code index} of {@code seed} (1-based, as the workload counts). */
-  static OrderRow row(int seed, long index) {
+  public static OrderRow row(int seed, long index) {
     return OrderRow.generate(OrdersWorkload.orderId(seed, index), seed);
   }
 
   /** Inserts {@code row} in its own transaction. */
-  static void insert(Connection c, OrderRow row) throws SQLException {
+  public static void insert(Connection c, OrderRow row) throws SQLException {
     try (PreparedStatement ps = c.prepareStatement(INSERT)) {
       ps.setLong(1, row.orderId());
       ps.setString(2, row.businessKey());
@@ -54,7 +54,7 @@ final class ScenarioRows {
    * The row as the columns of {@code cdc_lab.orders}, timestamps as {@code yyyy-MM-dd
    * HH:mm:ss.SSS}.
    */
-  static Map<String, Object> columns(OrderRow row) {
+  public static Map<String, Object> columns(OrderRow row) {
     Map<String, Object> columns = new LinkedHashMap<>();
     columns.put("order_id", row.orderId());
     columns.put("business_key", row.businessKey());
