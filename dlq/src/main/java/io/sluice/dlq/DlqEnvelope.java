@@ -35,6 +35,9 @@ import java.util.List;
  * @param routerApplicationId the router's application id; for a sink, null
  * @param sinkConnector the Connect connector that quarantined the record; null when the router did
  * @param sinkTask the index of that connector's task; null when the router did
+ * @param sinkTable the table the sink did not write the record to (the other sinks of the same
+ *     input, such as the changelog sink, read it on their own and may hold it); null when the
+ *     router quarantined it or the table is not known
  */
 public record DlqEnvelope(
     int dlqSchemaVersion,
@@ -54,7 +57,8 @@ public record DlqEnvelope(
     String originalValueSha256,
     String routerApplicationId,
     String sinkConnector,
-    Integer sinkTask) {
+    Integer sinkTask,
+    String sinkTable) {
 
   public static final int VERSION = 1;
 
@@ -110,6 +114,7 @@ public record DlqEnvelope(
         originalHeaders,
         originalValueSha256,
         routerApplicationId,
+        null,
         null,
         null);
   }
@@ -168,6 +173,9 @@ public record DlqEnvelope(
       if (sinkTask != null) {
         g.writeNumberField("sink_task", sinkTask);
       }
+      if (sinkTable != null) {
+        g.writeStringField("sink_table", sinkTable);
+      }
       g.writeEndObject();
     } catch (IOException e) {
       throw new UncheckedIOException("cannot write DLQ envelope", e);
@@ -223,7 +231,8 @@ public record DlqEnvelope(
         text(root, "original_value_sha256"),
         text(root, "router_application_id"),
         text(root, "sink_connector"),
-        integer(root, "sink_task"));
+        integer(root, "sink_task"),
+        text(root, "sink_table"));
   }
 
   /** Parses an envelope from UTF-8 bytes. */

@@ -63,14 +63,27 @@ public final class DlqRecordBuilder {
 
   /** The DLQ value: envelope v1 JSON, or the original value bytes in raw mode. */
   public byte[] value(Original original, Rejection rejection) {
+    return value(original, rejection, null);
+  }
+
+  /**
+   * The DLQ value of a record a sink did not write to {@code sinkTable} (named in the envelope's
+   * {@code sink_table}, so the record says which table lacks it).
+   */
+  public byte[] value(Original original, Rejection rejection, String sinkTable) {
     if (format == DlqFormat.RAW) {
       return original.value();
     }
-    return envelope(original, rejection).toJsonBytes();
+    return envelope(original, rejection, sinkTable).toJsonBytes();
   }
 
   /** The envelope for {@code original}. */
   public DlqEnvelope envelope(Original original, Rejection rejection) {
+    return envelope(original, rejection, null);
+  }
+
+  /** The envelope for {@code original}, naming the table a sink did not write it to. */
+  public DlqEnvelope envelope(Original original, Rejection rejection, String sinkTable) {
     List<DlqEnvelope.HeaderEntry> headers = new ArrayList<>();
     for (Header header : original.headers()) {
       headers.add(new DlqEnvelope.HeaderEntry(header.key(), base64(header.value())));
@@ -93,7 +106,8 @@ public final class DlqRecordBuilder {
         Sha256.hex(original.value()),
         applicationId,
         sink == null ? null : sink.connector(),
-        sink == null ? null : sink.task());
+        sink == null ? null : sink.task(),
+        sink == null ? null : sinkTable);
   }
 
   /** The original headers followed by the {@link DlqHeaders} error headers. */

@@ -59,6 +59,7 @@ class DlqEnvelopeTest {
     DlqEnvelope envelope = DlqEnvelope.fromJson(fixture());
     assertThat(envelope.sinkConnector()).isNull();
     assertThat(envelope.sinkTask()).isNull();
+    assertThat(envelope.sinkTable()).isNull();
     assertThat(envelope.quarantinedBySink()).isFalse();
     assertThat(envelope.toJson()).doesNotContain("sink_");
   }
@@ -73,6 +74,7 @@ class DlqEnvelopeTest {
     assertThat(envelope.routerApplicationId()).isNull();
     assertThat(envelope.sinkConnector()).isEqualTo("orders-upsert");
     assertThat(envelope.sinkTask()).isZero();
+    assertThat(envelope.sinkTable()).isEqualTo("cdc_lab.orders_current");
     assertThat(envelope.quarantinedBySink()).isTrue();
     assertThat(envelope.toJson()).isEqualTo(fixture);
   }

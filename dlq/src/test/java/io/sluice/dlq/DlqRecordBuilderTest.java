@@ -117,9 +117,11 @@ class DlqRecordBuilderTest {
     Rejection rejection =
         new Rejection("SINK_NULL_KEY_FIELD", "io.example.Rejected", "key id is null", 5, 7);
 
-    DlqEnvelope envelope = DlqEnvelope.fromJson(sink.value(original(), rejection));
+    DlqEnvelope envelope =
+        DlqEnvelope.fromJson(sink.value(original(), rejection, "cdc_lab.orders_current"));
     assertThat(envelope.sinkConnector()).isEqualTo("orders-upsert");
     assertThat(envelope.sinkTask()).isEqualTo(3);
+    assertThat(envelope.sinkTable()).isEqualTo("cdc_lab.orders_current");
     assertThat(envelope.routerApplicationId()).isNull();
     assertThat(envelope.originalValue()).containsExactly(VALUE);
 

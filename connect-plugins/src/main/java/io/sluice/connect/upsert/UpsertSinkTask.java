@@ -115,6 +115,7 @@ public class UpsertSinkTask extends SinkTask {
                   config.taskId(),
                   UpsertSinkTask.class.getName(),
                   new DlqTopics(config.errorsSinkDlqTopic()),
+                  topic -> names.table(topic).toString(),
                   kafka,
                   Duration.ofSeconds(60),
                   config.testFailAfterDlqWrites()),

@@ -387,6 +387,7 @@ class UpsertSinkQuarantineIT {
       assertThat(envelope.schemaId()).isNotNull();
       assertThat(envelope.sinkConnector()).isEqualTo(connector);
       assertThat(envelope.sinkTask()).isZero();
+      assertThat(envelope.sinkTable()).isEqualTo(table.toString());
       assertThat(envelope.routerApplicationId()).isNull();
       assertThat(record.key()).isEqualTo(original.key());
       assertThat(header(record, DlqHeaders.ERROR_CODE)).isEqualTo(code);

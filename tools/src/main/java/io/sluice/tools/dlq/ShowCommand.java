@@ -87,6 +87,12 @@ final class ShowCommand implements Callable<Integer> {
     field(out, "quarantined_at", e.quarantinedAt() + " (" + Display.age(age) + " ago)");
     field(out, "original", entry.original() + " (timestamp " + at(e.originalTimestampMs()) + ")");
     field(out, "stage", entry.stage());
+    if (e.sinkTable() != null) {
+      field(
+          out,
+          "not_written_to",
+          e.sinkTable() + " (other sinks of " + e.originalTopic() + " read it on their own)");
+    }
     field(out, "error_code", e.errorCode());
     field(out, "error_type", e.errorType());
     field(out, "error_message", e.errorMessage());

@@ -21,6 +21,7 @@ import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Future;
+import java.util.function.Function;
 import org.apache.kafka.clients.consumer.Consumer;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
@@ -60,6 +61,7 @@ public final class Quarantine implements Rejections, Closeable {
       int taskId,
       String taskClass,
       DlqTopics topics,
+      Function<String, String> tableOf,
       Map<String, Object> kafka,
       Duration readTimeout,
       int failAfterDlqWrites) {}
@@ -217,7 +219,11 @@ public final class Quarantine implements Rejections, Closeable {
     String dlqTopic = settings.topics().of(topic);
     ProducerRecord<byte[], byte[]> dlqRecord =
         new ProducerRecord<>(
-            dlqTopic, null, original.key(), builder.value(from, why), builder.headers(from, why));
+            dlqTopic,
+            null,
+            original.key(),
+            builder.value(from, why, tableOf(topic)),
+            builder.headers(from, why));
     inFlight.put(input, new Sent(dlqRecord, producer.send(dlqRecord)));
     metrics.quarantined(topic, rejection.code().name());
     log.warn(
@@ -229,6 +235,15 @@ public final class Quarantine implements Rejections, Closeable {
         rejection.icebergType(),
         schemaId,
         Sha256.hex(original.value()));
+  }
+
+  /** The table {@code topic}'s records go to, or null when it has none. */
+  private String tableOf(String topic) {
+    try {
+      return settings.tableOf().apply(topic);
+    } catch (RuntimeException e) {
+      return null;
+    }
   }
 
   /**

@@ -60,6 +60,7 @@ class QuarantineTest {
                 2,
                 "io.example.Task",
                 new DlqTopics(null),
+                topic -> "cdc_lab.orders_current",
                 Map.of(),
                 Duration.ofSeconds(5),
                 0),
@@ -108,6 +109,7 @@ class QuarantineTest {
                 + " partition 0 offset 6, schema id 7)");
     assertThat(envelope.sinkConnector()).isEqualTo("orders-upsert");
     assertThat(envelope.sinkTask()).isEqualTo(2);
+    assertThat(envelope.sinkTable()).isEqualTo("cdc_lab.orders_current");
     assertThat(header(sent, DlqHeaders.CONNECT_OFFSET)).isEqualTo("6");
     assertThat(header(sent, DlqHeaders.CONNECT_TASK_ID)).isEqualTo("2");
     assertThat(header(sent, "trace")).isEqualTo("t-1");

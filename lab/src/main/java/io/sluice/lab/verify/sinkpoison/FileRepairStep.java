@@ -59,7 +59,8 @@ final class FileRepairStep {
             Sha256.hex(intendedPayload),
             e.routerApplicationId(),
             e.sinkConnector(),
-            e.sinkTask())
+            e.sinkTask(),
+            e.sinkTable())
         .toJson();
   }
 

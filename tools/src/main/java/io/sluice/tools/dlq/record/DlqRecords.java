@@ -134,6 +134,7 @@ public final class DlqRecords {
         Sha256.hex(record.value()),
         null,
         null,
+        null,
         null);
   }
 
@@ -171,7 +172,8 @@ public final class DlqRecords {
         Sha256.hex(record.value()),
         null,
         connector == null ? "unknown" : connector,
-        task == null ? null : (int) number(record, DlqHeaders.CONNECT_TASK_ID));
+        task == null ? null : (int) number(record, DlqHeaders.CONNECT_TASK_ID),
+        null);
   }
 
   private static long number(ConsumerRecord<byte[], byte[]> record, String name) {
