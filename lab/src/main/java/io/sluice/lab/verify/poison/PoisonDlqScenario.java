@@ -19,7 +19,8 @@ import io.sluice.tools.dlq.repair.IntendedRowPlanner;
 import java.time.Duration;
 
 /**
- * The poison-dlq scenario of DESIGN.md, the product's reference run, against a running stack:
+ * The poison-dlq scenario (docs/design.md#the-poison-dlq-scenario), the product's reference run,
+ * against a running stack:
  *
  * <ol>
  *   <li>seed the baseline rows, wait until Iceberg equals the source, record the linkage;

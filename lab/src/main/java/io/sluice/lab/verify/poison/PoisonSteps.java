@@ -60,7 +60,7 @@ import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
 
 /**
- * The steps of the poison-dlq scenario on one stack (DESIGN.md, "The poison-dlq scenario"). Each
+ * The steps of the poison-dlq scenario on one stack (docs/design.md#the-poison-dlq-scenario). Each
  * takes the previous step's result and returns its own; none keeps anything between calls (the
  * stack's clients and the settings are all it holds). A step that cannot go on throws {@link
  * ScenarioFailure}; every wait is bounded.

@@ -20,8 +20,8 @@ import io.sluice.lab.verify.sinkpoison.SinkPoisonStep.Plan;
 import java.time.Duration;
 
 /**
- * The sink-poison scenario of DESIGN.md against a running stack: a schema change the lake cannot
- * follow must not stop the lake.
+ * The sink-poison scenario (docs/design.md#the-sink-poison-scenario) against a running stack: a
+ * schema change the lake cannot follow must not stop the lake.
  *
  * <ol>
  *   <li>seed the baseline rows, wait until Iceberg equals the source, record the linkage;

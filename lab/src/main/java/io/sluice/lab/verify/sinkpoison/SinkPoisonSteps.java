@@ -74,9 +74,9 @@ import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
 
 /**
- * The steps of the sink-poison scenario on one stack (DESIGN.md, "The sink-poison scenario"). Each
- * takes the previous step's result and returns its own; none keeps anything between calls. A step
- * that cannot go on throws {@link ScenarioFailure}; every wait is bounded.
+ * The steps of the sink-poison scenario on one stack (docs/design.md#the-sink-poison-scenario).
+ * Each takes the previous step's result and returns its own; none keeps anything between calls. A
+ * step that cannot go on throws {@link ScenarioFailure}; every wait is bounded.
  */
 final class SinkPoisonSteps {
   private static final Duration STEP_TIMEOUT = Duration.ofSeconds(60);
