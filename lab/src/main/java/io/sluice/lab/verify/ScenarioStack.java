@@ -15,8 +15,10 @@ import java.time.Clock;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.function.Consumer;
 import java.util.function.Function;
+import java.util.stream.Collectors;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
@@ -191,6 +193,54 @@ public final class ScenarioStack implements AutoCloseable {
   public void seed(int seed, long rows, Consumer<String> progress) throws SQLException {
     try (Connection c = connect()) {
       new OrdersWorkload(seed).run(c, rows, 0, 0, line -> progress.accept("  load: " + line));
+    }
+  }
+
+  /** What every scenario starts from: the DLQ records there before it, and the baseline linkage. */
+  public record Baselined(Set<String> dlqBefore, LinkageSnapshot linkage) {}
+
+  /**
+   * The baseline step every scenario shares: checks the start is fresh, notes the DLQ records
+   * already there, seeds {@code rows} rows of {@code seed}, waits until the current table equals
+   * the source and takes the linkage.
+   *
+   * @throws ScenarioFailure when the start is not fresh or the lake does not catch up in time
+   */
+  public Baselined baseline(int seed, long rows, Duration timeout, Consumer<String> progress)
+      throws SQLException {
+    requireFreshStart(seed);
+    Set<String> dlqBefore = dlqRecordIds();
+    seed(seed, rows, progress);
+    awaitConverged("the current table equals the source after the baseline", timeout);
+    return new Baselined(dlqBefore, linkage());
+  }
+
+  /** The ids ({@code partition@offset}) of the DLQ records there now. */
+  public Set<String> dlqRecordIds() {
+    return readCommitted(DLQ_TOPIC).stream()
+        .map(r -> r.partition() + "@" + r.offset())
+        .collect(Collectors.toUnmodifiableSet());
+  }
+
+  /** The DLQ records written since {@code before} ({@link #dlqRecordIds}) was taken. */
+  public List<ConsumerRecord<byte[], byte[]>> dlqRecordsSince(Set<String> before) {
+    return readCommitted(DLQ_TOPIC).stream()
+        .filter(r -> !before.contains(r.partition() + "@" + r.offset()))
+        .toList();
+  }
+
+  /**
+   * Checks the run size a scenario's settings give.
+   *
+   * @throws IllegalArgumentException naming the flag and its bounds
+   */
+  public static void checkRunSize(int seed, long baselineRows) {
+    if (seed < 0) {
+      throw new IllegalArgumentException("--seed must be >= 0, got " + seed);
+    }
+    if (baselineRows < 1 || baselineRows >= OrdersWorkload.ID_SPAN - 2) {
+      throw new IllegalArgumentException(
+          "--baseline-rows must be between 1 and " + (OrdersWorkload.ID_SPAN - 3));
     }
   }
 

@@ -3,7 +3,6 @@ package io.sluice.lab.verify.poison;
 import io.sluice.dlq.DlqEnvelope;
 import io.sluice.dlq.DlqHeaders;
 import io.sluice.lab.verify.ProducerMetadata;
-import io.sluice.lab.verify.ScenarioStack;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
@@ -13,21 +12,6 @@ import org.apache.kafka.common.header.Header;
 /** Reads the DLQ topic for the poison's record and checks what the router wrote in it. */
 public final class PoisonDlqRecords {
   private PoisonDlqRecords() {}
-
-  /** Where each record is, as {@code partition@offset}. */
-  public static Set<String> coordinates(List<ConsumerRecord<byte[], byte[]>> records) {
-    Set<String> at = new HashSet<>();
-    records.forEach(r -> at.add(r.partition() + "@" + r.offset()));
-    return Set.copyOf(at);
-  }
-
-  /** The DLQ records written since {@code before} was taken. */
-  public static List<ConsumerRecord<byte[], byte[]>> since(
-      ScenarioStack stack, Set<String> before) {
-    return stack.readCommitted(ScenarioStack.DLQ_TOPIC).stream()
-        .filter(r -> !before.contains(r.partition() + "@" + r.offset()))
-        .toList();
-  }
 
   /** True when {@code record}'s envelope names the poison at {@code poisonAt} as its original. */
   public static boolean isOf(ConsumerRecord<byte[], byte[]> record, ProducerMetadata poisonAt) {

@@ -4,7 +4,6 @@ import static io.sluice.lab.verify.poison.PoisonCheck.MAIN_JOB_SURVIVED_POISON;
 import static io.sluice.lab.verify.poison.PoisonCheck.POST_POISON_EVENT_FLOW_CONTINUED;
 import static io.sluice.lab.verify.poison.PoisonCheck.REPAIR_REPLAYED_WITH_REGISTERED_AVRO;
 
-import io.sluice.lab.db.OrdersWorkload;
 import io.sluice.lab.verify.Checks;
 import io.sluice.lab.verify.Findings;
 import io.sluice.lab.verify.Reader;
@@ -52,13 +51,7 @@ public final class PoisonDlqScenario implements VerifyScenario {
   public record Settings(
       int seed, long baselineRows, Duration waitTimeout, Duration repairWait, boolean skipRepair) {
     public Settings {
-      if (seed < 0) {
-        throw new IllegalArgumentException("--seed must be >= 0, got " + seed);
-      }
-      if (baselineRows < 1 || baselineRows >= OrdersWorkload.ID_SPAN - 2) {
-        throw new IllegalArgumentException(
-            "--baseline-rows must be between 1 and " + (OrdersWorkload.ID_SPAN - 3));
-      }
+      ScenarioStack.checkRunSize(seed, baselineRows);
     }
   }
 

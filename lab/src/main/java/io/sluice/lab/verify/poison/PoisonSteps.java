@@ -86,12 +86,9 @@ final class PoisonSteps {
 
   /** Seeds the baseline rows and waits until the current table equals the source. */
   Baseline baseline(Versions versions) throws SQLException {
-    stack.requireFreshStart(settings.seed());
-    Set<String> dlqBefore = PoisonDlqRecords.coordinates(stack.readCommitted(DLQ));
-    stack.seed(settings.seed(), settings.baselineRows(), progress);
-    stack.awaitConverged(
-        "the current table equals the source after the baseline", settings.waitTimeout());
-    return new Baseline(versions, dlqBefore, stack.linkage());
+    ScenarioStack.Baselined baselined =
+        stack.baseline(settings.seed(), settings.baselineRows(), settings.waitTimeout(), progress);
+    return new Baseline(versions, baselined.dlqBefore(), baselined.linkage());
   }
 
   /**
@@ -151,7 +148,7 @@ final class PoisonSteps {
             "the router writes a DLQ record for " + at + " to " + DLQ,
             STEP_TIMEOUT,
             () ->
-                PoisonDlqRecords.since(stack, before).stream()
+                stack.dlqRecordsSince(before).stream()
                     .filter(r -> PoisonDlqRecords.isOf(r, at))
                     .findFirst()
                     .orElse(null),
@@ -163,7 +160,7 @@ final class PoisonSteps {
             () -> stack.routerCommitted().get(poisonPartition),
             offset -> offset != null && offset > at.offset());
 
-    List<ConsumerRecord<byte[], byte[]>> fresh = PoisonDlqRecords.since(stack, before);
+    List<ConsumerRecord<byte[], byte[]>> fresh = stack.dlqRecordsSince(before);
     long ofPoison = fresh.stream().filter(r -> PoisonDlqRecords.isOf(r, at)).count();
     PoisonRecord poison = injection.poison();
     DlqEnvelope envelope = DlqEnvelope.fromJson(dlqRecord.value());

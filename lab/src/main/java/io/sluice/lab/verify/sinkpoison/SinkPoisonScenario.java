@@ -6,7 +6,6 @@ import static io.sluice.lab.verify.sinkpoison.SinkPoisonCheck.REPAIR_REPLAYED;
 import static io.sluice.lab.verify.sinkpoison.SinkPoisonCheck.ROUTER_SURVIVED;
 import static io.sluice.lab.verify.sinkpoison.SinkPoisonCheck.SINKS_RUNNING_AT_END;
 
-import io.sluice.lab.db.OrdersWorkload;
 import io.sluice.lab.verify.Checks;
 import io.sluice.lab.verify.Findings;
 import io.sluice.lab.verify.Reader;
@@ -53,13 +52,7 @@ public final class SinkPoisonScenario implements VerifyScenario {
    */
   public record Settings(int seed, long baselineRows, Duration waitTimeout, Duration repairWait) {
     public Settings {
-      if (seed < 0) {
-        throw new IllegalArgumentException("--seed must be >= 0, got " + seed);
-      }
-      if (baselineRows < 1 || baselineRows >= OrdersWorkload.ID_SPAN - 2) {
-        throw new IllegalArgumentException(
-            "--baseline-rows must be between 1 and " + (OrdersWorkload.ID_SPAN - 3));
-      }
+      ScenarioStack.checkRunSize(seed, baselineRows);
     }
   }
 

@@ -106,12 +106,9 @@ final class SinkPoisonSteps {
 
   /** Seeds the baseline rows and waits until the current table equals the source. */
   Baseline baseline(Versions versions) throws SQLException {
-    stack.requireFreshStart(settings.seed());
-    Set<String> dlqBefore = PoisonDlqRecords.coordinates(stack.readCommitted(DLQ));
-    stack.seed(settings.seed(), settings.baselineRows(), progress);
-    stack.awaitConverged(
-        "the current table equals the source after the baseline", settings.waitTimeout());
-    return new Baseline(versions, dlqBefore, stack.linkage());
+    ScenarioStack.Baselined baselined =
+        stack.baseline(settings.seed(), settings.baselineRows(), settings.waitTimeout(), progress);
+    return new Baseline(versions, baselined.dlqBefore(), baselined.linkage());
   }
 
   /**
@@ -227,7 +224,7 @@ final class SinkPoisonSteps {
             "a DLQ record for the retyped event " + at + " on " + DLQ,
             STEP_TIMEOUT,
             () ->
-                PoisonDlqRecords.since(stack, before).stream()
+                stack.dlqRecordsSince(before).stream()
                     .filter(r -> PoisonDlqRecords.isOf(r, at))
                     .findFirst()
                     .orElse(null),
@@ -252,7 +249,7 @@ final class SinkPoisonSteps {
             == Boolean.TRUE;
     List<SinkStatus> sinks = sinks();
 
-    List<ConsumerRecord<byte[], byte[]>> fresh = PoisonDlqRecords.since(stack, before);
+    List<ConsumerRecord<byte[], byte[]>> fresh = stack.dlqRecordsSince(before);
     long ofRetyped = fresh.stream().filter(r -> PoisonDlqRecords.isOf(r, at)).count();
     DlqEnvelope envelope = DlqEnvelope.fromJson(dlqRecord.value());
     String health = stack.router().health();
