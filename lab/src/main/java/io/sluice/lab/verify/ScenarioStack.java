@@ -202,7 +202,7 @@ public final class ScenarioStack implements AutoCloseable {
   /**
    * The baseline step every scenario shares: checks the start is fresh, notes the DLQ records
    * already there, seeds {@code rows} rows of {@code seed}, waits until the current table equals
-   * the source and takes the linkage.
+   * the source and the changelog holds every event of it, and takes the linkage.
    *
    * @throws ScenarioFailure when the start is not fresh or the lake does not catch up in time
    */
@@ -212,6 +212,13 @@ public final class ScenarioStack implements AutoCloseable {
     Set<String> dlqBefore = dlqRecordIds();
     seed(seed, rows, progress);
     awaitConverged("the current table equals the source after the baseline", timeout);
+    // The changelog sink commits on its own coordinator's schedule, often after the current table:
+    // the linkage names both tables, so the changelog must hold the baseline too.
+    BoundedWait.until(
+        "the changelog holds every baseline event",
+        timeout,
+        lake::audit,
+        audit -> audit.missingFromChangelog().isEmpty());
     return new Baselined(dlqBefore, linkage());
   }
 
