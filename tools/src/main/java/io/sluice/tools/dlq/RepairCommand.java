@@ -1,11 +1,13 @@
 package io.sluice.tools.dlq;
 
+import io.sluice.tools.dlq.handle.KeyDecoder;
 import io.sluice.tools.dlq.handle.Planner;
 import io.sluice.tools.dlq.ledger.LedgerEntry;
 import io.sluice.tools.dlq.record.DlqEntry;
 import io.sluice.tools.dlq.record.DlqRecords;
 import io.sluice.tools.dlq.repair.DebeziumEnvelopeBuilder;
 import io.sluice.tools.dlq.repair.IntendedRowPlanner;
+import io.sluice.tools.dlq.repair.ReencodePlanner;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
@@ -16,7 +18,7 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.ParameterException;
 
-/** {@code sluice dlq repair}: decode the intended row, re-encode it, produce it by key. */
+/** {@code sluice dlq repair}: rebuild a quarantined record with a strategy and produce it. */
 @Command(
     name = "repair",
     mixinStandardHelpOptions = true,
@@ -25,6 +27,10 @@ import picocli.CommandLine.ParameterException;
           + " {...}, \"intended_operation\": \"c|u|d\"} or a bare JSON row), builds the Debezium"
           + " event with the latest <topic>-value schema, the key with the latest <topic>-key"
           + " schema, and produces it keyed, so it lands in the key's partition.",
+      "avro-reencode decodes an Avro value with its own schema and encodes the same event with"
+          + " --target-version of <topic>-value (default the latest), field by field (text holding"
+          + " a number becomes the number and back; a field the record lacks takes its default),"
+          + " e.g. after a retyped column was reverted; the key, headers and partition stay.",
       "Skips records the ledger has; refuses (unless --force) when a newer event for the same key"
           + " follows the poison record. Exit code: 0 done, 1 a record failed, 3 refused."
     })
@@ -34,8 +40,22 @@ final class RepairCommand extends HandleCommand {
       names = "--strategy",
       required = true,
       paramLabel = "NAME",
-      description = "Repair strategy; one of: " + IntendedRowPlanner.STRATEGY + ".")
+      description =
+          "Repair strategy; one of: "
+              + IntendedRowPlanner.STRATEGY
+              + ", "
+              + ReencodePlanner.STRATEGY
+              + ".")
   String strategy;
+
+  @Option(
+      names = "--target-version",
+      paramLabel = "N",
+      description =
+          "With "
+              + ReencodePlanner.STRATEGY
+              + ": the version of <topic>-value to encode with (default: the latest).")
+  Integer targetVersion;
 
   @Option(
       names = "--from-file",
@@ -56,10 +76,24 @@ final class RepairCommand extends HandleCommand {
 
   @Override
   void validate() {
-    if (!IntendedRowPlanner.STRATEGY.equals(strategy)) {
+    if (!IntendedRowPlanner.STRATEGY.equals(strategy)
+        && !ReencodePlanner.STRATEGY.equals(strategy)) {
       throw new ParameterException(
           spec.commandLine(),
-          "unknown --strategy '" + strategy + "'; known: " + IntendedRowPlanner.STRATEGY);
+          "unknown --strategy '"
+              + strategy
+              + "'; known: "
+              + IntendedRowPlanner.STRATEGY
+              + ", "
+              + ReencodePlanner.STRATEGY);
+    }
+    if (targetVersion != null && !ReencodePlanner.STRATEGY.equals(strategy)) {
+      throw new ParameterException(
+          spec.commandLine(), "--target-version applies to --strategy " + ReencodePlanner.STRATEGY);
+    }
+    if (targetVersion != null && targetVersion < 1) {
+      throw new ParameterException(
+          spec.commandLine(), "--target-version must be 1 or more, got " + targetVersion);
     }
     if (fromFile == null) {
       super.validate();
@@ -71,6 +105,13 @@ final class RepairCommand extends HandleCommand {
 
   @Override
   Planner planner(ToolSession session) {
+    if (ReencodePlanner.STRATEGY.equals(strategy)) {
+      return new ReencodePlanner(
+          session.registry(),
+          new KeyDecoder(session.registry()),
+          session::partitionCount,
+          targetVersion);
+    }
     return new IntendedRowPlanner(
         session.registry(), new DebeziumEnvelopeBuilder(session.clock()), session::partitionCount);
   }

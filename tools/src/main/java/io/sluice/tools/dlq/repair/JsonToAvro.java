@@ -412,7 +412,8 @@ public final class JsonToAvro {
     return logical == null ? null : logical.getName();
   }
 
-  private static Integer decimalScale(Schema schema) {
+  /** The scale of a decimal schema (Avro logical or Connect's), null when it is no decimal. */
+  static Integer decimalScale(Schema schema) {
     if (schema.getLogicalType() instanceof LogicalTypes.Decimal d) {
       return d.getScale();
     }

@@ -99,8 +99,22 @@ public final class OrdersStack {
    * DLQ record as the router writes it (same partition). Returns the DLQ offset.
    */
   public long poison(long orderId, String json) {
+    Rejection poison =
+        new Rejection(
+            "NOT_AVRO_WIRE_FORMAT",
+            WireFormatException.class.getName(),
+            "value of topic " + TOPIC + " is not in the Confluent wire format",
+            null,
+            keySchemaId);
+    return quarantined(orderId, json.getBytes(StandardCharsets.UTF_8), poison);
+  }
+
+  /**
+   * {@code value} keyed by {@code orderId} on the main topic, and its DLQ record with {@code
+   * rejection} as the router writes it (same partition). Returns the DLQ offset.
+   */
+  public long quarantined(long orderId, byte[] value, Rejection rejection) {
     int partition = partitionOf(orderId);
-    byte[] value = json.getBytes(StandardCharsets.UTF_8);
     RecordHeaders headers = new RecordHeaders();
     headers.add("trace", "t-1".getBytes(StandardCharsets.UTF_8));
     long offset = kafka.append(TOPIC, partition, key(orderId), value, headers);
@@ -113,15 +127,12 @@ public final class OrdersStack {
             key(orderId),
             value,
             headers);
-    Rejection poison =
-        new Rejection(
-            "NOT_AVRO_WIRE_FORMAT",
-            WireFormatException.class.getName(),
-            "value of topic " + TOPIC + " is not in the Confluent wire format",
-            null,
-            keySchemaId);
     return kafka.append(
-        DLQ, partition, key(orderId), dlq.value(original, poison), dlq.headers(original, poison));
+        DLQ,
+        partition,
+        key(orderId),
+        dlq.value(original, rejection),
+        dlq.headers(original, rejection));
   }
 
   /** The JSON wrapper of an intended row of {@code orderId}. */
