@@ -217,7 +217,10 @@ final class PoisonSteps {
       PoisonRecord poison = quarantine.injection().poison();
       RepairStep step =
           new RepairStep(
-              stack.endpoints().bootstrapServers(), stack.endpoints().schemaRegistryUrl(), DLQ);
+              stack.endpoints().bootstrapServers(),
+              stack.endpoints().schemaRegistryUrl(),
+              DLQ,
+              IntendedRowPlanner.STRATEGY);
       LedgerEntry done = step.repair(dlqRecord, progress);
       ConsumerRecord<byte[], byte[]> repaired = step.readBack(done);
       proved.put(

@@ -14,22 +14,28 @@ import org.apache.kafka.clients.consumer.ConsumerRecord;
 
 /**
  * Repairs one DLQ record exactly as an operator would: {@code sluice dlq repair <offset>
- * --partition P --strategy json-intended-row}, run in this JVM, then reads the ledger to learn
- * where the repaired record landed, and reads that record back.
+ * --partition P --strategy S}, run in this JVM, then reads the ledger to learn where the repaired
+ * record landed, and reads that record back.
  */
-final class RepairStep {
+public final class RepairStep {
   private final String bootstrapServers;
   private final String schemaRegistryUrl;
   private final String dlqTopic;
+  private final String strategy;
 
-  RepairStep(String bootstrapServers, String schemaRegistryUrl, String dlqTopic) {
+  /**
+   * @param strategy the repair strategy, e.g. {@link IntendedRowPlanner#STRATEGY}
+   */
+  public RepairStep(
+      String bootstrapServers, String schemaRegistryUrl, String dlqTopic, String strategy) {
     this.bootstrapServers = bootstrapServers;
     this.schemaRegistryUrl = schemaRegistryUrl;
     this.dlqTopic = dlqTopic;
+    this.strategy = strategy;
   }
 
   /** The command line the step runs, for the report. */
-  List<String> arguments(ConsumerRecord<byte[], byte[]> dlqRecord) {
+  public List<String> arguments(ConsumerRecord<byte[], byte[]> dlqRecord) {
     return List.of(
         "dlq",
         "repair",
@@ -37,7 +43,7 @@ final class RepairStep {
         "--partition",
         String.valueOf(dlqRecord.partition()),
         "--strategy",
-        IntendedRowPlanner.STRATEGY,
+        strategy,
         "--bootstrap-server",
         bootstrapServers,
         "--schema-registry-url",
@@ -52,7 +58,7 @@ final class RepairStep {
    * @return the ledger entry of the repair
    * @throws ScenarioFailure when the tool fails or the ledger has no entry for the record
    */
-  LedgerEntry repair(ConsumerRecord<byte[], byte[]> dlqRecord, Consumer<String> progress) {
+  public LedgerEntry repair(ConsumerRecord<byte[], byte[]> dlqRecord, Consumer<String> progress) {
     DlqTool tool = new DlqTool(bootstrapServers, dlqTopic);
     tool.run(arguments(dlqRecord), progress);
     return tool.handled(DlqRecords.entry(dlqRecord))
@@ -71,7 +77,7 @@ final class RepairStep {
   }
 
   /** The record the repair produced, read back from where the ledger says it landed (or null). */
-  ConsumerRecord<byte[], byte[]> readBack(LedgerEntry done) {
+  public ConsumerRecord<byte[], byte[]> readBack(LedgerEntry done) {
     return new DlqTool(bootstrapServers, dlqTopic).readBack(done);
   }
 
@@ -80,7 +86,7 @@ final class RepairStep {
    *
    * @param repaired the repaired record as read back, or null
    */
-  RepairProducerMetadata metadata(
+  public RepairProducerMetadata metadata(
       ConsumerRecord<byte[], byte[]> dlqRecord,
       LedgerEntry done,
       ConsumerRecord<byte[], byte[]> repaired) {

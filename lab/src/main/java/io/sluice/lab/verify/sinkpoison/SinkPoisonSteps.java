@@ -30,6 +30,7 @@ import io.sluice.lab.verify.ScenarioFailure;
 import io.sluice.lab.verify.ScenarioStack;
 import io.sluice.lab.verify.poison.PoisonDlqRecords;
 import io.sluice.lab.verify.poison.PoisonSections;
+import io.sluice.lab.verify.poison.RepairStep;
 import io.sluice.lab.verify.poison.ScenarioRows;
 import io.sluice.lab.verify.sinkpoison.SinkPoisonScenario.Settings;
 import io.sluice.lab.verify.sinkpoison.SinkPoisonSections.FaultSection;
@@ -48,8 +49,8 @@ import io.sluice.lab.workload.OrderRow;
 import io.sluice.schema.registry.RegisteredSchema;
 import io.sluice.schema.registry.SchemaRegistryClient;
 import io.sluice.schema.wire.WireFormat;
-import io.sluice.tools.dlq.ledger.Ledger;
-import io.sluice.tools.dlq.repair.IntendedRowPlanner;
+import io.sluice.tools.dlq.ledger.LedgerEntry;
+import io.sluice.tools.dlq.repair.ReencodePlanner;
 import io.sluice.tools.reconcile.ReconcileResult;
 import io.sluice.tools.reconcile.ReconciliationReport;
 import java.sql.Connection;
@@ -323,10 +324,10 @@ final class SinkPoisonSteps {
 
   /**
    * Reverts the schema as the DBA would (a new version with the field long again, which the lineage
-   * accepts and which becomes the latest the repair encodes with), decodes the intended row from
-   * the quarantined record, repairs it through {@code sluice dlq repair --from-file}, and
-   * reconciles while capture is still paused: the repaired record alone must make the lake equal
-   * the source.
+   * accepts and which becomes the latest the repair encodes with), repairs the quarantined record
+   * through {@code sluice dlq repair <id> --strategy avro-reencode} (the same event, encoded with
+   * the reverted version), and reconciles while capture is still paused: the repaired record alone
+   * must make the lake equal the source.
    */
   Repair repair(Quarantine quarantine) {
     SchemaRegistryClient registry = stack.registry();
@@ -349,17 +350,15 @@ final class SinkPoisonSteps {
               + reverted.id()
               + "); the repair encodes with the latest");
     }
-    DlqEnvelope envelope = DlqEnvelope.fromJson(quarantine.dlqRecord().value());
-    byte[] original = envelope.originalValue();
-    byte[] intendedPayload =
-        IntendedRowDecoder.intendedPayload(
-            original, registry.schemaById(WireFormat.schemaId(original)), FIELD);
-    FileRepairStep step =
-        new FileRepairStep(
-            stack.endpoints().bootstrapServers(), stack.endpoints().schemaRegistryUrl(), DLQ);
-    FileRepairStep.Done done =
-        step.repair(FileRepairStep.envelopeFile(envelope, intendedPayload), progress);
-    ConsumerRecord<byte[], byte[]> repaired = done.repaired();
+    ConsumerRecord<byte[], byte[]> dlqRecord = quarantine.dlqRecord();
+    RepairStep step =
+        new RepairStep(
+            stack.endpoints().bootstrapServers(),
+            stack.endpoints().schemaRegistryUrl(),
+            DLQ,
+            ReencodePlanner.STRATEGY);
+    LedgerEntry done = step.repair(dlqRecord, progress);
+    ConsumerRecord<byte[], byte[]> repaired = step.readBack(done);
     ChangeEvent retyped = quarantine.injection().retyped();
     Map<SinkPoisonCheck, Boolean> proved = new EnumMap<>(SinkPoisonCheck.class);
     proved.put(
@@ -387,10 +386,9 @@ final class SinkPoisonSteps {
             + captureState);
     RecoverySection recovery =
         new RecoverySection(
-            "schema reverted by a new version, then repair --from-file --strategy "
-                + IntendedRowPlanner.STRATEGY,
+            "schema reverted by a new version, then repair --strategy " + ReencodePlanner.STRATEGY,
             SchemaVersion.of(reverted, FIELD),
-            done.metadata(Ledger.topicFor(DLQ)),
+            step.metadata(dlqRecord, done, repaired),
             before == null ? null : ReconciliationReport.of(before),
             captureState,
             null,

@@ -85,8 +85,14 @@ class SinkPoisonScenarioIT {
     assertThat(fault.path("following_event_schema_id").asInt())
         .isEqualTo(fault.path("accepted_schema").path("id").asInt());
 
-    // The repair encoded the intended row with the reverted version, the latest.
+    // The repair re-encoded the quarantined event with the reverted version, the latest, by the
+    // DLQ record's own id (so its ledger entry is the DLQ record's).
     JsonNode recovery = report.path("recovery");
+    JsonNode produced = recovery.path("repair_producer_metadata");
+    assertThat(produced.path("strategy").asText()).isEqualTo("avro-reencode");
+    assertThat(produced.path("command").asText())
+        .contains("dlq repair " + envelopeOffset(quarantine) + " --partition")
+        .doesNotContain("--from-file");
     assertThat(recovery.path("reverted_schema").path("field_type").asText()).isEqualTo("long");
     assertThat(recovery.path("reverted_schema").path("version").asInt())
         .isGreaterThan(fault.path("retyped_schema").path("version").asInt());
@@ -101,6 +107,10 @@ class SinkPoisonScenarioIT {
         .contains("{\"event_id\":" + OrdersWorkload.orderId(SEED, BASELINE + 1) + ",\"count\":2}")
         .contains("{\"event_id\":" + OrdersWorkload.orderId(SEED, BASELINE + 2) + ",\"count\":2}");
     assertThat(run.out()).contains("PASSED", "report: ");
+  }
+
+  private static long envelopeOffset(JsonNode quarantine) {
+    return quarantine.path("dlq_kafka_record").path("offset").asLong(-1);
   }
 
   private record Run(int exit, String out, JsonNode report) {}
