@@ -6,6 +6,8 @@ import static io.sluice.connect.testing.Envelopes.row;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.sluice.connect.ConnectorConfigs;
 import io.sluice.connect.testing.ChangeProducer;
 import io.sluice.connect.testing.ConnectStack;
@@ -31,9 +33,11 @@ import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse.BodyHandlers;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Base64;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -64,10 +68,13 @@ import picocli.CommandLine;
  * write and the Iceberg commit leaves exactly one DLQ record. Once the table is fixed by hand,
  * {@code sluice dlq replay} (the tools' command, run in-process) re-delivers a quarantined record
  * through the clean topic: it lands once, and the stale-write guard refuses one a newer event
- * followed.
+ * followed; a retyped event, re-encoded with the table's version ({@code repair --strategy
+ * avro-reencode}), and a null-key row given its key in an exported envelope ({@code repair
+ * --from-file}) land too.
  */
 class UpsertSinkQuarantineIT {
   private static final Duration WAIT = Duration.ofSeconds(90);
+  private static final ObjectMapper JSON = new ObjectMapper();
 
   @TempDir static Path dir;
   private static ConnectStack stack;
@@ -145,6 +152,22 @@ class UpsertSinkQuarantineIT {
     DlqEnvelope quarantined = lane.onlyDlqRecordFor(poison, "SINK_NULL_KEY_FIELD");
     assertThat(quarantined.errorMessage()).contains("primary-key field id is null");
     lane.assertRunning();
+
+    // The fix for this class: the operator supplies the row's key in an exported envelope.
+    ObjectNode exported = (ObjectNode) JSON.readTree(lane.dlqRecords().get(0).value());
+    byte[] intended =
+        "{\"intended_after\":{\"id\":2,\"customer\":\"a2\"},\"intended_operation\":\"c\"}"
+            .getBytes(StandardCharsets.UTF_8);
+    exported.put("original_value_base64", Base64.getEncoder().encodeToString(intended));
+    exported.put("original_value_sha256", Sha256.hex(intended));
+    Path file = dir.resolve("it_q_nullkey-fixed.json");
+    Files.writeString(file, exported.toString());
+    Run repair =
+        lane.dlq("repair", "--from-file", file.toString(), "--strategy", "json-intended-row");
+    assertThat(repair.exit()).as("repair: %s", repair).isZero();
+    lane.awaitState("1=a1", "2=a2", "3=a3");
+    assertThat(lane.dlqRecords()).as("nothing quarantined after the fix").hasSize(1);
+    lane.assertRunning();
   }
 
   @Test
@@ -176,6 +199,19 @@ class UpsertSinkQuarantineIT {
     DlqEnvelope quarantined = lane.onlyDlqRecordFor(poison, "SINK_TYPE_UNWRITABLE");
     assertThat(quarantined.errorMessage())
         .contains("column customer is string in the table but boolean in the record");
+    lane.assertRunning();
+
+    // The fix for this class: the same event, re-encoded with the version the table follows.
+    String id = lane.dlqIdOf(poison, "SINK_TYPE_UNWRITABLE");
+    Run repair = lane.dlq("repair", id, "--strategy", "avro-reencode", "--target-version", "1");
+    assertThat(repair.exit()).as("repair: %s", repair).isZero();
+    assertThat(repair.out()).contains("1 repaired, 0 already done");
+    lane.awaitState("1=a1", "2=true", "3=a3");
+    LedgerEntry entry = lane.ledgerEntries().get(Ledger.keyOf(lane.dlqAt(id)));
+    assertThat(entry).as("ledger entry of %s", id).isNotNull();
+    assertThat(entry.strategy()).isEqualTo("avro-reencode");
+    assertThat(lane.dlq("list").out()).contains(id).contains("repaired ");
+    assertThat(lane.dlqRecords()).as("the repaired event is not quarantined again").hasSize(1);
     lane.assertRunning();
   }
 
