@@ -1,6 +1,7 @@
 package io.sluice.lab.cli;
 
-import io.sluice.lab.db.OrdersWorkload;
+import io.sluice.lab.db.LabTables;
+import io.sluice.lab.db.TableWorkload;
 import io.sluice.tools.cli.ReadyFile;
 import java.io.PrintWriter;
 import java.nio.file.Files;
@@ -8,6 +9,9 @@ import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
@@ -16,15 +20,18 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.ParameterException;
 import picocli.CommandLine.Spec;
 
-/** {@code sluice load}: deterministic inserts, updates and deletes on {@code cdc_lab.orders}. */
+/** {@code sluice load}: deterministic inserts, updates and deletes on the lab's source tables. */
 @Command(
     name = "load",
     mixinStandardHelpOptions = true,
     description = {
-      "Writes a deterministic workload to cdc_lab.orders: --rows inserts, then --updates updates"
-          + " and --deletes deletes of distinct rows. The same --seed gives the same rows, values"
-          + " and event ids; order ids of seed S are S*100000000+1 onwards, so seeds do not"
-          + " collide.",
+      "Writes a deterministic workload to each of --tables (created when missing): --rows"
+          + " inserts, then --updates updates and --deletes deletes of distinct rows. The same"
+          + " --seed gives the same rows, values and event ids; ids of seed S are S*100000000+1"
+          + " onwards, so seeds do not collide.",
+      "Tables: orders (key order_id), customers (key customer_id), order_items (composite key"
+          + " order_id, line_no: three lines per order) and audit_log (no primary key: it reaches"
+          + " the changelog table only).",
       "The database comes from --jdbc-url or from the ready file of `sluice up`."
     })
 public final class LoadCommand implements Callable<Integer> {
@@ -41,6 +48,15 @@ public final class LoadCommand implements Callable<Integer> {
 
   @Option(names = "--deletes", defaultValue = "0", description = "Rows to delete (default: 0).")
   long deletes;
+
+  @Option(
+      names = "--tables",
+      split = ",",
+      paramLabel = "TABLE",
+      description =
+          "Tables of cdc_lab to write, comma-separated (default: orders,customers,order_items,"
+              + "audit_log).")
+  List<String> tables = LabTables.DEFAULT;
 
   @Option(
       names = "--ready-file",
@@ -68,32 +84,49 @@ public final class LoadCommand implements Callable<Integer> {
       throw new ParameterException(
           spec.commandLine(), "--updates and --deletes cannot exceed --rows (" + rows + ")");
     }
+    List<TableWorkload> workloads = new ArrayList<>();
+    for (String table : tables) {
+      try {
+        workloads.add(LabTables.workload(table.strip(), seed));
+      } catch (IllegalArgumentException e) {
+        throw new ParameterException(spec.commandLine(), "--tables: " + e.getMessage());
+      }
+    }
     resolveJdbc();
     PrintWriter err = spec.commandLine().getErr();
-    long started = System.nanoTime();
-    OrdersWorkload.Result result;
-    try (Connection c = DriverManager.getConnection(jdbcUrl, jdbcUser, jdbcPassword)) {
-      result =
-          new OrdersWorkload(seed)
-              .run(
-                  c,
-                  rows,
-                  updates,
-                  deletes,
-                  line -> {
-                    err.println("load: " + line);
-                    err.flush();
-                  });
-    }
     PrintWriter out = spec.commandLine().getOut();
+    long started = System.nanoTime();
+    try (Connection c = DriverManager.getConnection(jdbcUrl, jdbcUser, jdbcPassword)) {
+      for (TableWorkload workload : workloads) {
+        try (Statement s = c.createStatement()) {
+          s.execute(workload.createSql());
+        }
+        long tableStarted = System.nanoTime();
+        TableWorkload.Result result =
+            workload.run(
+                c,
+                rows,
+                updates,
+                deletes,
+                line -> {
+                  err.println("load: " + line);
+                  err.flush();
+                });
+        out.printf(
+            "seed %d, %s: inserted %d, updated %d, deleted %d rows in %.1f s; last event id %d%n",
+            seed,
+            result.table(),
+            result.inserted(),
+            result.updated(),
+            result.deleted(),
+            (System.nanoTime() - tableStarted) / 1e9,
+            result.lastEventId());
+        out.flush();
+      }
+    }
     out.printf(
-        "seed %d: inserted %d, updated %d, deleted %d rows in %.1f s; last event id %d%n",
-        seed,
-        result.inserted(),
-        result.updated(),
-        result.deleted(),
-        (System.nanoTime() - started) / 1e9,
-        result.lastEventId());
+        "seed %d: %d table(s) in %.1f s%n",
+        seed, workloads.size(), (System.nanoTime() - started) / 1e9);
     out.flush();
     return 0;
   }
