@@ -140,7 +140,11 @@ final class JdbcRows implements Iterator<KeyedLine>, AutoCloseable {
   private static List<String> columns(DatabaseMetaData meta, String db, String table)
       throws SQLException {
     List<String> columns = new ArrayList<>();
-    try (ResultSet rs = meta.getColumns(db, null, table, null)) {
+    // getColumns takes a LIKE pattern: unescaped, order_items would match orderXitems too.
+    String escape = meta.getSearchStringEscape();
+    String pattern = table.replace(escape, escape + escape).replace("_", escape + "_");
+    pattern = pattern.replace("%", escape + "%");
+    try (ResultSet rs = meta.getColumns(db, null, pattern, null)) {
       while (rs.next()) {
         columns.add(rs.getString("COLUMN_NAME"));
       }
