@@ -6,6 +6,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.SQLException;
+import java.util.Collections;
 import java.util.function.Consumer;
 import org.apache.iceberg.Table;
 
@@ -38,6 +39,20 @@ public final class Reconciler {
         DEFAULT_RUN_SIZE,
         DEFAULT_LIST_LIMIT,
         progress);
+  }
+
+  /**
+   * Compares {@code db.table} on {@code source} with an Iceberg table that does not exist yet:
+   * every source row is missing from it, and an empty source converges.
+   *
+   * @throws IllegalArgumentException when the source table is missing or has no primary key
+   */
+  public ReconcileResult reconcileAbsent(Connection source, String db, String table)
+      throws SQLException {
+    try (JdbcRows rows = JdbcRows.open(source, db, table)) {
+      return new SortedDiff(listLimit, n -> progress.accept("reconcile: compared " + n + " rows"))
+          .diff(rows.columns(), rows.primaryKey(), rows, Collections.emptyIterator());
+    }
   }
 
   /**
