@@ -39,8 +39,9 @@ import picocli.CommandLine.Spec;
           + " exist yet drifts when the source has rows.",
       "Exit code 0 when both sides hold the same rows (with --all: every table), 1 when they"
           + " differ, 2 on a usage error.",
-      "Memory stays bounded: the source streams in key order, Iceberg rows go through an"
-          + " external sort in a temporary dir."
+      "Memory stays bounded: the source streams in key order (a key with a text column is"
+          + " sorted like the Iceberg rows), Iceberg rows go through an external sort in a"
+          + " temporary dir."
     })
 public final class ReconcileCommand implements Callable<Integer> {
   private static final ObjectMapper JSON =
@@ -87,7 +88,9 @@ public final class ReconcileCommand implements Callable<Integer> {
 
   @Option(
       names = "--output",
-      description = "Also write the result as JSON to this file (the report's reconciliation).")
+      description =
+          "Also write the result as JSON to this file (the report's reconciliation; with --all"
+              + " one such object per table and a summary).")
   Path output;
 
   @Option(
