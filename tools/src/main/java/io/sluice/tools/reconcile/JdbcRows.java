@@ -12,6 +12,7 @@ import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.List;
 import java.util.NoSuchElementException;
+import java.util.Set;
 
 /**
  * The rows of a source table over JDBC, streamed in primary-key order (the database sorts), as
@@ -19,6 +20,23 @@ import java.util.NoSuchElementException;
  */
 final class JdbcRows implements Iterator<KeyedLine>, AutoCloseable {
   private static final int FETCH_SIZE = 5_000;
+  // Key types whose ORDER BY is SortKey's order. Text is not: a collation (utf8mb4's default is
+  // case-insensitive) orders a before B, code points B first; ENUM sorts by index.
+  private static final Set<Integer> SERVER_ORDERED =
+      Set.of(
+          Types.TINYINT,
+          Types.SMALLINT,
+          Types.INTEGER,
+          Types.BIGINT,
+          Types.DECIMAL,
+          Types.NUMERIC,
+          Types.REAL,
+          Types.FLOAT,
+          Types.DOUBLE,
+          Types.DATE,
+          Types.TIMESTAMP,
+          Types.BINARY,
+          Types.VARBINARY);
 
   private final Statement statement;
   private final ResultSet rs;
@@ -26,10 +44,16 @@ final class JdbcRows implements Iterator<KeyedLine>, AutoCloseable {
   private final List<String> primaryKey;
   private final int[] keyIndexes;
   private final int[] types;
+  private final String name;
+  private final boolean inKeyOrder;
+  private SortKey previous;
+  private long read;
   private Boolean hasNext;
 
-  private JdbcRows(Statement statement, ResultSet rs, List<String> columns, List<String> primaryKey)
+  private JdbcRows(
+      String name, Statement statement, ResultSet rs, List<String> columns, List<String> primaryKey)
       throws SQLException {
+    this.name = name;
     this.statement = statement;
     this.rs = rs;
     this.columns = columns;
@@ -40,6 +64,11 @@ final class JdbcRows implements Iterator<KeyedLine>, AutoCloseable {
     for (int i = 1; i <= columns.size(); i++) {
       types[i] = meta.getColumnType(i);
     }
+    boolean ordered = true;
+    for (int k : keyIndexes) {
+      ordered &= SERVER_ORDERED.contains(types[k]);
+    }
+    this.inKeyOrder = ordered;
   }
 
   /**
@@ -69,7 +98,8 @@ final class JdbcRows implements Iterator<KeyedLine>, AutoCloseable {
             + quote(table)
             + " ORDER BY "
             + String.join(", ", primaryKey.stream().map(JdbcRows::quote).toList());
-    return new JdbcRows(statement, statement.executeQuery(sql), columns, primaryKey);
+    return new JdbcRows(
+        db + "." + table, statement, statement.executeQuery(sql), columns, primaryKey);
   }
 
   List<String> columns() {
@@ -78,6 +108,14 @@ final class JdbcRows implements Iterator<KeyedLine>, AutoCloseable {
 
   List<String> primaryKey() {
     return primaryKey;
+  }
+
+  /**
+   * Whether the rows arrive in {@link SortKey} order: true when every key column is a number, a
+   * date, a datetime or bytes; otherwise the caller sorts them (see {@link Reconciler}).
+   */
+  boolean inKeyOrder() {
+    return inKeyOrder;
   }
 
   @Override
@@ -107,7 +145,23 @@ final class JdbcRows implements Iterator<KeyedLine>, AutoCloseable {
       for (int k = 0; k < key.length; k++) {
         key[k] = values[keyIndexes[k] - 1];
       }
-      return new KeyedLine(SortKey.of(key), CanonicalRows.line(columns, values));
+      SortKey sortKey = SortKey.of(key);
+      read++;
+      if (inKeyOrder) {
+        // A wrong claim would pair the wrong rows and report drift that is not there.
+        if (previous != null && sortKey.compareTo(previous) <= 0) {
+          throw new IllegalStateException(
+              "source table "
+                  + name
+                  + " returned row "
+                  + read
+                  + " out of primary-key order "
+                  + primaryKey
+                  + ": the server orders this key differently than reconcile does");
+        }
+        previous = sortKey;
+      }
+      return new KeyedLine(sortKey, CanonicalRows.line(columns, values));
     } catch (SQLException e) {
       throw new IllegalStateException("reading the source table failed: " + e.getMessage(), e);
     }
@@ -140,7 +194,11 @@ final class JdbcRows implements Iterator<KeyedLine>, AutoCloseable {
   private static List<String> columns(DatabaseMetaData meta, String db, String table)
       throws SQLException {
     List<String> columns = new ArrayList<>();
-    try (ResultSet rs = meta.getColumns(db, null, table, null)) {
+    // getColumns takes a LIKE pattern: unescaped, order_items would match orderXitems too.
+    String escape = meta.getSearchStringEscape();
+    String pattern = table.replace(escape, escape + escape).replace("_", escape + "_");
+    pattern = pattern.replace("%", escape + "%");
+    try (ResultSet rs = meta.getColumns(db, null, pattern, null)) {
       while (rs.next()) {
         columns.add(rs.getString("COLUMN_NAME"));
       }

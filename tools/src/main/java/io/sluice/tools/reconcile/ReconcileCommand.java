@@ -13,12 +13,15 @@ import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.SQLException;
+import java.util.List;
 import java.util.concurrent.Callable;
+import java.util.function.Consumer;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.ParameterException;
+import picocli.CommandLine.ParseResult;
 import picocli.CommandLine.Spec;
 
 /** {@code sluice reconcile}: source rows over JDBC against the Iceberg current table. */
@@ -30,9 +33,15 @@ import picocli.CommandLine.Spec;
           + " (deletes applied): both become canonical rows (every column a string, timestamps"
           + " yyyy-MM-dd HH:mm:ss.SSS, one JSON object per line) sorted by primary key; prints row"
           + " counts, the sha256 of each side and the rows that differ.",
-      "Exit code 0 when both sides hold the same rows, 1 when they differ, 2 on a usage error.",
-      "Memory stays bounded: the source streams in key order, Iceberg rows go through an"
-          + " external sort in a temporary dir."
+      "With --all: every base table of the JDBC URL's database (or of each --database) against"
+          + " its <db>.<table>_current, one line per table and a summary; a table without a"
+          + " primary key is skipped (changelog-only), a keyed table whose current table does not"
+          + " exist yet drifts when the source has rows.",
+      "Exit code 0 when both sides hold the same rows (with --all: every table), 1 when they"
+          + " differ, 2 on a usage error.",
+      "Memory stays bounded: the source streams in key order (a key with a text column is"
+          + " sorted like the Iceberg rows), Iceberg rows go through an external sort in a"
+          + " temporary dir."
     })
 public final class ReconcileCommand implements Callable<Integer> {
   private static final ObjectMapper JSON =
@@ -45,6 +54,21 @@ public final class ReconcileCommand implements Callable<Integer> {
       defaultValue = "cdc_lab.orders",
       description = "Source table <db>.<table> (default: ${DEFAULT-VALUE}).")
   String table;
+
+  @Option(
+      names = "--all",
+      description =
+          "Reconcile every base table of the database(s) with its <db>.<table>_current instead of"
+              + " one --table.")
+  boolean all;
+
+  @Option(
+      names = "--database",
+      paramLabel = "NAME",
+      description =
+          "With --all: the database whose tables to reconcile, repeatable (default: the JDBC"
+              + " URL's database).")
+  List<String> databases;
 
   @Option(
       names = "--iceberg-table",
@@ -64,7 +88,9 @@ public final class ReconcileCommand implements Callable<Integer> {
 
   @Option(
       names = "--output",
-      description = "Also write the result as JSON to this file (the report's reconciliation).")
+      description =
+          "Also write the result as JSON to this file (the report's reconciliation; with --all"
+              + " one such object per table and a summary).")
   Path output;
 
   @Option(
@@ -80,22 +106,17 @@ public final class ReconcileCommand implements Callable<Integer> {
 
   @Override
   public Integer call() throws SQLException, IOException {
+    checkUsage();
+    if (all) {
+      return callAll();
+    }
     String[] parts = table.split("\\.");
     if (parts.length != 2 || parts[0].isBlank() || parts[1].isBlank()) {
       throw new ParameterException(
           spec.commandLine(), "--table must be <db>.<table>, got '" + table + "'");
     }
     String iceberg = icebergTable != null ? icebergTable : table + "_current";
-    PrintWriter err = spec.commandLine().getErr();
-    Reconciler reconciler =
-        new Reconciler(
-            tempDir != null ? tempDir : Path.of(System.getProperty("java.io.tmpdir")),
-            Reconciler.DEFAULT_RUN_SIZE,
-            Math.max(list, 0),
-            line -> {
-              err.println(line);
-              err.flush();
-            });
+    Reconciler reconciler = reconciler();
     long started = System.nanoTime();
     ReconcileResult result;
     try (LakeCatalog lake = catalog.open(spec.commandLine());
@@ -108,6 +129,88 @@ public final class ReconcileCommand implements Callable<Integer> {
       Files.writeString(output, JSON.writeValueAsString(ReconciliationReport.of(result)));
     }
     return result.converged() ? 0 : 1;
+  }
+
+  private void checkUsage() {
+    ParseResult parsed = spec.commandLine().getParseResult();
+    if (all) {
+      for (String single : List.of("--table", "--iceberg-table")) {
+        if (parsed.hasMatchedOption(single)) {
+          throw new ParameterException(
+              spec.commandLine(),
+              "--all and "
+                  + single
+                  + " are mutually exclusive: --all reconciles every table of the database(s)"
+                  + " (narrow it with --database), "
+                  + single
+                  + " one table");
+        }
+      }
+    } else if (parsed.hasMatchedOption("--database")) {
+      throw new ParameterException(
+          spec.commandLine(), "--database needs --all; one table is --table <db>.<table>");
+    }
+  }
+
+  private Integer callAll() throws SQLException, IOException {
+    long started = System.nanoTime();
+    PrintWriter out = spec.commandLine().getOut();
+    List<TableOutcome> outcomes;
+    try (LakeCatalog lake = catalog.open(spec.commandLine());
+        Connection c = openJdbc()) {
+      List<String> dbs = databases != null ? databases : urlDatabase(c);
+      List<SourceTable> tables = SourceTables.discover(c, dbs);
+      if (tables.isEmpty()) {
+        throw new IllegalArgumentException(
+            "no base table in database(s) "
+                + dbs
+                + ": check --database and the JDBC user's rights");
+      }
+      // Each table's line as it finishes: a run over many tables shows its findings early.
+      outcomes =
+          new AllTablesReconciler(reconciler(), progress())
+              .reconcile(
+                  c,
+                  lake.catalog(),
+                  tables,
+                  o -> {
+                    AllTablesOutput.print(out, o);
+                    out.flush();
+                  });
+    }
+    double seconds = (System.nanoTime() - started) / 1e9;
+    AllTablesOutput.summary(out, outcomes, seconds);
+    out.flush();
+    if (output != null) {
+      Files.writeString(output, AllTablesReport.json(outcomes));
+    }
+    return AllTablesReport.converged(outcomes) ? 0 : 1;
+  }
+
+  private List<String> urlDatabase(Connection c) throws SQLException {
+    String db = c.getCatalog();
+    if (db == null || db.isBlank()) {
+      throw new ParameterException(
+          spec.commandLine(),
+          "--all needs a database: the JDBC URL names none; pass --database NAME");
+    }
+    return List.of(db);
+  }
+
+  private Reconciler reconciler() {
+    return new Reconciler(
+        tempDir != null ? tempDir : Path.of(System.getProperty("java.io.tmpdir")),
+        Reconciler.DEFAULT_RUN_SIZE,
+        Math.max(list, 0),
+        progress());
+  }
+
+  private Consumer<String> progress() {
+    PrintWriter err = spec.commandLine().getErr();
+    return line -> {
+      err.println(line);
+      err.flush();
+    };
   }
 
   private void print(ReconcileResult r, String iceberg, double seconds) {

@@ -6,6 +6,8 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.SQLException;
+import java.util.Collections;
+import java.util.Iterator;
 import java.util.function.Consumer;
 import org.apache.iceberg.Table;
 
@@ -41,6 +43,28 @@ public final class Reconciler {
   }
 
   /**
+   * Compares {@code db.table} on {@code source} with an Iceberg table that does not exist yet:
+   * every source row is missing from it, and an empty source converges.
+   *
+   * @throws IllegalArgumentException when the source table is missing or has no primary key
+   */
+  public ReconcileResult reconcileAbsent(Connection source, String db, String table)
+      throws SQLException {
+    Path dir = createTempDir();
+    try (JdbcRows rows = JdbcRows.open(source, db, table);
+        ExternalSorter sourceSorter = new ExternalSorter(dir, runSize)) {
+      return new SortedDiff(listLimit, n -> progress.accept("reconcile: compared " + n + " rows"))
+          .diff(
+              rows.columns(),
+              rows.primaryKey(),
+              inKeyOrder(rows, sourceSorter, db + "." + table),
+              Collections.emptyIterator());
+    } finally {
+      deleteTempDir(dir);
+    }
+  }
+
+  /**
    * Compares {@code db.table} on {@code source} with {@code actual}.
    *
    * @throws IllegalArgumentException when the source table is missing or has no primary key, or the
@@ -48,15 +72,10 @@ public final class Reconciler {
    */
   public ReconcileResult reconcile(Connection source, String db, String table, Table actual)
       throws SQLException {
-    Path dir;
-    try {
-      Files.createDirectories(tempDir);
-      dir = Files.createTempDirectory(tempDir, "sluice-reconcile-");
-    } catch (IOException e) {
-      throw new UncheckedIOException("cannot create a temporary dir under " + tempDir, e);
-    }
+    Path dir = createTempDir();
     try (JdbcRows rows = JdbcRows.open(source, db, table);
-        ExternalSorter sorter = new ExternalSorter(dir, runSize)) {
+        ExternalSorter sorter = new ExternalSorter(dir, runSize);
+        ExternalSorter sourceSorter = new ExternalSorter(dir, runSize)) {
       for (String key : rows.primaryKey()) {
         if (actual.schema().findField(key) == null) {
           throw new IllegalArgumentException(
@@ -72,14 +91,39 @@ public final class Reconciler {
               n -> progress.accept("reconcile: read " + n + " Iceberg rows"));
       progress.accept(
           "reconcile: " + read + " Iceberg rows read, comparing with " + db + "." + table);
+      Iterator<KeyedLine> sourceRows = inKeyOrder(rows, sourceSorter, db + "." + table);
       return new SortedDiff(listLimit, n -> progress.accept("reconcile: compared " + n + " rows"))
-          .diff(rows.columns(), rows.primaryKey(), rows, sorter.sorted());
+          .diff(rows.columns(), rows.primaryKey(), sourceRows, sorter.sorted());
     } finally {
-      try {
-        Files.deleteIfExists(dir);
-      } catch (IOException e) {
-        // the sorter removed its runs; an empty leftover dir is harmless
-      }
+      deleteTempDir(dir);
+    }
+  }
+
+  // The source streams in key order unless its key has a text column: the server's collation
+  // then orders it otherwise, and the rows go through an external sort like Iceberg's.
+  private Iterator<KeyedLine> inKeyOrder(JdbcRows rows, ExternalSorter sorter, String name) {
+    if (rows.inKeyOrder()) {
+      return rows;
+    }
+    progress.accept("reconcile: sorting " + name + " by key " + rows.primaryKey());
+    rows.forEachRemaining(sorter::add);
+    return sorter.sorted();
+  }
+
+  private Path createTempDir() {
+    try {
+      Files.createDirectories(tempDir);
+      return Files.createTempDirectory(tempDir, "sluice-reconcile-");
+    } catch (IOException e) {
+      throw new UncheckedIOException("cannot create a temporary dir under " + tempDir, e);
+    }
+  }
+
+  private static void deleteTempDir(Path dir) {
+    try {
+      Files.deleteIfExists(dir);
+    } catch (IOException e) {
+      // the sorters removed their runs; an empty leftover dir is harmless
     }
   }
 }

@@ -38,6 +38,28 @@ class ExternalSorterTest {
   }
 
   @Test
+  void compositeKeysSurviveSpillingAndMergeByEveryKeyColumn() {
+    List<long[]> keys = new ArrayList<>();
+    for (long order = 1; order <= 30; order++) {
+      for (long line = 1; line <= 20; line++) {
+        keys.add(new long[] {order, line});
+      }
+    }
+    Collections.shuffle(keys, new Random(7));
+    List<String> merged = new ArrayList<>();
+    try (ExternalSorter sorter = new ExternalSorter(dir, 50)) {
+      for (long[] k : keys) {
+        sorter.add(new KeyedLine(SortKey.of(k[0], k[1]), k[0] + "/" + k[1]));
+      }
+      sorter.sorted().forEachRemaining(r -> merged.add(r.line()));
+    }
+    assertThat(merged).hasSize(600).doesNotHaveDuplicates();
+    assertThat(merged.subList(0, 3)).containsExactly("1/1", "1/2", "1/3");
+    assertThat(merged.subList(19, 22)).containsExactly("1/20", "2/1", "2/2");
+    assertThat(merged.get(599)).isEqualTo("30/20");
+  }
+
+  @Test
   void fewRowsStayInMemory() {
     try (ExternalSorter sorter = new ExternalSorter(dir, 100)) {
       sorter.add(new KeyedLine(SortKey.of("b"), "b"));

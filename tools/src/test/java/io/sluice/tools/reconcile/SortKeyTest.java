@@ -25,4 +25,13 @@ class SortKeyTest {
     assertThat(SortKey.of(1L, "b")).isGreaterThan(SortKey.of(1L, "a"));
     assertThat(SortKey.of(1L, "z")).isLessThan(SortKey.of(2L, "a"));
   }
+
+  @Test
+  void compositeKeysEqualOnlyWhenEveryColumnIsEqual() {
+    assertThat(SortKey.of(7L, 1L)).isNotEqualTo(SortKey.of(7L, 2L));
+    assertThat(SortKey.of(7L, 2)).isEqualTo(SortKey.of(7, 2L)).hasSameHashCodeAs(SortKey.of(7, 2L));
+    // The second column decides only when the first ties: (1, 10) < (2, 1).
+    assertThat(SortKey.of(1L, 10L)).isLessThan(SortKey.of(2L, 1L));
+    assertThat(SortKey.of(1L, 10L)).isGreaterThan(SortKey.of(1L, 9L));
+  }
 }

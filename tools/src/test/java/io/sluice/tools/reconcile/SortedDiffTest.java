@@ -46,6 +46,32 @@ class SortedDiffTest {
   }
 
   @Test
+  void compositeKeysDifferingOnlyInTheSecondColumnDoNotCollide() {
+    List<String> columns = List.of("order_id", "line_no", "sku");
+    List<String> key = List.of("order_id", "line_no");
+    java.util.function.BiFunction<Long, Long, KeyedLine> item =
+        (order, line) ->
+            new KeyedLine(
+                SortKey.of(order, line),
+                CanonicalRows.line(columns, new Object[] {order, line, "sku-" + line}));
+    // Source holds lines 1 and 2 of order 7; the lake holds lines 1 and 3 of the same order.
+    ReconcileResult r =
+        new SortedDiff(10, n -> {})
+            .diff(
+                columns,
+                key,
+                List.of(item.apply(7L, 1L), item.apply(7L, 2L), item.apply(8L, 1L)).iterator(),
+                List.of(item.apply(7L, 1L), item.apply(7L, 3L), item.apply(8L, 1L)).iterator());
+
+    assertThat(r.diffCount()).isEqualTo(2);
+    assertThat(r.missingFromActual())
+        .containsExactly("{\"order_id\":\"7\",\"line_no\":\"2\",\"sku\":\"sku-2\"}");
+    assertThat(r.unexpectedInActual())
+        .containsExactly("{\"order_id\":\"7\",\"line_no\":\"3\",\"sku\":\"sku-3\"}");
+    assertThat(r.primaryKey()).containsExactly("order_id", "line_no");
+  }
+
+  @Test
   void listsAreCappedButTheCountIsNot() {
     List<KeyedLine> source = new java.util.ArrayList<>();
     for (long i = 0; i < 50; i++) {
