@@ -2,8 +2,11 @@ package io.sluice.lab.verify;
 
 import io.sluice.lake.IcebergRows;
 import io.sluice.lake.LakeCatalog;
+import io.sluice.tools.reconcile.AllTablesReconciler;
 import io.sluice.tools.reconcile.ReconcileResult;
 import io.sluice.tools.reconcile.Reconciler;
+import io.sluice.tools.reconcile.SourceTables;
+import io.sluice.tools.reconcile.TableOutcome;
 import java.sql.Connection;
 import java.sql.ResultSet;
 import java.sql.SQLException;
@@ -80,12 +83,35 @@ public final class LakeState {
 
   /** How many rows of {@code db.table} belong to {@code seed}. */
   public long rowsOfSeed(int seed) throws SQLException {
+    return rowsOfSeed(db + "." + table, seed);
+  }
+
+  /** The rows of {@code seed} in the lab table {@code qualifiedTable}; 0 when it does not exist. */
+  public long rowsOfSeed(String qualifiedTable, int seed) throws SQLException {
     try (Connection c = source.connect();
-        Statement s = c.createStatement();
-        ResultSet rs =
-            s.executeQuery("SELECT COUNT(*) FROM " + db + "." + table + " WHERE seed = " + seed)) {
-      rs.next();
-      return rs.getLong(1);
+        Statement s = c.createStatement()) {
+      String[] parts = qualifiedTable.split("\\.", 2);
+      try (ResultSet tables = c.getMetaData().getTables(parts[0], null, parts[1], null)) {
+        if (!tables.next()) {
+          return 0;
+        }
+      }
+      try (ResultSet rs =
+          s.executeQuery("SELECT COUNT(*) FROM " + qualifiedTable + " WHERE seed = " + seed)) {
+        rs.next();
+        return rs.getLong(1);
+      }
+    }
+  }
+
+  /**
+   * Every base table of the source database against its current table, as {@code sluice reconcile
+   * --all} does it: a table without a primary key is skipped (changelog-only).
+   */
+  public List<TableOutcome> reconcileAll() throws SQLException {
+    try (Connection c = source.connect()) {
+      return new AllTablesReconciler(reconciler, line -> {})
+          .reconcile(c, lake.catalog(), SourceTables.discover(c, List.of(db)), outcome -> {});
     }
   }
 }

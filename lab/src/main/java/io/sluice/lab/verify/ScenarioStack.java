@@ -1,19 +1,24 @@
 package io.sluice.lab.verify;
 
 import io.sluice.embedded.TopicReader;
+import io.sluice.lab.db.LabTables;
 import io.sluice.lab.db.OrdersTable;
 import io.sluice.lab.db.OrdersWorkload;
+import io.sluice.lab.db.TableWorkload;
 import io.sluice.lab.stack.EmbeddedStack;
 import io.sluice.lake.Catalogs;
 import io.sluice.lake.LakeCatalog;
 import io.sluice.schema.registry.HttpSchemaRegistryClient;
 import io.sluice.schema.registry.SchemaRegistryClient;
+import io.sluice.tools.reconcile.TableOutcome;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.SQLException;
+import java.sql.Statement;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 import java.util.function.Consumer;
@@ -39,6 +44,11 @@ public final class ScenarioStack implements AutoCloseable {
   public static final String CURRENT_TABLE = EmbeddedStack.CURRENT_TABLE;
   public static final String CHANGELOG_TABLE = EmbeddedStack.CHANGELOG_TABLE;
   public static final List<String> ICEBERG_TABLES = List.of(CURRENT_TABLE, CHANGELOG_TABLE);
+
+  /** The lab tables a baseline writes beside orders, and at most how many rows of each. */
+  public static final List<String> OTHER_TABLES = List.of("customers", "order_items", "audit_log");
+
+  public static final long OTHER_TABLE_ROWS = 30;
 
   private final ScenarioEndpoints endpoints;
   private final Admin admin;
@@ -176,12 +186,14 @@ public final class ScenarioStack implements AutoCloseable {
    * @throws ScenarioFailure naming what to change
    */
   public void requireFreshStart(int seed) throws SQLException {
-    if (lake.rowsOfSeed(seed) > 0) {
-      throw new ScenarioFailure(
-          SOURCE_TABLE
-              + " already holds rows of seed "
-              + seed
-              + "; pick another --seed, or run without --ready-file for a fresh stack");
+    for (String table : seededTables()) {
+      if (lake.rowsOfSeed(table, seed) > 0) {
+        throw new ScenarioFailure(
+            table
+                + " already holds rows of seed "
+                + seed
+                + "; pick another --seed, or run without --ready-file for a fresh stack");
+      }
     }
     String state = capture.state();
     if (!state.equals("RUNNING")) {
@@ -196,13 +208,62 @@ public final class ScenarioStack implements AutoCloseable {
     }
   }
 
+  /**
+   * Writes the lab's other tables as {@code sluice load} does (each created when missing, so it
+   * appears while the stack runs): {@code min(rows, OTHER_TABLE_ROWS)} rows of {@code seed}, a
+   * third of them updated and a fifth deleted, so every scenario also proves that every captured
+   * table reaches the lake (composite key and keyless table included).
+   */
+  public void seedOtherTables(int seed, long rows, Consumer<String> progress) throws SQLException {
+    long n = Math.min(rows, OTHER_TABLE_ROWS);
+    try (Connection c = connect()) {
+      for (String name : OTHER_TABLES) {
+        TableWorkload workload = LabTables.workload(name, seed);
+        try (Statement s = c.createStatement()) {
+          s.execute(workload.createSql());
+        }
+        workload.run(c, n, n / 3, n / 5, line -> progress.accept("  load: " + line));
+      }
+    }
+  }
+
+  /** Every table {@code sluice load} writes, qualified. */
+  private static List<String> seededTables() {
+    return LabTables.ALL.stream().map(name -> LabTables.workload(name, 0).table()).toList();
+  }
+
+  /**
+   * Every table of the source database against its current table ({@code sluice reconcile --all});
+   * {@code progress} gets one line per table.
+   */
+  public List<TableOutcome> reconcileEveryTable() {
+    try {
+      return lake.reconcileAll();
+    } catch (SQLException e) {
+      throw new ScenarioFailure("cannot reconcile the source tables: " + e.getMessage(), e);
+    }
+  }
+
+  /** True when every outcome is equal or skipped (a keyless table, changelog-only). */
+  public static boolean everyTableEqual(List<TableOutcome> outcomes) {
+    return !outcomes.isEmpty() && outcomes.stream().allMatch(o -> o.status().ok());
+  }
+
+  /** One line per table: {@code cdc_lab.orders equal, cdc_lab.audit_log skipped, ...}. */
+  public static String describe(List<TableOutcome> outcomes) {
+    return outcomes.stream()
+        .map(o -> o.table() + " " + o.status().name().toLowerCase(Locale.ROOT))
+        .collect(Collectors.joining(", "));
+  }
+
   /** What every scenario starts from: the DLQ records there before it, and the baseline linkage. */
   public record Baselined(Set<String> dlqBefore, LinkageSnapshot linkage) {}
 
   /**
    * The baseline step every scenario shares: checks the start is fresh, notes the DLQ records
-   * already there, seeds {@code rows} rows of {@code seed}, waits until the current table equals
-   * the source and the changelog holds every event of it, and takes the linkage.
+   * already there, seeds {@code rows} rows of {@code seed} (and the other lab tables), waits until
+   * the current table equals the source, every other keyed table its current table, and the
+   * changelog holds every event of the source, and takes the linkage.
    *
    * @throws ScenarioFailure when the start is not fresh or the lake does not catch up in time
    */
@@ -211,7 +272,18 @@ public final class ScenarioStack implements AutoCloseable {
     requireFreshStart(seed);
     Set<String> dlqBefore = dlqRecordIds();
     seed(seed, rows, progress);
+    seedOtherTables(seed, rows, progress);
     awaitConverged("the current table equals the source after the baseline", timeout);
+    List<TableOutcome> tables =
+        BoundedWait.latest(timeout, this::reconcileEveryTable, ScenarioStack::everyTableEqual);
+    if (tables == null || !everyTableEqual(tables)) {
+      throw new ScenarioFailure(
+          "not every source table reached the lake within "
+              + timeout.toSeconds()
+              + " s: "
+              + (tables == null ? "no reconciliation" : describe(tables)));
+    }
+    progress.accept("  every table: " + describe(tables));
     // The changelog sink commits on its own coordinator's schedule, often after the current table:
     // the linkage names both tables, so the changelog must hold the baseline too.
     BoundedWait.until(

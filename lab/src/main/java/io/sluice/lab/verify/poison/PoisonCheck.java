@@ -15,7 +15,8 @@ public enum PoisonCheck implements Check {
   CONNECTOR_RESUMED("connector_resumed"),
   POST_POISON_EVENT_FLOW_CONTINUED("post_poison_event_flow_continued"),
   FINAL_SNAPSHOT_DIFF_ZERO("final_snapshot_diff_zero"),
-  FINAL_EVENT_ID_AUDIT_CONSISTENT("final_event_id_audit_consistent");
+  FINAL_EVENT_ID_AUDIT_CONSISTENT("final_event_id_audit_consistent"),
+  FINAL_EVERY_TABLE_EQUAL("final_every_table_equal");
 
   private final String key;
 

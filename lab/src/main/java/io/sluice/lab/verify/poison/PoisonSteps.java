@@ -6,6 +6,7 @@ import static io.sluice.lab.verify.poison.PoisonCheck.DLQ_HAS_ERROR_METADATA;
 import static io.sluice.lab.verify.poison.PoisonCheck.DLQ_PRESERVED_ORIGINAL_VALUE;
 import static io.sluice.lab.verify.poison.PoisonCheck.EXACTLY_ONE_DLQ_RECORD;
 import static io.sluice.lab.verify.poison.PoisonCheck.FINAL_EVENT_ID_AUDIT_CONSISTENT;
+import static io.sluice.lab.verify.poison.PoisonCheck.FINAL_EVERY_TABLE_EQUAL;
 import static io.sluice.lab.verify.poison.PoisonCheck.FINAL_SNAPSHOT_DIFF_ZERO;
 import static io.sluice.lab.verify.poison.PoisonCheck.MAIN_JOB_SURVIVED_POISON;
 import static io.sluice.lab.verify.poison.PoisonCheck.POISON_WAS_NON_AVRO;
@@ -42,6 +43,7 @@ import io.sluice.tools.dlq.ledger.LedgerEntry;
 import io.sluice.tools.dlq.repair.IntendedRowPlanner;
 import io.sluice.tools.reconcile.ReconcileResult;
 import io.sluice.tools.reconcile.ReconciliationReport;
+import io.sluice.tools.reconcile.TableOutcome;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.time.Duration;
@@ -285,9 +287,12 @@ final class PoisonSteps {
     LakeReading last =
         BoundedWait.latest(
             settings.waitTimeout(),
-            () -> new LakeReading(stack.lake().reconcile(), stack.lake().audit()),
+            () ->
+                new LakeReading(
+                    stack.lake().reconcile(), stack.lake().audit(), stack.reconcileEveryTable()),
             r ->
-                r.reconcile().converged()
+                ScenarioStack.everyTableEqual(r.tables())
+                    && r.reconcile().converged()
                     && r.audit().consistent()
                     && r.audit().changelogEventIds().getOrDefault(intendedId, 0L)
                         >= intendedCopies);
@@ -308,7 +313,8 @@ final class PoisonSteps {
             + last.audit().changelogRowCount()
             + " changelog rows, "
             + last.audit().duplicateOccurrenceCount()
-            + " duplicate event(s)");
+            + " duplicate event(s); tables: "
+            + ScenarioStack.describe(last.tables()));
     return new Final(
         resumption,
         ReconciliationReport.of(last.reconcile()),
@@ -317,11 +323,13 @@ final class PoisonSteps {
         Map.of(
             POST_POISON_EVENT_FLOW_CONTINUED, flowed,
             FINAL_SNAPSHOT_DIFF_ZERO, last.reconcile().converged(),
-            FINAL_EVENT_ID_AUDIT_CONSISTENT, last.audit().consistent()));
+            FINAL_EVENT_ID_AUDIT_CONSISTENT, last.audit().consistent(),
+            FINAL_EVERY_TABLE_EQUAL, ScenarioStack.everyTableEqual(last.tables())));
   }
 
   /** One reading of the lake in the final wait. */
-  private record LakeReading(ReconcileResult reconcile, EventIdAudit audit) {}
+  private record LakeReading(
+      ReconcileResult reconcile, EventIdAudit audit, List<TableOutcome> tables) {}
 
   private ProducerMetadata produce(PoisonRecord record)
       throws InterruptedException, ExecutionException {

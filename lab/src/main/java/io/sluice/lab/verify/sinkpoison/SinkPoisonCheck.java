@@ -20,7 +20,8 @@ public enum SinkPoisonCheck implements Check {
   CONNECTOR_RESUMED("connector_resumed"),
   SOURCE_EQUALS_CURRENT("source_equals_current"),
   EVENT_IDS_CONSISTENT("event_ids_consistent"),
-  SINKS_RUNNING_AT_END("sinks_running_at_end");
+  SINKS_RUNNING_AT_END("sinks_running_at_end"),
+  EVERY_TABLE_EQUALS_SOURCE("every_table_equals_source");
 
   private final String key;
 

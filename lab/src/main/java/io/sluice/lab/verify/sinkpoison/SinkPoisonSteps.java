@@ -4,6 +4,7 @@ import static io.sluice.lab.verify.sinkpoison.SinkPoisonCheck.CHANGELOG_SINK_RUN
 import static io.sluice.lab.verify.sinkpoison.SinkPoisonCheck.CONNECTOR_RESUMED;
 import static io.sluice.lab.verify.sinkpoison.SinkPoisonCheck.DLQ_NAMES_FIELD_AND_TYPES;
 import static io.sluice.lab.verify.sinkpoison.SinkPoisonCheck.EVENT_IDS_CONSISTENT;
+import static io.sluice.lab.verify.sinkpoison.SinkPoisonCheck.EVERY_TABLE_EQUALS_SOURCE;
 import static io.sluice.lab.verify.sinkpoison.SinkPoisonCheck.FOLLOWING_EVENT_IN_CHANGELOG;
 import static io.sluice.lab.verify.sinkpoison.SinkPoisonCheck.FOLLOWING_EVENT_IN_CURRENT;
 import static io.sluice.lab.verify.sinkpoison.SinkPoisonCheck.ORIGINAL_VALUE_PRESERVED;
@@ -53,6 +54,7 @@ import io.sluice.tools.dlq.ledger.LedgerEntry;
 import io.sluice.tools.dlq.repair.ReencodePlanner;
 import io.sluice.tools.reconcile.ReconcileResult;
 import io.sluice.tools.reconcile.ReconciliationReport;
+import io.sluice.tools.reconcile.TableOutcome;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.time.Clock;
@@ -419,9 +421,12 @@ final class SinkPoisonSteps {
     LakeReading last =
         BoundedWait.latest(
             settings.waitTimeout(),
-            () -> new LakeReading(stack.lake().reconcile(), stack.lake().audit()),
+            () ->
+                new LakeReading(
+                    stack.lake().reconcile(), stack.lake().audit(), stack.reconcileEveryTable()),
             r ->
-                r.reconcile().converged()
+                ScenarioStack.everyTableEqual(r.tables())
+                    && r.reconcile().converged()
                     && r.audit().consistent()
                     && r.audit().changelogEventIds().getOrDefault(intendedId, 0L) >= 2
                     && r.audit().changelogEventIds().getOrDefault(followingId, 0L) >= 2);
@@ -437,7 +442,9 @@ final class SinkPoisonSteps {
             + " changelog rows, "
             + last.audit().duplicateOccurrenceCount()
             + " duplicate event(s); sinks "
-            + sinks.stream().map(s -> s.connector() + " " + s.state()).toList());
+            + sinks.stream().map(s -> s.connector() + " " + s.state()).toList()
+            + "; tables: "
+            + ScenarioStack.describe(last.tables()));
     return new Final(
         resumption,
         resumption.recovery().ended(sinks),
@@ -447,11 +454,13 @@ final class SinkPoisonSteps {
         Map.of(
             SOURCE_EQUALS_CURRENT, last.reconcile().converged(),
             EVENT_IDS_CONSISTENT, last.audit().consistent(),
-            SINKS_RUNNING_AT_END, sinks.stream().allMatch(SinkStatus::running)));
+            SINKS_RUNNING_AT_END, sinks.stream().allMatch(SinkStatus::running),
+            EVERY_TABLE_EQUALS_SOURCE, ScenarioStack.everyTableEqual(last.tables())));
   }
 
   /** One reading of the lake in the final wait. */
-  private record LakeReading(ReconcileResult reconcile, EventIdAudit audit) {}
+  private record LakeReading(
+      ReconcileResult reconcile, EventIdAudit audit, List<TableOutcome> tables) {}
 
   private List<SinkStatus> sinks() {
     return SINKS.stream().map(s -> SinkStatus.of(stack.endpoints().connectUrl(), s)).toList();
