@@ -8,10 +8,10 @@ import java.util.LinkedHashMap;
 import java.util.Map;
 
 /**
- * Connector configurations of the lakehouse sinks for one topic, as the stack and the tests create
- * them through the Connect REST API. The catalog is given as the ready file's {@code
- * iceberg_catalog} object: properties as {@code CatalogUtil.buildIcebergCatalog} takes them,
- * including {@code name}.
+ * Connector configurations of the lakehouse sinks for one topic, or for every topic a regex
+ * matches, as the stack and the tests create them through the Connect REST API. The catalog is
+ * given as the ready file's {@code iceberg_catalog} object: properties as {@code
+ * CatalogUtil.buildIcebergCatalog} takes them, including {@code name}.
  */
 public final class ConnectorConfigs {
   /** Connector class of the Apache Iceberg sink (append-only; the changelog table). */
@@ -29,15 +29,48 @@ public final class ConnectorConfigs {
    */
   public static Map<String, String> upsertSink(
       String topic, String registryUrl, Map<String, String> icebergCatalog, long commitIntervalMs) {
+    return upsertSink(Map.of("topics", topic), registryUrl, icebergCatalog, commitIntervalMs);
+  }
+
+  private static Map<String, String> upsertSink(
+      Map<String, String> subscription,
+      String registryUrl,
+      Map<String, String> icebergCatalog,
+      long commitIntervalMs) {
     Map<String, String> config = new LinkedHashMap<>();
     config.put("connector.class", UpsertSinkConnector.class.getName());
     config.put("tasks.max", "1");
-    config.put("topics", topic);
+    config.putAll(subscription);
     converters(config, registryUrl);
     config.put("commit.interval.ms", String.valueOf(commitIntervalMs));
     icebergCatalog.forEach((k, v) -> config.put("iceberg.catalog." + k, v));
     localWarehouse(config, icebergCatalog);
     return config;
+  }
+
+  /**
+   * {@link #upsertSink} following every topic {@code topicsRegex} matches (Connect's {@code
+   * topics.regex}) instead of one, each into its own table ({@code <db>.<table>_current} from
+   * {@code broker.<db>.<table>.clean}), created by its first record.
+   *
+   * <p>A topic created after the connector started is picked up within {@code topicRefreshMs}
+   * without a restart: the sink's consumer matches the regex against the cluster metadata it holds,
+   * which it refreshes every {@code metadata.max.age.ms} (default 5 min), so that is set to {@code
+   * topicRefreshMs} as a connector client override ({@code consumer.override.}). The worker's
+   * {@code connector.client.config.override.policy} must allow it: its default in Kafka 4.1, {@code
+   * All}, does; a worker with {@code None} refuses the connector.
+   *
+   * @param topicsRegex e.g. {@code broker\.shop\..+\.clean}; never one that matches DLQ topics
+   * @param topicRefreshMs how often the sink's consumer looks for new matching topics
+   */
+  public static Map<String, String> upsertSinkByRegex(
+      String topicsRegex,
+      String registryUrl,
+      Map<String, String> icebergCatalog,
+      long commitIntervalMs,
+      long topicRefreshMs) {
+    return upsertSink(
+        followTopics(topicsRegex, topicRefreshMs), registryUrl, icebergCatalog, commitIntervalMs);
   }
 
   /**
@@ -90,10 +123,28 @@ public final class ConnectorConfigs {
       String bootstrapServers,
       String controlTopic,
       long commitIntervalMs) {
+    return changelogSink(
+        Map.of("topics", topic),
+        new DlqTopics(null).of(topic),
+        registryUrl,
+        icebergCatalog,
+        bootstrapServers,
+        controlTopic,
+        commitIntervalMs);
+  }
+
+  private static Map<String, String> changelogSink(
+      Map<String, String> subscription,
+      String dlqTopic,
+      String registryUrl,
+      Map<String, String> icebergCatalog,
+      String bootstrapServers,
+      String controlTopic,
+      long commitIntervalMs) {
     Map<String, String> config = new LinkedHashMap<>();
     config.put("connector.class", ICEBERG_SINK_CONNECTOR);
     config.put("tasks.max", "1");
-    config.put("topics", topic);
+    config.putAll(subscription);
     converters(config, registryUrl);
     config.put("transforms", "tombstones,debezium,kafka");
     config.put("transforms.tombstones.type", "org.apache.kafka.connect.transforms.Filter");
@@ -123,13 +174,57 @@ public final class ConnectorConfigs {
     config.put("errors.tolerance", "all");
     config.put("errors.retry.timeout", "-1");
     config.put("errors.retry.delay.max.ms", "10000");
-    config.put("errors.deadletterqueue.topic.name", new DlqTopics(null).of(topic));
+    config.put("errors.deadletterqueue.topic.name", dlqTopic);
     config.put("errors.deadletterqueue.context.headers.enable", "true");
     // Only used when the DLQ topic is missing; the router creates it with its input.
     config.put("errors.deadletterqueue.topic.replication.factor", "1");
     config.put("errors.log.enable", "true");
     config.put("errors.log.include.messages", "false");
     return config;
+  }
+
+  /**
+   * {@link #changelogSink} following every topic {@code topicsRegex} matches (Connect's {@code
+   * topics.regex}): each topic's events go to the changelog table of its envelope's db and table. A
+   * topic created after the connector started is picked up within {@code topicRefreshMs} without a
+   * restart, as for {@link #upsertSinkByRegex}.
+   *
+   * <p>Connect has one DLQ topic per connector, so the records its converter or transforms cannot
+   * take go to {@code dlqTopic} rather than to the router's DLQ of their input; their {@code
+   * __connect.errors.topic} header names the input.
+   *
+   * @param dlqTopic the connector's DLQ topic (created by Connect when missing)
+   * @param topicRefreshMs how often the sink's consumer looks for new matching topics
+   */
+  public static Map<String, String> changelogSinkByRegex(
+      String topicsRegex,
+      String registryUrl,
+      Map<String, String> icebergCatalog,
+      String bootstrapServers,
+      String controlTopic,
+      long commitIntervalMs,
+      String dlqTopic,
+      long topicRefreshMs) {
+    return changelogSink(
+        followTopics(topicsRegex, topicRefreshMs),
+        dlqTopic,
+        registryUrl,
+        icebergCatalog,
+        bootstrapServers,
+        controlTopic,
+        commitIntervalMs);
+  }
+
+  /** {@code topics.regex} and the metadata refresh that bounds how late a new topic is seen. */
+  private static Map<String, String> followTopics(String topicsRegex, long topicRefreshMs) {
+    if (topicRefreshMs < 1) {
+      throw new IllegalArgumentException(
+          "topicRefreshMs must be at least 1 ms, got " + topicRefreshMs);
+    }
+    Map<String, String> subscription = new LinkedHashMap<>();
+    subscription.put("topics.regex", topicsRegex);
+    subscription.put("consumer.override.metadata.max.age.ms", String.valueOf(topicRefreshMs));
+    return subscription;
   }
 
   /**

@@ -42,6 +42,10 @@ import org.slf4j.LoggerFactory;
  * already holds, so a crash between the Iceberg commit and Connect's offset commit loses and
  * duplicates nothing.
  *
+ * <p>Records of a table without a primary key (null key, no {@code primary.key.fields}) are skipped
+ * ({@link KeylessTables}); a partition that has only skipped records since Iceberg's offsets hands
+ * Connect the offset after them, since nothing of it waits for a commit.
+ *
  * <p>A record the table cannot take ({@link RecordRejectedException}) fails the task, or with
  * {@code errors.sink.tolerance=all} goes to the DLQ ({@link Quarantine}) while the others are
  * written. A commit that fails for any other reason but a data or table problem is retried with
@@ -54,10 +58,14 @@ public class UpsertSinkTask extends SinkTask {
   private final QuarantineClients clients;
   private final PendingChanges pending = new PendingChanges();
   private final Map<TopicPartition, Long> held = new HashMap<>();
+  // Next offsets of partitions whose records since Iceberg's offsets were all keyless (skipped):
+  // nothing of them is waiting for a commit, so Connect may commit these.
+  private final Map<TopicPartition, Long> skippedTo = new HashMap<>();
   private UpsertSinkConfig config;
   private ChangeExtractor extractor;
   private UpsertCommitter committer;
   private TableResolver tables;
+  private KeylessTables keyless;
   private SinkMetricsEndpoint.Lease metricsLease;
   private SinkMetrics metrics;
   private Quarantine quarantine;
@@ -97,6 +105,7 @@ public class UpsertSinkTask extends SinkTask {
     TableNames names = new TableNames(config.tableTopicRegex(), config.tableNameFormat());
     metricsLease = SinkMetricsEndpoint.acquire(config.metricsHost(), config.metricsPort());
     metrics = new SinkMetrics(metricsLease.meters(), config.connectorName(), names);
+    keyless = new KeylessTables(config.primaryKeyFields().isEmpty(), names, metrics);
     committer =
         new UpsertCommitter(
             catalog,
@@ -147,6 +156,7 @@ public class UpsertSinkTask extends SinkTask {
   public void close(Collection<TopicPartition> partitions) {
     pending.drop(partitions);
     partitions.forEach(held::remove);
+    partitions.forEach(skippedTo::remove);
     if (quarantine != null) {
       quarantine.close(partitions);
     }
@@ -159,6 +169,14 @@ public class UpsertSinkTask extends SinkTask {
       Long committed = held.get(tp);
       if (committed != null && record.kafkaOffset() < committed) {
         // Already in Iceberg (a rewind or a redelivery): writing it again would be a stale write.
+        continue;
+      }
+      if (keyless.skip(record)) {
+        if (pending.partitions().containsKey(tp)) {
+          pending.add(tp, record.kafkaOffset(), null);
+        } else {
+          skippedTo.merge(tp, record.kafkaOffset() + 1, Math::max);
+        }
         continue;
       }
       ChangeEvent event;
@@ -184,6 +202,10 @@ public class UpsertSinkTask extends SinkTask {
         .forEach(
             tp -> {
               Long offset = held.get(tp);
+              Long skipped = skippedTo.get(tp);
+              if (skipped != null && (offset == null || skipped > offset)) {
+                offset = skipped;
+              }
               if (offset != null) {
                 safe.put(tp, new OffsetAndMetadata(offset));
               }
@@ -273,6 +295,7 @@ public class UpsertSinkTask extends SinkTask {
   private void rewindToIceberg() {
     pending.clear();
     held.clear();
+    skippedTo.clear();
     tables.clear();
     Map<TopicPartition, Long> fromIceberg = committer.heldOffsets(context.assignment());
     held.putAll(fromIceberg);

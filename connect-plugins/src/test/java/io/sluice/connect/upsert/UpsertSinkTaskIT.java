@@ -6,6 +6,10 @@ import static io.sluice.connect.testing.Envelopes.row;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import ch.qos.logback.classic.Level;
+import ch.qos.logback.classic.Logger;
+import ch.qos.logback.classic.spi.ILoggingEvent;
+import ch.qos.logback.core.read.ListAppender;
 import io.sluice.connect.testing.Envelopes;
 import io.sluice.connect.testing.Lake;
 import io.sluice.connect.testing.StubTaskContext;
@@ -51,6 +55,7 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.slf4j.LoggerFactory;
 
 /**
  * The sink task driven directly (no broker), writing into a real JdbcCatalog on SQLite and read
@@ -62,6 +67,26 @@ class UpsertSinkTaskIT {
   private static final TopicPartition P0 = new TopicPartition(TOPIC, 0);
   private static final TopicPartition P1 = new TopicPartition(TOPIC, 1);
   private static final long INTERVAL_MS = 1_000;
+  private static final TopicPartition ITEMS_P0 =
+      new TopicPartition("broker.cdc_lab.order_items.clean", 0);
+  private static final TableIdentifier ITEMS_TABLE =
+      TableIdentifier.of("cdc_lab", "order_items_current");
+  private static final TopicPartition AUDIT_P0 =
+      new TopicPartition("broker.cdc_lab.audit_log.clean", 0);
+  private static final Schema ITEM_KEY =
+      SchemaBuilder.struct()
+          .field("order_id", Schema.INT32_SCHEMA)
+          .field("line_no", Schema.INT32_SCHEMA)
+          .build();
+  // The row lists line_no first: the key's order, not the row's, is the table's key order.
+  private static final Schema ITEM_ROW =
+      SchemaBuilder.struct()
+          .optional()
+          .field("line_no", Schema.INT32_SCHEMA)
+          .field("order_id", Schema.INT32_SCHEMA)
+          .field("sku", Schema.OPTIONAL_STRING_SCHEMA)
+          .build();
+  private static final Schema ITEM_ENVELOPE = Envelopes.envelope(ITEM_ROW);
 
   @TempDir Path dir;
   private Lake lake;
@@ -436,6 +461,111 @@ class UpsertSinkTaskIT {
         });
   }
 
+  @Test
+  void aCompositeKeyUpdatesAndDeletesOneLineOfAnOrderOnly() {
+    Harness task = start(Map.of(), List.of(ITEMS_P0), QuarantineClients.KAFKA);
+    task.put(item(0, "c", 1, 1, "apple"), item(1, "c", 1, 2, "pear"), item(2, "c", 2, 1, "fig"));
+    task.commit();
+    task.put(item(3, "u", 1, 2, "plum"), itemDelete(4, 1, 1));
+    task.commit();
+
+    assertThat(items()).containsExactly("1/2=plum", "2/1=fig");
+    Table table = lake.table(ITEMS_TABLE);
+    org.apache.iceberg.Schema schema = table.schema();
+    List<Integer> keyIds =
+        List.of(schema.findField("order_id").fieldId(), schema.findField("line_no").fieldId());
+    assertThat(List.copyOf(schema.identifierFieldIds())).isEqualTo(keyIds);
+    List<List<Integer>> equalityIds = new ArrayList<>();
+    table
+        .currentSnapshot()
+        .addedDeleteFiles(table.io())
+        .forEach(
+            f -> {
+              if (f.content() == org.apache.iceberg.FileContent.EQUALITY_DELETES) {
+                equalityIds.add(f.equalityFieldIds());
+              }
+            });
+    assertThat(equalityIds).isNotEmpty().allSatisfy(ids -> assertThat(ids).isEqualTo(keyIds));
+  }
+
+  @Test
+  void keylessRecordsAreSkippedWithOneWarnAndTheirOffsetsAdvance() {
+    ListAppender<ILoggingEvent> logs = new ListAppender<>();
+    logs.start();
+    Logger logger = (Logger) LoggerFactory.getLogger(KeylessTables.class);
+    logger.addAppender(logs);
+    try {
+      Harness task = start(Map.of(), List.of(AUDIT_P0, P0), QuarantineClients.KAFKA);
+      task.put(
+          keyless(0, "c", 1, "secret-a"),
+          keyless(1, "c", 2, "secret-b"),
+          upsert(0, 0, "c", 1, "a"));
+      task.commit();
+      task.put(keyless(2, "u", 2, "secret-c"));
+      task.commit();
+
+      assertThat(lake.exists(TableIdentifier.of("cdc_lab", "audit_log_current"))).isFalse();
+      assertThat(state()).containsExactly("1=a");
+      assertThat(task.preCommit()).isEqualTo(Map.of(AUDIT_P0, 3L, P0, 1L));
+      assertThat(logs.list)
+          .singleElement()
+          .satisfies(
+              e -> {
+                assertThat(e.getLevel()).isEqualTo(Level.WARN);
+                assertThat(e.getFormattedMessage())
+                    .contains("Topic broker.cdc_lab.audit_log.clean has records without a key")
+                    .contains("writes no table cdc_lab.audit_log_current")
+                    .contains("the changelog table has its events")
+                    .doesNotContain("secret");
+              });
+    } finally {
+      logger.detachAppender(logs);
+    }
+  }
+
+  @Test
+  void nullKeysWithPrimaryKeyFieldsAreUpsertedByTheRowsColumns() {
+    Harness task =
+        start(Map.of("primary.key.fields", "id"), List.of(AUDIT_P0), QuarantineClients.KAFKA);
+    task.put(keyless(0, "c", 1, "a"), keyless(1, "c", 2, "b"), keyless(2, "u", 1, "a2"));
+    task.commit();
+    assertThat(
+            lake.rows(TableIdentifier.of("cdc_lab", "audit_log_current"), "id").stream()
+                .map(r -> r.getField("id") + "=" + r.getField("customer")))
+        .containsExactly("1=a2", "2=b");
+  }
+
+  private static SinkRecord keyless(long offset, String op, int id, String customer) {
+    Struct value = change(op, null, row(id, customer));
+    return new SinkRecord(AUDIT_P0.topic(), 0, null, null, value.schema(), value, offset);
+  }
+
+  private static SinkRecord item(long offset, String op, int order, int line, String sku) {
+    Struct row = new Struct(ITEM_ROW).put("order_id", order).put("line_no", line).put("sku", sku);
+    Struct value = change(ITEM_ENVELOPE, op, null, row);
+    return new SinkRecord(
+        ITEMS_P0.topic(), 0, ITEM_KEY, itemKey(order, line), ITEM_ENVELOPE, value, offset);
+  }
+
+  private static SinkRecord itemDelete(long offset, int order, int line) {
+    Struct before =
+        new Struct(ITEM_ROW).put("order_id", order).put("line_no", line).put("sku", "gone");
+    Struct value = change(ITEM_ENVELOPE, "d", before, null);
+    return new SinkRecord(
+        ITEMS_P0.topic(), 0, ITEM_KEY, itemKey(order, line), ITEM_ENVELOPE, value, offset);
+  }
+
+  private static Struct itemKey(int order, int line) {
+    return new Struct(ITEM_KEY).put("order_id", order).put("line_no", line);
+  }
+
+  private List<String> items() {
+    return lake.rows(ITEMS_TABLE, "order_id").stream()
+        .map(r -> r.getField("order_id") + "/" + r.getField("line_no") + "=" + r.getField("sku"))
+        .sorted()
+        .toList();
+  }
+
   private List<String> state() {
     return lake.rows(TABLE, "id").stream()
         .map(r -> r.getField("id") + "=" + r.getField("customer"))
@@ -454,12 +584,17 @@ class UpsertSinkTaskIT {
   }
 
   private Harness start(Map<String, String> extra, QuarantineClients clients) {
+    return start(extra, List.of(P0, P1), clients);
+  }
+
+  private Harness start(
+      Map<String, String> extra, List<TopicPartition> partitions, QuarantineClients clients) {
     Map<String, String> props = new HashMap<>(lake.connectorProperties());
     props.put("name", "orders-upsert");
-    props.put("topics", TOPIC);
+    props.put("topics", String.join(",", partitions.stream().map(TopicPartition::topic).toList()));
     props.put("commit.interval.ms", String.valueOf(INTERVAL_MS));
     props.putAll(extra);
-    Harness harness = new Harness(props, List.of(P0, P1), clients);
+    Harness harness = new Harness(props, partitions, clients);
     harnesses.add(harness);
     return harness;
   }

@@ -66,6 +66,15 @@ public record PartitionTerm(Transform transform, String column, int width) {
     return new PartitionTerm(transform, m.group(2), width);
   }
 
+  /** The term as {@code table.partition.by} writes it: {@code bucket(id, 16)}. */
+  public String text() {
+    return switch (transform) {
+      case IDENTITY -> "identity(" + column + ")";
+      case BUCKET -> "bucket(" + column + ", " + width + ")";
+      case TRUNCATE -> "truncate(" + column + ", " + width + ")";
+    };
+  }
+
   /** Adds this term to {@code spec}. */
   public void addTo(PartitionSpec.Builder spec) {
     switch (transform) {

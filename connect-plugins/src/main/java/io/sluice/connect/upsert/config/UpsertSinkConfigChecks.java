@@ -122,16 +122,20 @@ final class UpsertSinkConfigChecks {
     if (!keyFields.isEmpty()) {
       String outside =
           terms.stream()
-              .map(PartitionTerm::column)
-              .filter(c -> !keyFields.contains(c))
+              .filter(t -> !keyFields.contains(t.column()))
+              .map(PartitionTerm::text)
               .collect(Collectors.joining(", "));
       if (!outside.isEmpty()) {
         values
             .get(TABLE_PARTITION_BY_CONFIG)
             .addErrorMessage(
-                "partition columns must be primary-key columns (equality deletes are"
-                    + " partition-scoped); not in primary.key.fields: "
-                    + outside);
+                "partition terms must be on primary-key fields (equality deletes are"
+                    + " partition-scoped, so an update could leave the old row in another"
+                    + " partition); "
+                    + outside
+                    + " not on primary.key.fields "
+                    + keyFields
+                    + ": partition by key fields only, or drop the term");
       }
     }
   }

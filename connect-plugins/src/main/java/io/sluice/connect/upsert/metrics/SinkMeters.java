@@ -12,7 +12,8 @@ import java.util.concurrent.ConcurrentHashMap;
  * sluice_sink_rows_upserted_total}, {@code sluice_sink_rows_deleted_total}, {@code
  * sluice_sink_commits_total{result}} (success, failure), {@code
  * sluice_sink_commit_duration_seconds_*}, {@code sluice_sink_freshness_seconds_*}, {@code
- * sluice_sink_last_commit_timestamp_seconds} and {@code sluice_sink_quarantined_total{code}}.
+ * sluice_sink_last_commit_timestamp_seconds}, {@code sluice_sink_quarantined_total{code}} and
+ * {@code sluice_sink_keyless_records_total} (records of a table without a primary key, skipped).
  */
 public final class SinkMeters {
   public static final String RECORDS = "sluice.sink.records";
@@ -23,6 +24,7 @@ public final class SinkMeters {
   public static final String FRESHNESS = "sluice.sink.freshness";
   public static final String LAST_COMMIT_TIMESTAMP = "sluice.sink.last.commit.timestamp";
   public static final String QUARANTINED = "sluice.sink.quarantined";
+  public static final String KEYLESS_RECORDS = "sluice.sink.keyless.records";
 
   private final MeterRegistry registry;
   private final Clock clock;

@@ -31,6 +31,11 @@ public final class SinkMetrics {
     ofTopic(topic).received(event);
   }
 
+  /** Counts a keyless record of {@code topic}, skipped: its table has no primary key. */
+  public void keyless(String topic) {
+    ofTopic(topic).keyless();
+  }
+
   /** Counts a record of {@code topic} sent to the DLQ with {@code code}. */
   public void quarantined(String topic, String code) {
     ofTopic(topic).quarantined(code);

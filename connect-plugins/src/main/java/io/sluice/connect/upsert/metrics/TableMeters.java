@@ -30,6 +30,7 @@ public final class TableMeters {
   private final Counter deleted;
   private final Counter commitSuccesses;
   private final Counter commitFailures;
+  private final Counter keyless;
   private final Timer commitDuration;
   private final Timer freshness;
   private final AtomicLong lastCommitMs = new AtomicLong();
@@ -50,6 +51,13 @@ public final class TableMeters {
     deleted =
         Counter.builder(SinkMeters.ROWS_DELETED)
             .description("Keys deleted by commits (one per key and commit)")
+            .tags(tags)
+            .register(registry);
+    keyless =
+        Counter.builder(SinkMeters.KEYLESS_RECORDS)
+            .description(
+                "Records without a key (a source table without a primary key), skipped: the"
+                    + " table has no current table, its events are in the changelog")
             .tags(tags)
             .register(registry);
     commitSuccesses = commitsCounter("success");
@@ -93,6 +101,11 @@ public final class TableMeters {
         .tag("code", code)
         .register(registry)
         .increment();
+  }
+
+  /** Counts a keyless record, skipped ({@code sluice_sink_keyless_records_total}). */
+  public void keyless() {
+    keyless.increment();
   }
 
   /**

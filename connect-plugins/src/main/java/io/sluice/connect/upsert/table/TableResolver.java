@@ -6,7 +6,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
-import java.util.stream.Collectors;
 import org.apache.iceberg.PartitionField;
 import org.apache.iceberg.PartitionSpec;
 import org.apache.iceberg.Schema;
@@ -105,16 +104,20 @@ public final class TableResolver {
 
   private Table create(TableIdentifier id, Schema schema) {
     PartitionSpec.Builder spec = PartitionSpec.builderFor(schema);
-    Set<String> keyNames = identifierNames(schema);
+    List<String> keyNames = identifierNames(schema);
     for (PartitionTerm term : settings.partitionBy()) {
       if (!keyNames.contains(term.column())) {
         throw new DataException(
-            "table.partition.by names "
+            "table.partition.by term "
+                + term.text()
+                + " is on column "
                 + term.column()
-                + ", which is not a primary-key column of "
+                + ", which is not a key field of "
                 + id
-                + " "
-                + keyNames);
+                + " (key fields "
+                + keyNames
+                + "): equality deletes are partition-scoped, so an update could leave the old row"
+                + " in another partition; partition by key fields only, or drop the term");
       }
       term.addTo(spec);
     }
@@ -150,9 +153,11 @@ public final class TableResolver {
   }
 
   private static void checkKey(TableIdentifier id, Table table, Schema recordSchema) {
-    Set<String> tableKey = identifierNames(table.schema());
-    Set<String> recordKey = identifierNames(recordSchema);
-    if (!tableKey.equals(recordKey)) {
+    List<String> tableKey = identifierNames(table.schema());
+    List<String> recordKey = identifierNames(recordSchema);
+    // The same columns are the same key, whatever their order: a table created before the key
+    // columns led kept them in column order.
+    if (!Set.copyOf(tableKey).equals(Set.copyOf(recordKey))) {
       throw new DataException(
           "table "
               + id
@@ -176,9 +181,8 @@ public final class TableResolver {
     }
   }
 
-  private static Set<String> identifierNames(Schema schema) {
-    return schema.identifierFieldIds().stream()
-        .map(schema::findColumnName)
-        .collect(Collectors.toSet());
+  /** The identifier fields in the order the schema keeps them (the key's, for our tables). */
+  private static List<String> identifierNames(Schema schema) {
+    return schema.identifierFieldIds().stream().map(schema::findColumnName).toList();
   }
 }

@@ -18,6 +18,7 @@ import static io.sluice.connect.upsert.types.SemanticTypes.MAX_DECIMAL_PRECISION
 
 import java.util.ArrayList;
 import java.util.HashSet;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -39,8 +40,14 @@ public final class IcebergSchemas {
   private IcebergSchemas() {}
 
   /**
-   * The table schema of rows shaped like {@code row}, keyed by {@code key}'s fields (added when the
-   * row lacks them).
+   * The table schema of rows shaped like {@code row}, keyed by {@code key}'s fields: the key
+   * columns lead, in the key's field order, then the row's other columns in row order.
+   *
+   * <p>Key first because Iceberg keeps identifier fields as a set of field ids: a table's create
+   * assigns fresh ids in column order and re-collects the identifier ids into a hash set, so the
+   * table's {@code identifier-field-ids} come out ordered by id. Only leading key columns (ids
+   * 1..k) keep the key's order, which is the order of a composite key's equality deletes and of
+   * every reader that lists the key.
    *
    * @param excludedField a row field that is not a column (flat operation field), or null
    * @throws DataException when a key field has a type Iceberg cannot use as an identifier
@@ -48,33 +55,22 @@ public final class IcebergSchemas {
   public static org.apache.iceberg.Schema tableSchema(
       Schema row, Schema key, String excludedField) {
     AtomicInteger ids = new AtomicInteger(0);
-    Set<String> keyNames = new HashSet<>();
-    key.fields().forEach(f -> keyNames.add(f.name()));
     List<Types.NestedField> columns = new ArrayList<>();
-    Set<Integer> identifiers = new HashSet<>();
-    Set<String> seen = new HashSet<>();
-    for (Field field : row.fields()) {
-      if (field.name().equals(excludedField)) {
-        continue;
-      }
-      boolean isKey = keyNames.contains(field.name());
-      Types.NestedField column = column(field, isKey, ids);
+    // Ordered: Iceberg keeps the ids in the order they are given until the table is created.
+    Set<Integer> identifiers = new LinkedHashSet<>();
+    Set<String> keyNames = new HashSet<>();
+    for (Field keyField : key.fields()) {
+      // The row's field when it has one: its type is the column's (the key's is the same column).
+      Field field = row.field(keyField.name());
+      Types.NestedField column = column(field == null ? keyField : field, true, ids);
+      checkIdentifierType(column);
       columns.add(column);
-      seen.add(field.name());
-      if (isKey) {
-        identifiers.add(column.fieldId());
-      }
+      identifiers.add(column.fieldId());
+      keyNames.add(keyField.name());
     }
-    for (Field field : key.fields()) {
-      if (!seen.contains(field.name())) {
-        Types.NestedField column = column(field, true, ids);
-        columns.add(column);
-        identifiers.add(column.fieldId());
-      }
-    }
-    for (Types.NestedField column : columns) {
-      if (identifiers.contains(column.fieldId())) {
-        checkIdentifierType(column);
+    for (Field field : row.fields()) {
+      if (!field.name().equals(excludedField) && !keyNames.contains(field.name())) {
+        columns.add(column(field, false, ids));
       }
     }
     return new org.apache.iceberg.Schema(columns, identifiers);

@@ -156,7 +156,8 @@ class UpsertSinkConfigTest {
     assertThat(errors(props).get("table.partition.by"))
         .singleElement()
         .asString()
-        .contains("not in primary.key.fields: customer");
+        .contains("identity(customer) not on primary.key.fields [id]")
+        .contains("partition by key fields only, or drop the term");
     props.put("table.partition.by", "bucket(id, 16), truncate(id, 10)");
     assertThat(errors(props)).isEmpty();
     assertThat(new UpsertSinkConfig(props).tablePartitionBy())

@@ -67,6 +67,33 @@ class BatchPreparerTest {
         .hasSize(2);
   }
 
+  @Test
+  void aCompositeKeyIsTheWholeKeyNotItsFirstField() {
+    Schema itemKey =
+        SchemaBuilder.struct()
+            .field("order_id", Schema.INT32_SCHEMA)
+            .field("line_no", Schema.INT32_SCHEMA)
+            .build();
+    List<ChangeEvent> batch =
+        BatchPreparer.prepare(
+            List.of(
+                item(itemKey, 1, SourceOp.CREATE, 7, 1),
+                item(itemKey, 2, SourceOp.CREATE, 7, 2),
+                item(itemKey, 3, SourceOp.UPDATE, 7, 2),
+                item(itemKey, 4, SourceOp.DELETE, 7, 1),
+                item(itemKey, 5, SourceOp.CREATE, 8, 1)));
+    // Line 2's update leaves line 1 alone, line 1's delete leaves line 2, order 8 is its own.
+    assertThat(batch).extracting(ChangeEvent::offset).containsExactly(3L, 4L, 5L);
+    assertThat(batch)
+        .extracting(e -> e.key().get("order_id") + "/" + e.key().get("line_no"))
+        .containsExactly("7/2", "7/1", "8/1");
+  }
+
+  private static ChangeEvent item(Schema keySchema, long offset, SourceOp op, int order, int line) {
+    Struct key = new Struct(keySchema).put("order_id", order).put("line_no", line);
+    return new ChangeEvent("t", 0, offset, op, key, null, ChangeEvent.NO_TIME);
+  }
+
   private static ChangeEvent upsert(int partition, long offset, int id, String customer) {
     return new ChangeEvent(
         "t", partition, offset, SourceOp.UPDATE, key(id), row(id, customer), ChangeEvent.NO_TIME);

@@ -24,6 +24,22 @@ class TableNamesTest {
   }
 
   @Test
+  void everyCleanTopicOfADatabaseHasACurrentTableOfItsOwn() {
+    assertThat(
+            java.util.stream.Stream.of(
+                    "broker.shop.orders.clean",
+                    "broker.shop.order_items.clean",
+                    "broker.shop.audit_log.clean",
+                    "broker.crm.orders.clean")
+                .map(defaults::table))
+        .containsExactly(
+            TableIdentifier.of("shop", "orders_current"),
+            TableIdentifier.of("shop", "order_items_current"),
+            TableIdentifier.of("shop", "audit_log_current"),
+            TableIdentifier.of("crm", "orders_current"));
+  }
+
+  @Test
   void topicPlaceholderAndCustomGroups() {
     TableNames names = new TableNames(Pattern.compile("^in-(?<name>.+)$"), "lake.{name}_v");
     assertThat(names.table("in-users")).isEqualTo(TableIdentifier.of("lake", "users_v"));

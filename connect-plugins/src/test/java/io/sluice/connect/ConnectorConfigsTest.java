@@ -1,0 +1,63 @@
+package io.sluice.connect;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.sluice.connect.upsert.config.UpsertSinkConfig;
+import java.util.HashMap;
+import java.util.Map;
+import org.apache.kafka.common.config.ConfigValue;
+import org.junit.jupiter.api.Test;
+
+class ConnectorConfigsTest {
+  private static final String REGEX = "broker\\.shop\\..+\\.clean";
+  private static final Map<String, String> CATALOG =
+      Map.of("name", "lake", "type", "jdbc", "uri", "jdbc:sqlite:/tmp/c.db", "warehouse", "/tmp/w");
+
+  @Test
+  void theUpsertSinkByRegexIsTheOneTopicSinkSubscribedToTheRegexWithABoundedRefresh() {
+    Map<String, String> byRegex =
+        ConnectorConfigs.upsertSinkByRegex(REGEX, "http://registry", CATALOG, 500, 2_000);
+    Map<String, String> expected =
+        new HashMap<>(ConnectorConfigs.upsertSink("t", "http://registry", CATALOG, 500));
+    expected.remove("topics");
+    expected.put("topics.regex", REGEX);
+    expected.put("consumer.override.metadata.max.age.ms", "2000");
+    assertThat(byRegex).isEqualTo(expected);
+    // The sink refuses keys it would ignore; these it takes.
+    assertThat(UpsertSinkConfig.validate(byRegex).configValues())
+        .flatExtracting(ConfigValue::errorMessages)
+        .isEmpty();
+  }
+
+  @Test
+  void theChangelogSinkByRegexUsesTheConnectorsOneDlqTopic() {
+    Map<String, String> byRegex =
+        ConnectorConfigs.changelogSinkByRegex(
+            REGEX, "http://registry", CATALOG, "kafka:9092", "control", 1_000, "shop.dlq", 3_000);
+    Map<String, String> expected =
+        new HashMap<>(
+            ConnectorConfigs.changelogSink(
+                "broker.shop.orders.clean",
+                "http://registry",
+                CATALOG,
+                "kafka:9092",
+                "control",
+                1_000));
+    assertThat(expected)
+        .containsEntry("errors.deadletterqueue.topic.name", "broker.shop.orders.dlq");
+    expected.remove("topics");
+    expected.put("topics.regex", REGEX);
+    expected.put("consumer.override.metadata.max.age.ms", "3000");
+    expected.put("errors.deadletterqueue.topic.name", "shop.dlq");
+    assertThat(byRegex).isEqualTo(expected);
+  }
+
+  @Test
+  void aRefreshIntervalBelowOneMillisecondIsRefused() {
+    assertThatThrownBy(
+            () -> ConnectorConfigs.upsertSinkByRegex(REGEX, "http://registry", CATALOG, 500, 0))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessage("topicRefreshMs must be at least 1 ms, got 0");
+  }
+}
