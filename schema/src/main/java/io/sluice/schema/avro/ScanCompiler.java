@@ -161,14 +161,14 @@ public final class ScanCompiler {
         if (slot < 0) {
           int at = emit(ScanPlan.OPTIONAL, path, rel, 0);
           value(present, captures, -1, path, rel + 1);
-          code[at + 2] = here();
+          patch(at + 2, here());
           return;
         }
         if (isComplex(present)) {
           int at = emit(ScanPlan.CAP_OPTIONAL, path, rel, 0, slot);
           value(present, captures, -1, path, rel + 1);
           emit(ScanPlan.CAP_END, path, slot);
-          code[at + 2] = here();
+          patch(at + 2, here());
           return;
         }
       }
@@ -183,15 +183,15 @@ public final class ScanCompiler {
           jumps[i] = -1; // reads nothing: the target is the end of the union
           continue;
         }
-        code[at + 3 + i] = here();
+        patch(at + 3 + i, here());
         value(branch, captures, slot, path, rel + 1);
         jumps[i] = emit(ScanPlan.JMP, path, 0);
       }
       for (int i = 0; i < branches.size(); i++) {
         if (jumps[i] < 0) {
-          code[at + 3 + i] = here();
+          patch(at + 3 + i, here());
         } else {
-          code[jumps[i] + 1] = here();
+          patch(jumps[i] + 1, here());
         }
       }
     }
@@ -204,7 +204,7 @@ public final class ScanCompiler {
       int at = emit(op, path, rel, 0);
       value(item, Map.of(), -1, join(path, segment), rel + 1);
       emit(ScanPlan.RET, join(path, segment));
-      code[at + 2] = here();
+      patch(at + 2, here());
       if (slot >= 0) {
         emit(ScanPlan.CAP_END, path, slot);
       }
@@ -296,6 +296,15 @@ public final class ScanCompiler {
       runKinds[runSize] = kind;
       runPaths[runSize] = path;
       runSize++;
+    }
+
+    /**
+     * Sets {@code code[at]} to {@code target}. A patch must not be written as {@code code[at] =
+     * here()}: Java takes the array before it runs {@code here()}, and when that flush grows the
+     * array the write lands in the old one, leaving the jump at 0 (the plan's start).
+     */
+    private void patch(int at, int target) {
+      code[at] = target;
     }
 
     /** The pc of the next instruction, once the queued fields are emitted. */
