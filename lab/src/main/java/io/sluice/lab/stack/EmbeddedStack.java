@@ -61,11 +61,33 @@ public final class EmbeddedStack implements AutoCloseable {
   /** Group id of the Connect worker; its internal topics are {@code <id>-configs} and so on. */
   public static final String CONNECT_GROUP_ID = "sluice-connect";
 
-  /** The Sluice upsert sink: {@link #CLEAN_TOPIC} to {@link #CURRENT_TABLE}. */
+  /**
+   * What both sinks follow: every clean topic of the captured database, {@code
+   * broker.cdc_lab.<table>.clean}, one Iceberg table per source table.
+   */
+  public static final String CLEAN_TOPICS_REGEX =
+      TOPIC_PREFIX.replace(".", "\\.") + "\\." + EmbeddedMariaDb.DATABASE + "\\.[^.]+\\.clean";
+
+  /** How soon both sinks see a clean topic created while they run (their metadata refresh). */
+  public static final long SINK_TOPIC_REFRESH_MS = 5_000;
+
+  /**
+   * The Sluice upsert sink: every clean topic ({@link #CLEAN_TOPICS_REGEX}) to {@code
+   * <db>.<table>_current}, e.g. {@link #CLEAN_TOPIC} to {@link #CURRENT_TABLE}.
+   */
   public static final String UPSERT_SINK = "sluice-upsert-sink";
 
-  /** The Apache Iceberg sink: every event of {@link #CLEAN_TOPIC} to {@link #CHANGELOG_TABLE}. */
+  /**
+   * The Apache Iceberg sink: every event of every clean topic to {@code <db>.<table>_changelog},
+   * e.g. {@link #CHANGELOG_TABLE}.
+   */
   public static final String CHANGELOG_SINK = "sluice-changelog-sink";
+
+  /**
+   * Connect's DLQ of the changelog sink (one topic per connector): what its converter or transforms
+   * could not take, of any clean topic; the {@code __connect.errors.topic} header names the input.
+   */
+  public static final String CHANGELOG_SINK_DLQ = CHANGELOG_SINK + ".dlq";
 
   /** Control topic of the Apache Iceberg sink's commit coordinator. */
   public static final String ICEBERG_CONTROL_TOPIC = "_sluice-iceberg-control";

@@ -22,7 +22,7 @@ import org.slf4j.LoggerFactory;
 
 /**
  * The lakehouse end of the stack: an Iceberg JdbcCatalog on SQLite under {@code <data
- * dir>/iceberg/} and a distributed Kafka Connect worker running the two sinks of the clean topic,
+ * dir>/iceberg/} and a distributed Kafka Connect worker running the two sinks of every clean topic,
  * the Sluice upsert sink ({@code _current}) and the Apache Iceberg sink ({@code _changelog}).
  * Connector configs, Connect offsets and the Iceberg tables all live in the data dir, so a restart
  * picks up where the sinks stopped.
@@ -73,11 +73,12 @@ final class LakeSinks implements AutoCloseable {
     Map<String, String> upsert =
         new LinkedHashMap<>(
             ConnectorConfigs.quarantining(
-                ConnectorConfigs.upsertSink(
-                    EmbeddedStack.CLEAN_TOPIC,
+                ConnectorConfigs.upsertSinkByRegex(
+                    EmbeddedStack.CLEAN_TOPICS_REGEX,
                     registryUrl,
                     catalog,
-                    EmbeddedStack.SINK_COMMIT_INTERVAL_MS),
+                    EmbeddedStack.SINK_COMMIT_INTERVAL_MS,
+                    EmbeddedStack.SINK_TOPIC_REFRESH_MS),
                 bootstrapServers));
     // Its own Prometheus endpoint on a free loopback port; the ready file names it.
     upsert.put("metrics.host", "127.0.0.1");
@@ -85,18 +86,20 @@ final class LakeSinks implements AutoCloseable {
     putIfChanged(EmbeddedStack.UPSERT_SINK, upsert);
     putIfChanged(
         EmbeddedStack.CHANGELOG_SINK,
-        ConnectorConfigs.changelogSink(
-            EmbeddedStack.CLEAN_TOPIC,
+        ConnectorConfigs.changelogSinkByRegex(
+            EmbeddedStack.CLEAN_TOPICS_REGEX,
             registryUrl,
             catalog,
             bootstrapServers,
             EmbeddedStack.ICEBERG_CONTROL_TOPIC,
-            EmbeddedStack.SINK_COMMIT_INTERVAL_MS));
+            EmbeddedStack.SINK_COMMIT_INTERVAL_MS,
+            EmbeddedStack.CHANGELOG_SINK_DLQ,
+            EmbeddedStack.SINK_TOPIC_REFRESH_MS));
     log.info(
-        "Connectors {} and {} configured on {}",
+        "Connectors {} and {} configured on every topic matching {}",
         EmbeddedStack.UPSERT_SINK,
         EmbeddedStack.CHANGELOG_SINK,
-        EmbeddedStack.CLEAN_TOPIC);
+        EmbeddedStack.CLEAN_TOPICS_REGEX);
   }
 
   private void putIfChanged(String name, Map<String, String> config) {
