@@ -227,24 +227,27 @@ class ComposeFilesTest {
     Map<String, String> expectedUpsert =
         new TreeMap<>(
             ConnectorConfigs.quarantining(
-                ConnectorConfigs.upsertSink(
-                    EmbeddedStack.CLEAN_TOPIC,
+                ConnectorConfigs.upsertSinkByRegex(
+                    EmbeddedStack.CLEAN_TOPICS_REGEX,
                     REGISTRY_URL,
                     catalog,
-                    EmbeddedStack.SINK_COMMIT_INTERVAL_MS),
+                    EmbeddedStack.SINK_COMMIT_INTERVAL_MS,
+                    EmbeddedStack.SINK_TOPIC_REFRESH_MS),
                 INTERNAL_BOOTSTRAP));
     expectedUpsert.put("metrics.host", "0.0.0.0");
     expectedUpsert.put("metrics.port", upsert.get("metrics.port"));
     assertThat(new TreeMap<>(upsert)).isEqualTo(expectedUpsert);
 
     Map<String, String> expectedChangelog =
-        ConnectorConfigs.changelogSink(
-            EmbeddedStack.CLEAN_TOPIC,
+        ConnectorConfigs.changelogSinkByRegex(
+            EmbeddedStack.CLEAN_TOPICS_REGEX,
             REGISTRY_URL,
             catalog,
             INTERNAL_BOOTSTRAP,
             EmbeddedStack.ICEBERG_CONTROL_TOPIC,
-            EmbeddedStack.SINK_COMMIT_INTERVAL_MS);
+            EmbeddedStack.SINK_COMMIT_INTERVAL_MS,
+            EmbeddedStack.CHANGELOG_SINK_DLQ,
+            EmbeddedStack.SINK_TOPIC_REFRESH_MS);
     assertThat(new TreeMap<>(connectorJson(EmbeddedStack.CHANGELOG_SINK)))
         .isEqualTo(new TreeMap<>(expectedChangelog));
 
