@@ -11,13 +11,14 @@ import picocli.CommandLine.Spec;
     mixinStandardHelpOptions = true,
     description =
         "Reads Iceberg tables of the lakehouse (catalog from the ready file or --catalog-uri):"
-            + " rows as Iceberg's own reader sees them, and snapshots with their summaries.",
-    subcommands = {TableScanCommand.class, TableSnapshotsCommand.class})
+            + " the tables there are, rows as Iceberg's own reader sees them, and snapshots with"
+            + " their summaries.",
+    subcommands = {TableListCommand.class, TableScanCommand.class, TableSnapshotsCommand.class})
 public final class TableCommand implements Runnable {
   @Spec CommandSpec spec;
 
   @Override
   public void run() {
-    throw new ParameterException(spec.commandLine(), "Missing command: scan or snapshots");
+    throw new ParameterException(spec.commandLine(), "Missing command: list, scan or snapshots");
   }
 }

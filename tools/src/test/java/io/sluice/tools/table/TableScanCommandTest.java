@@ -117,7 +117,42 @@ class TableScanCommandTest {
             "{\"order_id\":10,\"op\":\"u\"}");
   }
 
+  @Test
+  void listNamesEveryTableWithItsKeySnapshotsAndRecords() {
+    Scan all = run("list");
+    Scan jsonl = run("list", "cdc_lab", "--format", "jsonl");
+
+    assertThat(all.exitCode).as(all.err).isZero();
+    assertThat(all.out.lines().map(l -> String.join(" ", List.of(l.split(" +")).subList(0, 4))))
+        .containsExactly(
+            "table identifier_fields snapshots records",
+            "cdc_lab.orders_changelog - 2 4",
+            "cdc_lab.orders_current region,order_id 2 5");
+    assertThat(jsonl.out.lines())
+        .hasSize(2)
+        .first()
+        .asString()
+        .startsWith(
+            "{\"table\":\"cdc_lab.orders_changelog\",\"identifier_fields\":[],\"snapshots\":2,"
+                + "\"records\":4,\"last_commit\":\"");
+    assertThat(run("list", "nowhere").exitCode).isNotZero();
+  }
+
   private record Scan(int exitCode, String out, String err) {}
+
+  private Scan run(String command, String... options) {
+    StringWriter out = new StringWriter();
+    StringWriter err = new StringWriter();
+    CommandLine cli = new CommandLine(new TableCommand());
+    cli.setOut(new PrintWriter(out, true));
+    cli.setErr(new PrintWriter(err, true));
+    List<String> args = new java.util.ArrayList<>(List.of(command));
+    args.addAll(List.of(options));
+    args.addAll(
+        List.of("--catalog-uri", catalog.get("uri"), "--warehouse", catalog.get("warehouse")));
+    int exit = cli.execute(args.toArray(String[]::new));
+    return new Scan(exit, out.toString(), err.toString());
+  }
 
   private Scan scan(String table, String... options) {
     StringWriter out = new StringWriter();
