@@ -30,9 +30,12 @@ public final class ChangeProducer implements AutoCloseable {
     codec = new ConnectAvroCodec(HttpSchemaRegistryClient.create(registryUrl));
   }
 
-  /** Sends {@code value} (null: a tombstone) keyed by {@code key} and waits for the ack. */
+  /**
+   * Sends {@code value} (null: a tombstone) keyed by {@code key} (null: no key, as Debezium sends
+   * the records of a table without a primary key) and waits for the ack.
+   */
   public RecordMetadata send(String topic, Struct key, Struct value) {
-    byte[] keyBytes = codec.encode(Subjects.key(topic), key.schema(), key);
+    byte[] keyBytes = key == null ? null : codec.encode(Subjects.key(topic), key.schema(), key);
     byte[] valueBytes =
         value == null ? null : codec.encode(Subjects.value(topic), value.schema(), value);
     try {

@@ -62,6 +62,14 @@ public final class Envelopes {
         .put("ts_ms", 1_700_000_000_000L);
   }
 
+  /** An envelope of schema {@code envelope} whose {@code source} names {@code db.table}. */
+  public static Struct change(
+      Schema envelope, String db, String table, String op, Struct before, Struct after) {
+    Struct change = change(envelope, op, before, after);
+    change.put("source", new Struct(SOURCE).put("db", db).put("table", table));
+    return change;
+  }
+
   public static Struct change(String op, Struct before, Struct after) {
     return change(ENVELOPE, op, before, after);
   }
