@@ -7,7 +7,7 @@ import java.util.List;
 /**
  * {@code cdc_lab.audit_log}, a table without a primary key: Debezium emits its events with null
  * keys, so it has a changelog table in the lake and no current table
- * (docs/design.md#keyless-tables).
+ * (docs/design.md#every-table-of-a-database).
  */
 public final class AuditLogWorkload extends TableWorkload {
   public static final String TABLE = "cdc_lab.audit_log";
