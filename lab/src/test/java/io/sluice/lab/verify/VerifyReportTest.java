@@ -345,6 +345,7 @@ class VerifyReportTest {
             post_poison_event_flow_continued boolean
             final_snapshot_diff_zero boolean
             final_event_id_audit_consistent boolean
+            final_every_table_equal boolean
             """);
     assertKeysAndTypes(
         report.path("summary"),
@@ -414,7 +415,8 @@ class VerifyReportTest {
             "connector_resumed",
             "post_poison_event_flow_continued",
             "final_snapshot_diff_zero",
-            "final_event_id_audit_consistent");
+            "final_event_id_audit_consistent",
+            "final_every_table_equal");
     written.path("checks").forEach(check -> assertThat(check.isBoolean()).isTrue());
     written.path("checks").forEach(check -> assertThat(check.asBoolean()).isFalse());
     assertKeysAndTypes(
