@@ -9,6 +9,7 @@ import ch.qos.logback.core.read.ListAppender;
 import io.sluice.embedded.TopicReader;
 import io.sluice.lab.db.AuditLogWorkload;
 import io.sluice.lab.db.CustomersWorkload;
+import io.sluice.lab.db.LabTables;
 import io.sluice.lab.db.OrderItemsWorkload;
 import io.sluice.lab.db.OrdersWorkload;
 import io.sluice.lab.db.TableWorkload;
@@ -24,6 +25,7 @@ import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.Statement;
@@ -33,6 +35,10 @@ import java.util.List;
 import java.util.Map;
 import org.apache.iceberg.catalog.TableIdentifier;
 import org.apache.iceberg.data.Record;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerConfig;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.serialization.ByteArraySerializer;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.slf4j.LoggerFactory;
@@ -43,7 +49,7 @@ import org.slf4j.LoggerFactory;
  * while the stack runs and written with inserts, updates and deletes. Both sinks follow every clean
  * topic by regex; each keyed table's current table equals its source (sluice reconcile --all), each
  * changelog holds every event of its clean topic, and the keyless table is warned about once and
- * fails nothing.
+ * fails nothing. A poison on one table's topic then leaves every other table flowing.
  */
 class EveryTableIT {
   private static final Duration LAKE_WAIT = Duration.ofSeconds(120);
@@ -112,6 +118,32 @@ class EveryTableIT {
           .hasSize(1);
       String sinkMetrics = get(stack.endpoints().get(ReadyFile.UPSERT_SINK_METRICS_URL).toString());
       assertThat(sinkMetrics).contains("sluice_sink_keyless_records_total{");
+      // One table's poison stalls no other: a record that is no Avro on customers' topic, then
+      // more changes to every table.
+      try (KafkaProducer<byte[], byte[]> producer =
+          new KafkaProducer<>(
+              Map.of(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, stack.bootstrapServers()),
+              new ByteArraySerializer(),
+              new ByteArraySerializer())) {
+        producer
+            .send(
+                new ProducerRecord<>(
+                    "broker.cdc_lab.customers",
+                    "k".getBytes(StandardCharsets.UTF_8),
+                    "{\"not\":\"avro\"}".getBytes(StandardCharsets.UTF_8)))
+            .get();
+      }
+      try (Connection c = stack.mariaDb().connect()) {
+        for (String name : workloads.keySet()) {
+          LabTables.workload(name, 4).run(c, 12, 4, 2, line -> {});
+        }
+      }
+      List<TableOutcome> after = awaitEveryTableEqual(stack, lake, 4);
+      assertThat(after.get(3).result().sourceRows()).as("orders rows").isEqualTo(40 - 5 + 12 - 2);
+      assertThat(
+              TopicReader.readCommitted(stack.bootstrapServers(), "broker.cdc_lab.customers.dlq"))
+          .as("the poison, quarantined alone")
+          .hasSize(1);
       for (String connector : List.of(EmbeddedStack.UPSERT_SINK, EmbeddedStack.CHANGELOG_SINK)) {
         assertThat(stack.connectClient().status(connector).tasks())
             .as("%s tasks", connector)
