@@ -8,6 +8,7 @@ import io.micrometer.core.instrument.Timer;
 import io.sluice.connect.upsert.event.ChangeEvent;
 import io.sluice.connect.upsert.event.Operation;
 import io.sluice.connect.upsert.event.SourceOp;
+import io.sluice.connect.upsert.quarantine.SinkErrorCode;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.List;
@@ -60,6 +61,11 @@ public final class TableMeters {
                     + " table has no current table, its events are in the changelog")
             .tags(tags)
             .register(registry);
+    // Every code's series exists from the start at 0, so a rate of it is 0 rather than no data
+    // until the first quarantine.
+    for (SinkErrorCode code : SinkErrorCode.values()) {
+      quarantinedCounter(code.name());
+    }
     commitSuccesses = commitsCounter("success");
     commitFailures = commitsCounter("failure");
     commitDuration =
@@ -95,12 +101,15 @@ public final class TableMeters {
 
   /** Counts a record quarantined with {@code code} ({@code sluice_sink_quarantined_total}). */
   public void quarantined(String code) {
-    Counter.builder(SinkMeters.QUARANTINED)
+    quarantinedCounter(code).increment();
+  }
+
+  private Counter quarantinedCounter(String code) {
+    return Counter.builder(SinkMeters.QUARANTINED)
         .description("Records the sink could not write and sent to the DLQ, by SINK_* code")
         .tags(tags)
         .tag("code", code)
-        .register(registry)
-        .increment();
+        .register(registry);
   }
 
   /** Counts a keyless record, skipped ({@code sluice_sink_keyless_records_total}). */

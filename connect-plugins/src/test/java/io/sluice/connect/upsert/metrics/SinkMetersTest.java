@@ -13,6 +13,7 @@ import io.sluice.connect.upsert.config.UpsertSinkConfig;
 import io.sluice.connect.upsert.event.BatchPreparer;
 import io.sluice.connect.upsert.event.ChangeEvent;
 import io.sluice.connect.upsert.event.SourceOp;
+import io.sluice.connect.upsert.quarantine.SinkErrorCode;
 import io.sluice.connect.upsert.table.TableNames;
 import java.time.Clock;
 import java.time.Instant;
@@ -50,6 +51,28 @@ class SinkMetersTest {
     assertThat(records("u")).as("registered before the first update").isZero();
     assertThat(records("d")).isEqualTo(1);
     assertThat(records("tombstone")).isEqualTo(1);
+  }
+
+  @Test
+  void everyQuarantineCodeIsCountedFromZeroSoARateOfItHasData() {
+    TableMeters table = meters.table("orders-upsert", TABLE.toString());
+    for (SinkErrorCode code : SinkErrorCode.values()) {
+      assertThat(quarantined(code)).as("%s before any quarantine", code).isZero();
+    }
+
+    table.quarantined(SinkErrorCode.SINK_DECIMAL_OUT_OF_RANGE.name());
+
+    assertThat(quarantined(SinkErrorCode.SINK_DECIMAL_OUT_OF_RANGE)).isEqualTo(1);
+    assertThat(quarantined(SinkErrorCode.SINK_NULL_KEY_FIELD)).isZero();
+  }
+
+  private double quarantined(SinkErrorCode code) {
+    return registry
+        .get(SinkMeters.QUARANTINED)
+        .tag("table", TABLE.toString())
+        .tag("code", code.name())
+        .counter()
+        .count();
   }
 
   @Test
