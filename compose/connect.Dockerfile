@@ -2,22 +2,26 @@
 # The Kafka Connect worker of compose (context: the repo root): Apache Kafka 4.1.1's own Connect
 # runtime with two plugin directories under /opt/connect-plugins:
 #   sluice-connect-plugins/  the Sluice plugin zip (upsert sink, RegistryAvroConverter), plus
-#                            iceberg-aws and the AWS SDK bundle so its catalog can use S3FileIO;
+#                            S3FileIO for its catalog: iceberg-aws with its runtime dependencies
+#                            and the AWS SDK bundle (see connect/sluice-plugin-s3/pom.xml);
 #   iceberg-kafka-connect/   the Apache Iceberg sink runtime (see connect/iceberg-runtime/pom.xml).
 FROM maven:3.9.11-eclipse-temurin-17 AS build
 WORKDIR /src
 # Every module's pom must be there for the reactor; the .dockerignore beside this file
 # leaves out build output and local state.
 COPY . .
-RUN --mount=type=cache,target=/root/.m2 \
+# One build at a time on the Maven cache (locked), so two image builds never race on it.
+RUN --mount=type=cache,target=/root/.m2,sharing=locked \
     mvn -B -q -DskipTests -Dspotless.check.skip=true -pl connect-plugins -am package \
  && mvn -B -q -f compose/connect/iceberg-runtime/pom.xml dependency:copy-dependencies \
       -DincludeScope=runtime -DexcludeGroupIds=org.slf4j \
-      -DoutputDirectory=/opt/connect-plugins/iceberg-kafka-connect/lib
-# The plugin zip unpacks to sluice-connect-plugins/{manifest.json,lib/}.
-RUN cd /opt/connect-plugins \
+      -DoutputDirectory=/opt/connect-plugins/iceberg-kafka-connect/lib \
+ && mkdir -p /opt/connect-plugins \
+ && cd /opt/connect-plugins \
  && jar xf /src/connect-plugins/target/sluice-connect-plugins-*-plugin.zip \
- && cp iceberg-kafka-connect/lib/iceberg-aws-*.jar sluice-connect-plugins/lib/
+ && mvn -B -q -f /src/compose/connect/sluice-plugin-s3/pom.xml dependency:copy-dependencies \
+      -DincludeScope=runtime -DexcludeGroupIds=org.slf4j \
+      -DoutputDirectory=/opt/connect-plugins/sluice-connect-plugins/lib
 
 FROM apache/kafka:4.1.1
 USER root

@@ -7,7 +7,8 @@ WORKDIR /src
 # Every module's pom must be there for the reactor; the .dockerignore beside this file
 # leaves out build output and local state.
 COPY . .
-RUN --mount=type=cache,target=/root/.m2 \
+# One build at a time on the Maven cache (locked), so two image builds never race on it.
+RUN --mount=type=cache,target=/root/.m2,sharing=locked \
     mvn -B -q -DskipTests -Dspotless.check.skip=true -pl router,capture,tools -am install \
  && mvn -B -q -f compose/sluice/pom.xml dependency:copy-dependencies \
       -DincludeScope=runtime -DoutputDirectory=/opt/sluice/lib

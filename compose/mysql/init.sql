@@ -14,13 +14,4 @@ CREATE TABLE IF NOT EXISTS cdc_lab.orders (
   updated_at DATETIME(3) NOT NULL
 );
 
--- Applications (sluice load, sluice verify, sluice reconcile).
-CREATE USER IF NOT EXISTS 'sluice'@'%' IDENTIFIED BY 'sluice';
-GRANT ALL PRIVILEGES ON cdc_lab.* TO 'sluice'@'%';
-
--- The capture (Debezium MySQL connector): snapshot reads and the binlog.
-CREATE USER IF NOT EXISTS 'cdc'@'%' IDENTIFIED BY 'cdc';
-GRANT SELECT, RELOAD, SHOW DATABASES, REPLICATION SLAVE, REPLICATION CLIENT, LOCK TABLES
-  ON *.* TO 'cdc'@'%';
-
-FLUSH PRIVILEGES;
+-- The users `sluice` and `cdc`: users.sh, with the passwords of compose/.env.
