@@ -16,7 +16,8 @@ import java.util.concurrent.atomic.AtomicBoolean;
  * pipe the parent holds, which reaches end of file when the parent dies) and the parent's pid
  * (checked every second, with its start time against pid reuse). When either says the parent is
  * gone it writes one line to stderr and calls {@code System.exit(0)}, so the component's shutdown
- * hooks stop it cleanly; a component that has not exited {@link #HALT_AFTER} later is halted.
+ * hooks stop it cleanly; a component that has not exited {@link #HALT_AFTER} later is halted. A
+ * component whose main throws exits with code 1, even if it left threads running.
  *
  * <p>Usage: {@code java -Dsluice.parent.pid=<pid> -Dsluice.parent.start=<epoch-ms>
  * io.sluice.embedded.process.EndsWithParent <main class> <args...>}. JDK classes only.
@@ -39,7 +40,7 @@ public final class EndsWithParent {
 
   private EndsWithParent() {}
 
-  public static void main(String[] args) throws Throwable {
+  public static void main(String[] args) throws ReflectiveOperationException {
     if (args.length == 0) {
       throw new IllegalArgumentException(
           "usage: EndsWithParent <main class> <args...> (the component to run is missing)");
@@ -55,7 +56,11 @@ public final class EndsWithParent {
     try {
       main.invoke(null, (Object) Arrays.copyOfRange(args, 1, args.length));
     } catch (InvocationTargetException e) {
-      throw e.getCause();
+      // A main that failed may have left non-daemon threads (a half-started broker) that would
+      // keep a dead component's JVM running: report it as the JVM would, then exit.
+      Thread self = Thread.currentThread();
+      self.getUncaughtExceptionHandler().uncaughtException(self, e.getCause());
+      exit(1);
     }
   }
 
@@ -104,6 +109,11 @@ public final class EndsWithParent {
             + why
             + "; exiting");
     System.err.flush();
+    exit(0);
+  }
+
+  /** {@code System.exit}, and a halt if the shutdown hooks still run {@link #HALT_AFTER} later. */
+  private static void exit(int code) {
     daemon(
         "halt-after-exit",
         () -> {
@@ -120,7 +130,7 @@ public final class EndsWithParent {
                   + " s; halting");
           Runtime.getRuntime().halt(1);
         });
-    System.exit(0);
+    System.exit(code);
   }
 
   private static void daemon(String name, Runnable body) {

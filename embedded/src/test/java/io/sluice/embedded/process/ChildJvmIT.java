@@ -59,6 +59,19 @@ class ChildJvmIT {
   }
 
   @Test
+  void aChildWhoseMainThrowsExitsWithCodeOneThoughThreadsOfItStillRun() {
+    ChildJvm child =
+        track(
+            ChildJvm.builder("throws", NeverReady.class.getName(), tmp.resolve("throws.log"))
+                .args("throw"));
+
+    assertThatThrownBy(() -> child.awaitReady(Duration.ofSeconds(60)))
+        .hasMessageContaining("throws (pid " + child.pid() + ") exited with code 1")
+        .hasMessageContaining(
+            "java.lang.IllegalStateException: cannot bind 127.0.0.1:1 (on purpose)");
+  }
+
+  @Test
   void aChildEndsWhenItsParentPidIsGoneEvenWhileItsPipeStaysOpen() throws Exception {
     Process parent = new ProcessBuilder("sleep", "120").start();
     started.add(parent.toHandle());
