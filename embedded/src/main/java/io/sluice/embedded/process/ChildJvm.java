@@ -129,7 +129,8 @@ public final class ChildJvm implements AutoCloseable {
    * Stops the child: SIGTERM (its shutdown hooks run), then SIGKILL if it still runs after the
    * grace period.
    *
-   * @return its exit code
+   * @return its exit code: 143 or 0 after a clean stop (which one is a race in the JVM when the
+   *     component's main has returned), 137 when it had to be killed
    */
   public int stop() {
     if (!process.isAlive()) {

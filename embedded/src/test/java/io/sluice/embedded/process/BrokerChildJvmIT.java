@@ -49,7 +49,8 @@ class BrokerChildJvmIT {
     assertThat(first.awaitReady(READY).value("bootstrap")).isEqualTo("127.0.0.1:" + port);
     createTopic(port, "kept");
 
-    assertThat(first.stop()).as("exit code after SIGTERM").isEqualTo(143);
+    // 143 (128 + SIGTERM) or 0, a race in the JVM when main has returned; 137 would be a SIGKILL.
+    assertThat(first.stop()).as("exit code after SIGTERM").isIn(0, 143);
     assertThat(Files.readString(logFile))
         .contains("Stopping the Kafka broker on 127.0.0.1:" + port + " (shutdown hook)")
         .contains("Kafka broker on 127.0.0.1:" + port + " stopped");
