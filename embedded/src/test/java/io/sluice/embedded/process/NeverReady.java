@@ -1,0 +1,33 @@
+package io.sluice.embedded.process;
+
+/**
+ * Run in a child JVM by {@link ChildJvmIT}: prints two lines of start-up log and never {@code
+ * READY}; with a number it then exits with that code, with {@code throw} it starts a non-daemon
+ * thread (as a half-started broker leaves) and throws, without one it waits to be stopped.
+ */
+public final class NeverReady {
+  private NeverReady() {}
+
+  public static void main(String[] args) {
+    System.out.println("never-ready: loading step 1 of 2");
+    System.out.println("never-ready: step 2 hangs on purpose");
+    System.out.flush();
+    if (args.length > 0 && args[0].equals("throw")) {
+      Thread lingering = new Thread(NeverReady::sleepForever, "lingering-non-daemon");
+      lingering.start();
+      throw new IllegalStateException("cannot bind 127.0.0.1:1 (on purpose)");
+    }
+    if (args.length > 0) {
+      System.exit(Integer.parseInt(args[0]));
+    }
+    sleepForever();
+  }
+
+  private static void sleepForever() {
+    try {
+      Thread.sleep(Long.MAX_VALUE);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
+  }
+}
