@@ -17,7 +17,6 @@ import io.sluice.tools.dlq.testing.TestSchemas;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
 import org.apache.avro.Schema;
-import org.apache.avro.generic.GenericData;
 import org.apache.avro.generic.GenericRecord;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.junit.jupiter.api.Test;
@@ -171,28 +170,6 @@ class DlqReencodeRepairTest {
   }
 
   private static byte[] event(Schema envelope, int schemaId, String amount) {
-    Schema row = envelope.getField("after").schema().getTypes().get(1);
-    GenericRecord after = new GenericData.Record(row);
-    after.put("order_id", 42L);
-    after.put("customer", "c42");
-    after.put("amount_cents", amount);
-    after.put("status", "NEW");
-    after.put("updated_at", OrdersStack.NOW.toEpochMilli());
-    GenericRecord source = new GenericData.Record(envelope.getField("source").schema());
-    source.put("version", "3.5.0.Final");
-    source.put("connector", "mariadb");
-    source.put("name", "test");
-    source.put("ts_ms", OrdersStack.NOW.toEpochMilli());
-    source.put("db", "shop");
-    source.put("table", "orders");
-    source.put("server_id", 1L);
-    source.put("file", "mysql-bin.000001");
-    source.put("pos", 4L);
-    source.put("row", 0);
-    GenericRecord event = new GenericData.Record(envelope);
-    event.put("after", after);
-    event.put("source", source);
-    event.put("op", "u");
-    return AvroWire.encode(schemaId, envelope, event);
+    return OrdersStack.event(envelope, schemaId, 42L, amount);
   }
 }

@@ -66,12 +66,21 @@ public final class OrdersStack {
 
   /** A valid Avro change event for {@code orderId} on the main topic; returns its offset. */
   public long validEvent(long orderId) {
-    Schema envelope = TestSchemas.ordersEnvelope();
+    byte[] value = event(TestSchemas.ordersEnvelope(), valueSchemaId, orderId, 100L);
+    return kafka.append(TOPIC, partitionOf(orderId), key(orderId), value, null);
+  }
+
+  /**
+   * The wire bytes of an update event of {@code orderId} written with {@code envelope} (id {@code
+   * schemaId}), its {@code amount_cents} set to {@code amountCents} (a long, or a string when the
+   * envelope retyped it).
+   */
+  public static byte[] event(Schema envelope, int schemaId, long orderId, Object amountCents) {
     Schema row = envelope.getField("after").schema().getTypes().get(1);
     GenericRecord after = new GenericData.Record(row);
     after.put("order_id", orderId);
     after.put("customer", "c" + orderId);
-    after.put("amount_cents", 100L);
+    after.put("amount_cents", amountCents);
     after.put("status", "NEW");
     after.put("updated_at", NOW.toEpochMilli());
     Schema sourceSchema = envelope.getField("source").schema();
@@ -90,8 +99,7 @@ public final class OrdersStack {
     event.put("after", after);
     event.put("source", source);
     event.put("op", "u");
-    byte[] value = AvroWire.encode(valueSchemaId, envelope, event);
-    return kafka.append(TOPIC, partitionOf(orderId), key(orderId), value, null);
+    return AvroWire.encode(schemaId, envelope, event);
   }
 
   /**
