@@ -32,8 +32,9 @@ import picocli.CommandLine.Spec;
     description = {
       "Lists the Iceberg tables of the given namespaces (default: every namespace), sorted by"
           + " name: identifier fields (the key a current table is upserted by; none for a"
-          + " changelog), snapshots, records and the last commit (UTC), from the table metadata"
-          + " only (no data file is read)."
+          + " changelog), snapshots, the records in its data files (the snapshot summary's"
+          + " total-records: rows that equality deletes removed still count) and the last commit"
+          + " (UTC), from the table metadata only (no data file is read)."
     })
 final class TableListCommand implements Callable<Integer> {
   @Spec CommandSpec spec;
@@ -92,7 +93,7 @@ final class TableListCommand implements Callable<Integer> {
       if (format == OutputFormat.table) {
         TextTable.print(
             out,
-            List.of("table", "identifier_fields", "snapshots", "records", "last_commit"),
+            List.of("table", "identifier_fields", "snapshots", "data_file_records", "last_commit"),
             rows);
       }
       out.flush();
@@ -123,9 +124,9 @@ final class TableListCommand implements Callable<Integer> {
     key.forEach(fields::add);
     node.put("snapshots", snapshots);
     if ("?".equals(records)) {
-      node.putNull("records");
+      node.putNull("data_file_records");
     } else {
-      node.put("records", Long.parseLong(records));
+      node.put("data_file_records", Long.parseLong(records));
     }
     if (current == null) {
       node.putNull("last_commit");

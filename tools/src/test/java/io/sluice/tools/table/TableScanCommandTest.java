@@ -125,7 +125,7 @@ class TableScanCommandTest {
     assertThat(all.exitCode).as(all.err).isZero();
     assertThat(all.out.lines().map(l -> String.join(" ", List.of(l.split(" +")).subList(0, 4))))
         .containsExactly(
-            "table identifier_fields snapshots records",
+            "table identifier_fields snapshots data_file_records",
             "cdc_lab.orders_changelog - 2 4",
             "cdc_lab.orders_current region,order_id 2 5");
     assertThat(jsonl.out.lines())
@@ -134,7 +134,7 @@ class TableScanCommandTest {
         .asString()
         .startsWith(
             "{\"table\":\"cdc_lab.orders_changelog\",\"identifier_fields\":[],\"snapshots\":2,"
-                + "\"records\":4,\"last_commit\":\"");
+                + "\"data_file_records\":4,\"last_commit\":\"");
     assertThat(run("list", "nowhere").exitCode).isNotZero();
   }
 
