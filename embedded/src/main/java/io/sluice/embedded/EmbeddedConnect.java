@@ -19,6 +19,11 @@ public final class EmbeddedConnect implements AutoCloseable {
   private static final Logger log = LoggerFactory.getLogger(EmbeddedConnect.class);
   private static final Duration START_TIMEOUT = Duration.ofSeconds(60);
 
+  /** The thread of Kafka Connect's own shutdown hook (Connect.ShutdownHook, Kafka 4.1). */
+  static final String CONNECT_SHUTDOWN_HOOK = "connect-shutdown-hook";
+
+  private static final Duration HOOK_WAIT = Duration.ofSeconds(60);
+
   private final Connect<?> connect;
   private final String url;
   private final ConnectRestClient client;
@@ -106,7 +111,33 @@ public final class EmbeddedConnect implements AutoCloseable {
     stopped = true;
     connect.stop();
     connect.awaitStop();
+    awaitConnectsOwnShutdownHook();
     log.info("Connect worker on {} stopped", url);
+  }
+
+  /**
+   * {@code Connect.start()} registers a JVM shutdown hook of its own that stops the worker too. On
+   * Ctrl-C or SIGTERM it runs beside the stack's hook, and then our {@code stop()} returns at once
+   * (and releases {@code awaitStop()}) while that hook is still stopping connectors and tasks. A
+   * broker stopped at that point left them blocked on Kafka metadata and {@code sluice up} hung for
+   * minutes: wait for that hook (its thread name, {@value #CONNECT_SHUTDOWN_HOOK}, is Kafka's).
+   */
+  private static void awaitConnectsOwnShutdownHook() {
+    for (Thread thread : Thread.getAllStackTraces().keySet()) {
+      if (thread.getName().equals(CONNECT_SHUTDOWN_HOOK) && thread != Thread.currentThread()) {
+        try {
+          thread.join(HOOK_WAIT.toMillis());
+        } catch (InterruptedException e) {
+          Thread.currentThread().interrupt();
+          return;
+        }
+        if (thread.isAlive()) {
+          log.warn(
+              "Kafka Connect's shutdown hook still runs after {} s; stopping the rest anyway",
+              HOOK_WAIT.toSeconds());
+        }
+      }
+    }
   }
 
   static Map<String, String> workerProperties(String bootstrapServers, String groupId, int port) {

@@ -1,0 +1,94 @@
+package io.sluice.lab.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import io.sluice.embedded.process.Leftovers;
+import io.sluice.lab.db.LabTables;
+import io.sluice.lab.db.TableWorkload;
+import io.sluice.tools.cli.ReadyFile;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.Statement;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * {@code sluice up} in its own JVM ends promptly on SIGTERM (Ctrl-C, {@code kill}) with its
+ * connectors running: Kafka Connect's own shutdown hook runs beside the stack's, and the broker
+ * must not stop before it is done (it once hung for minutes), and no mariadbd is left.
+ */
+class UpStopsOnSigtermIT {
+  @TempDir Path tmp;
+  private Process up;
+
+  @AfterEach
+  void nothingLeft() {
+    if (up != null) {
+      up.destroyForcibly();
+    }
+    Leftovers.find("--datadir=" + tmp.resolve("data").resolve("mariadb"))
+        .forEach(ProcessHandle::destroyForcibly);
+  }
+
+  @Test
+  void sigtermStopsTheWholeStackWithinAMinute() throws Exception {
+    Path ready = tmp.resolve("ready.json");
+    Path log = tmp.resolve("up.out");
+    up =
+        new ProcessBuilder(
+                Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                "-Xmx768m",
+                "-cp",
+                System.getProperty("java.class.path"),
+                RunUp.class.getName(),
+                "--data-dir",
+                tmp.resolve("data").toString(),
+                "--ready-file",
+                ready.toString())
+            .redirectErrorStream(true)
+            .redirectOutput(log.toFile())
+            .start();
+    await("sluice up ready")
+        .atMost(Duration.ofMinutes(3))
+        .until(() -> Files.exists(ready) || !up.isAlive());
+    assertThat(up.isAlive()).as("sluice up; its output:%n%s", Files.readString(log)).isTrue();
+    Map<String, Object> endpoints = new ReadyFile(ready).read();
+    try (Connection c =
+        DriverManager.getConnection(
+            endpoints.get(ReadyFile.JDBC_URL).toString(),
+            endpoints.get(ReadyFile.JDBC_USER).toString(),
+            endpoints.get(ReadyFile.JDBC_PASSWORD).toString())) {
+      for (String name : LabTables.ALL) {
+        TableWorkload workload = LabTables.workload(name, 2);
+        try (Statement s = c.createStatement()) {
+          s.execute(workload.createSql());
+        }
+        workload.run(c, 200, 40, 20, line -> {});
+      }
+    }
+    // Let both sinks run tasks that commit (the hang needed running connectors).
+    Thread.sleep(10_000);
+    List<ProcessHandle> mariadbd = Leftovers.find("--datadir=" + tmp.resolve("data"));
+    long started = System.nanoTime();
+
+    up.destroy();
+
+    assertThat(up.waitFor(60, TimeUnit.SECONDS))
+        .as("sluice up ended within 60 s of SIGTERM; its output:%n%s", Files.readString(log))
+        .isTrue();
+    long seconds = TimeUnit.NANOSECONDS.toSeconds(System.nanoTime() - started);
+    assertThat(Files.exists(ready)).as("ready file removed").isFalse();
+    assertThat(Leftovers.find("--datadir=" + tmp.resolve("data")))
+        .as("mariadbd of the stack, %d s after SIGTERM", seconds)
+        .isEmpty();
+    assertThat(mariadbd).isNotEmpty();
+  }
+}
