@@ -34,7 +34,7 @@ import org.junit.jupiter.api.io.TempDir;
  * reads them from the git-ignored compose/.env that {@code scripts/setup --compose} writes), every
  * stateful service keeps its state on a named volume, the Connect worker is hardened, each image is
  * built once, and the Sluice plugin's S3 dependencies (failsafe among them) resolve from its pom.
- * Shell snippets of the compose file run here with {@code sh}, Maven resolves the pom offline.
+ * Shell snippets of the compose file run here with {@code sh}, Maven resolves the pom.
  */
 class ComposeHardeningTest {
   private static final ObjectMapper YAML = new ObjectMapper(new YAMLFactory());
@@ -299,7 +299,7 @@ class ComposeHardeningTest {
     String goal = "dependency:copy-dependencies -DincludeScope=runtime -DexcludeGroupIds=org.slf4j";
     assertThat(dockerfile.replaceAll("\\s*\\\\\\n\\s*", " "))
         .contains("-f /src/compose/connect/sluice-plugin-s3/pom.xml " + goal);
-    List<String> command = new ArrayList<>(List.of("mvn", "-B", "-q", "-o", "-f", pom.toString()));
+    List<String> command = new ArrayList<>(List.of("mvn", "-B", "-q", "-f", pom.toString()));
     command.addAll(List.of(goal.split(" ")));
     command.add("-DoutputDirectory=" + lib);
     Process mvn = new ProcessBuilder(command).redirectErrorStream(true).start();
