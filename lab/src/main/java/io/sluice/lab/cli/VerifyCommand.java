@@ -148,6 +148,15 @@ public final class VerifyCommand implements Callable<Integer> {
   long repairWaitSeconds;
 
   // Shows that the checks can fail: the DLQ record is left unrepaired.
+  @Option(
+      names = "--redact-payloads",
+      description =
+          "Leave the quarantined record's key and value out of the report (error_metadata keeps"
+              + " every other envelope field and says payloads_redacted; dlq_kafka_record holds"
+              + " the redacted envelope). Without it they appear base64-encoded only, never as"
+              + " text.")
+  boolean redactPayloads;
+
   @Option(names = "--skip-repair", hidden = true)
   boolean skipRepair;
 
@@ -224,10 +233,12 @@ public final class VerifyCommand implements Callable<Integer> {
         throw new IllegalArgumentException("--skip-repair is for --failure poison-dlq only");
       }
       return new SinkPoisonScenario(
-          new SinkPoisonScenario.Settings(seed, baselineRows, waitTimeout, repairWait));
+          new SinkPoisonScenario.Settings(
+              seed, baselineRows, waitTimeout, repairWait, redactPayloads));
     }
     return new PoisonDlqScenario(
-        new PoisonDlqScenario.Settings(seed, baselineRows, waitTimeout, repairWait, skipRepair));
+        new PoisonDlqScenario.Settings(
+            seed, baselineRows, waitTimeout, repairWait, skipRepair, redactPayloads));
   }
 
   private Findings run(ScenarioEndpoints given, VerifyScenario scenario, RunContext run)

@@ -47,9 +47,15 @@ public final class PoisonDlqScenario implements VerifyScenario {
    * @param waitTimeout bound of every wait for the lake to catch up
    * @param repairWait bound of the wait for convergence after the repair, before capture resumes
    * @param skipRepair leave the DLQ record unrepaired (shows the checks can fail)
+   * @param redactPayloads leave the quarantined record's key and value out of the report
    */
   public record Settings(
-      int seed, long baselineRows, Duration waitTimeout, Duration repairWait, boolean skipRepair) {
+      int seed,
+      long baselineRows,
+      Duration waitTimeout,
+      Duration repairWait,
+      boolean skipRepair,
+      boolean redactPayloads) {
     public Settings {
       ScenarioStack.checkRunSize(seed, baselineRows);
     }

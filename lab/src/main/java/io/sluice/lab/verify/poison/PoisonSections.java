@@ -66,11 +66,12 @@ public final class PoisonSections {
   }
 
   /**
-   * {@code quarantine}: the DLQ record of the poison (base64, as the contract says), its envelope
-   * without the payload it carries, and whether it was repaired.
+   * {@code quarantine}: the DLQ record of the poison (base64, as the contract says), every field of
+   * its envelope, and whether it was repaired.
    *
-   * @param errorMetadata the DLQ envelope's fields but its payload, with the record's headers as
-   *     {@code dlq_headers}
+   * @param errorMetadata every field of the DLQ envelope, the payload only base64-encoded ({@code
+   *     original_key_base64}, {@code original_value_base64}) unless redacted, with the record's
+   *     headers as {@code dlq_headers}
    * @param state "quarantined", or "repaired" once the repair replayed it
    */
   @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
@@ -85,20 +86,31 @@ public final class PoisonSections {
     /**
      * The section of {@code dlqRecord}, state "quarantined".
      *
+     * @param redactPayloads drop the original key and value: from {@code error_metadata} (then
+     *     {@code payloads_redacted} is true), and from {@code dlq_kafka_record}, whose {@code
+     *     key_base64} is null and {@code value_base64} the redacted envelope
      * @throws ScenarioFailure when the record's value is not a JSON object
      */
     public static QuarantineSection of(
-        ConsumerRecord<byte[], byte[]> dlqRecord, String routerHealth, long threadReplacements) {
+        ConsumerRecord<byte[], byte[]> dlqRecord,
+        String routerHealth,
+        long threadReplacements,
+        boolean redactPayloads) {
       ObjectNode metadata = envelope(dlqRecord);
-      metadata.remove("original_key_base64");
-      metadata.remove("original_value_base64");
+      DlqKafkaRecord kafkaRecord = DlqKafkaRecord.of(dlqRecord);
+      if (redactPayloads) {
+        metadata.remove("original_key_base64");
+        metadata.remove("original_value_base64");
+        metadata.put("payloads_redacted", true);
+        kafkaRecord = kafkaRecord.redacted(metadata);
+      }
       ObjectNode headers = metadata.putObject("dlq_headers");
       for (Header h : dlqRecord.headers()) {
         headers.put(
             h.key(), h.value() == null ? null : new String(h.value(), StandardCharsets.UTF_8));
       }
       return new QuarantineSection(
-          DlqKafkaRecord.of(dlqRecord), metadata, "quarantined", routerHealth, threadReplacements);
+          kafkaRecord, metadata, "quarantined", routerHealth, threadReplacements);
     }
 
     QuarantineSection repaired() {
@@ -135,6 +147,17 @@ public final class PoisonSections {
           r.timestamp(),
           r.key() == null ? null : Base64.getEncoder().encodeToString(r.key()),
           Base64.getEncoder().encodeToString(r.value()));
+    }
+
+    /** This record without its key and with {@code envelope} (redacted) as its value. */
+    DlqKafkaRecord redacted(JsonNode envelope) {
+      return new DlqKafkaRecord(
+          topic,
+          partition,
+          offset,
+          timestampMs,
+          null,
+          Base64.getEncoder().encodeToString(envelope.toString().getBytes(StandardCharsets.UTF_8)));
     }
   }
 

@@ -201,7 +201,10 @@ final class PoisonSteps {
         health.equals("RUNNING") && replacements == injection.threadReplacementsBefore());
     QuarantineSection section =
         QuarantineSection.of(
-            dlqRecord, health, replacements - injection.threadReplacementsBefore());
+            dlqRecord,
+            health,
+            replacements - injection.threadReplacementsBefore(),
+            settings.redactPayloads());
     return new Quarantine(injection, dlqRecord, fresh.size(), section, Map.copyOf(proved));
   }
 

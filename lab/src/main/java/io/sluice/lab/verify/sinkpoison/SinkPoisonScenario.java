@@ -49,8 +49,14 @@ public final class SinkPoisonScenario implements VerifyScenario {
    *
    * @param waitTimeout bound of every wait for the lake to catch up
    * @param repairWait bound of the wait for convergence after the repair, before capture resumes
+   * @param redactPayloads leave the quarantined record's key and value out of the report
    */
-  public record Settings(int seed, long baselineRows, Duration waitTimeout, Duration repairWait) {
+  public record Settings(
+      int seed,
+      long baselineRows,
+      Duration waitTimeout,
+      Duration repairWait,
+      boolean redactPayloads) {
     public Settings {
       ScenarioStack.checkRunSize(seed, baselineRows);
     }

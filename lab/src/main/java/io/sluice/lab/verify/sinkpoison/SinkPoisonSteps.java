@@ -308,7 +308,10 @@ final class SinkPoisonSteps {
     proved.put(FOLLOWING_EVENT_IN_CHANGELOG, inChangelog);
     PoisonSections.QuarantineSection dlq =
         PoisonSections.QuarantineSection.of(
-            dlqRecord, health, replacements - injection.threadReplacementsBefore());
+            dlqRecord,
+            health,
+            replacements - injection.threadReplacementsBefore(),
+            settings.redactPayloads());
     QuarantineSection section =
         new QuarantineSection(
             dlq.dlqKafkaRecord(),

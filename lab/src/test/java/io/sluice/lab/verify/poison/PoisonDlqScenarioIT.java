@@ -76,8 +76,13 @@ class PoisonDlqScenarioIT {
         .startsWith("{\"intended_after\":{\"order_id\":" + intendedEventId());
     assertThat(report.path("quarantine").path("error_metadata").path("error_code").asText())
         .isEqualTo("NOT_AVRO_WIRE_FORMAT");
-    assertThat(report.path("quarantine").path("error_metadata").has("original_value_base64"))
-        .isFalse();
+    // Every envelope field, as the reference report has them: the payload base64 only.
+    JsonNode metadata = report.path("quarantine").path("error_metadata");
+    assertThat(metadata.path("original_value_base64").asText())
+        .isEqualTo(Base64.getEncoder().encodeToString(envelope.originalValue()));
+    assertThat(metadata.path("original_key_base64").asText())
+        .isEqualTo(Base64.getEncoder().encodeToString(envelope.originalKey()));
+    assertThat(metadata.has("payloads_redacted")).isFalse();
     assertThat(report.path("quarantine").path("state").asText()).isEqualTo("repaired");
     assertThat(report.path("fault").path("connector_status_during_injection").toString())
         .contains("\"state\":\"PAUSED\"");
@@ -132,7 +137,15 @@ class PoisonDlqScenarioIT {
   @Test
   void withTheRepairSkippedTheReportShowsTheDiffAndTheRunFails() throws IOException {
     Run run =
-        verify("--seed", "8", "--baseline-rows", "10", "--skip-repair", "--repair-wait", "15");
+        verify(
+            "--seed",
+            "8",
+            "--baseline-rows",
+            "10",
+            "--skip-repair",
+            "--repair-wait",
+            "15",
+            "--redact-payloads");
 
     JsonNode report = run.report();
     assertThat(run.exit()).as(run.out()).isEqualTo(1);
@@ -148,6 +161,23 @@ class PoisonDlqScenarioIT {
     assertThat(report.path("summary").path("passed").asBoolean()).isFalse();
     assertThat(report.path("quarantine").path("state").asText()).isEqualTo("quarantined");
     assertThat(run.out()).contains("FAIL  repair_converged_before_connector_resume", "FAILED");
+
+    // --redact-payloads: the poison's bytes appear nowhere in the report, not even base64.
+    JsonNode quarantine = report.path("quarantine");
+    assertThat(quarantine.path("error_metadata").path("payloads_redacted").asBoolean()).isTrue();
+    assertThat(quarantine.path("error_metadata").has("original_value_base64")).isFalse();
+    assertThat(quarantine.path("error_metadata").has("original_key_base64")).isFalse();
+    assertThat(quarantine.path("dlq_kafka_record").path("key_base64").isNull()).isTrue();
+    String redacted =
+        new String(
+            Base64.getDecoder()
+                .decode(quarantine.path("dlq_kafka_record").path("value_base64").asText()),
+            StandardCharsets.UTF_8);
+    assertThat(redacted)
+        .contains("\"payloads_redacted\":true")
+        .doesNotContain("original_value_base64", "original_key_base64");
+    assertThat(quarantine.path("error_metadata").path("error_code").asText())
+        .isEqualTo("NOT_AVRO_WIRE_FORMAT");
   }
 
   private static long intendedEventId() {
