@@ -54,10 +54,10 @@ class OrphanedMariaDbIT {
     List<ProcessHandle> leftover = Leftovers.find(mark(dir));
     assertThat(leftover).hasSize(1);
     child.destroyForcibly().waitFor();
-    Thread.sleep(2_000);
-    assertThat(leftover.get(0).isAlive())
-        .as("without its reaper, mariadbd outlives the JVM")
-        .isTrue();
+    await("without its reaper, mariadbd outlives the JVM")
+        .during(Duration.ofSeconds(2))
+        .atMost(Duration.ofSeconds(5))
+        .until(leftover.get(0)::isAlive);
 
     try (EmbeddedMariaDb db = EmbeddedMariaDb.start(dir, 0)) {
       assertThat(leftover.get(0).isAlive()).as("the leftover was stopped").isFalse();

@@ -3,6 +3,7 @@ package io.sluice.embedded;
 import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.Statement;
+import java.util.concurrent.CountDownLatch;
 
 /**
  * Run in a child JVM by {@link OrphanedMariaDbIT}: starts MariaDB on {@code args[0]}, writes one
@@ -20,6 +21,6 @@ public final class StartMariaDbAndWait {
     }
     System.out.println("READY");
     System.out.flush();
-    Thread.sleep(Long.MAX_VALUE);
+    new CountDownLatch(1).await(); // until the test kills this JVM
   }
 }

@@ -1,5 +1,7 @@
 package io.sluice.embedded.process;
 
+import java.util.concurrent.CountDownLatch;
+
 /**
  * Run in a child JVM by {@link ChildJvmIT}: prints two lines of start-up log and never {@code
  * READY}; with a number it then exits with that code, with {@code throw} it starts a non-daemon
@@ -13,19 +15,20 @@ public final class NeverReady {
     System.out.println("never-ready: step 2 hangs on purpose");
     System.out.flush();
     if (args.length > 0 && args[0].equals("throw")) {
-      Thread lingering = new Thread(NeverReady::sleepForever, "lingering-non-daemon");
+      Thread lingering = new Thread(NeverReady::untilStopped, "lingering-non-daemon");
       lingering.start();
       throw new IllegalStateException("cannot bind 127.0.0.1:1 (on purpose)");
     }
     if (args.length > 0) {
       System.exit(Integer.parseInt(args[0]));
     }
-    sleepForever();
+    untilStopped();
   }
 
-  private static void sleepForever() {
+  /** Blocks until the JVM is stopped from outside (the test's stop() or kill()). */
+  private static void untilStopped() {
     try {
-      Thread.sleep(Long.MAX_VALUE);
+      new CountDownLatch(1).await();
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
     }

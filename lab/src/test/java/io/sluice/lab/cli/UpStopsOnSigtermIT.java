@@ -3,9 +3,14 @@ package io.sluice.lab.cli;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import io.sluice.embedded.ConnectRestClient;
+import io.sluice.embedded.EmbeddedMariaDb;
 import io.sluice.embedded.process.Leftovers;
 import io.sluice.lab.db.LabTables;
 import io.sluice.lab.db.TableWorkload;
+import io.sluice.lab.stack.EmbeddedStack;
+import io.sluice.lake.Catalogs;
+import io.sluice.lake.LakeCatalog;
 import io.sluice.tools.cli.ReadyFile;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -16,6 +21,7 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
+import org.apache.iceberg.catalog.TableIdentifier;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -36,6 +42,10 @@ class UpStopsOnSigtermIT {
     }
     Leftovers.find("--datadir=" + tmp.resolve("data").resolve("mariadb"))
         .forEach(ProcessHandle::destroyForcibly);
+  }
+
+  private static TableIdentifier changelogOf(String table) {
+    return TableIdentifier.of(EmbeddedMariaDb.DATABASE, table + "_changelog");
   }
 
   @Test
@@ -74,8 +84,20 @@ class UpStopsOnSigtermIT {
         workload.run(c, 200, 40, 20, line -> {});
       }
     }
-    // Let both sinks run tasks that commit (the hang needed running connectors).
-    Thread.sleep(10_000);
+    // Both sinks run tasks that have committed: the hang needed running connectors.
+    ConnectRestClient connect =
+        new ConnectRestClient(endpoints.get(ReadyFile.CONNECT_URL).toString());
+    try (LakeCatalog lake = Catalogs.open(new ReadyFile(ready).icebergCatalog())) {
+      await("both sinks running and every table's changelog in the lake")
+          .atMost(Duration.ofMinutes(2))
+          .ignoreExceptions()
+          .until(
+              () ->
+                  connect.status(EmbeddedStack.UPSERT_SINK).running()
+                      && connect.status(EmbeddedStack.CHANGELOG_SINK).running()
+                      && LabTables.ALL.stream()
+                          .allMatch(name -> lake.catalog().tableExists(changelogOf(name))));
+    }
     List<ProcessHandle> mariadbd = Leftovers.find("--datadir=" + tmp.resolve("data"));
     long started = System.nanoTime();
 

@@ -7,6 +7,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.Map;
+import java.util.concurrent.CountDownLatch;
 
 /**
  * Run in a child JVM by {@link ChildrenEndWithTheirSupervisorIT}, standing in for the supervisor of
@@ -46,6 +47,6 @@ public final class SupervisorStandIn {
     ready.put("url", url);
     System.out.println(ReadyLine.format(ready));
     System.out.flush();
-    Thread.sleep(Long.MAX_VALUE);
+    new CountDownLatch(1).await(); // until the test kills this JVM
   }
 }
