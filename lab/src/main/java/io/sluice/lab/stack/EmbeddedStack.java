@@ -16,9 +16,6 @@ import io.sluice.tools.cli.ReadyFile;
 import io.sluice.tools.monitor.MonitorSettings;
 import io.sluice.tools.monitor.PipelineMonitor;
 import java.nio.file.Path;
-import java.sql.Connection;
-import java.sql.SQLException;
-import java.sql.Statement;
 import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -188,7 +185,7 @@ public final class EmbeddedStack implements AutoCloseable {
             "MariaDB",
             ports.mariadb(),
             () -> EmbeddedMariaDb.start(dataDir.resolve("mariadb"), ports.mariadb()));
-    createOrdersTable();
+    StackConfigs.createOrdersTable(mariaDb);
     abortIfClosed();
 
     log.info("Starting router (metrics on 127.0.0.1:{})", ports.metrics());
@@ -197,7 +194,15 @@ public final class EmbeddedStack implements AutoCloseable {
             "Router",
             ports.metrics(),
             () -> {
-              Router r = new Router(new RouterConfig(routerProperties(dataDir)));
+              Router r =
+                  new Router(
+                      new RouterConfig(
+                          StackConfigs.router(
+                              kafka.bootstrapServers(),
+                              registry.url(),
+                              dataDir,
+                              ports.metrics(),
+                              ROUTER_APPLICATION_ID + "-embedded")));
               try {
                 r.start();
                 return r;
@@ -233,7 +238,14 @@ public final class EmbeddedStack implements AutoCloseable {
             "Capture",
             ports.captureAdmin(),
             () -> {
-              CaptureService c = new CaptureService(new CaptureConfig(captureProperties()));
+              CaptureService c =
+                  new CaptureService(
+                      new CaptureConfig(
+                          StackConfigs.capture(
+                              mariaDb.port(),
+                              kafka.bootstrapServers(),
+                              registry.url(),
+                              ports.captureAdmin())));
               try {
                 c.start();
                 return c;
@@ -331,47 +343,6 @@ public final class EmbeddedStack implements AutoCloseable {
 
   private static Duration remaining(long deadlineNanos) {
     return Duration.ofNanos(Math.max(0, deadlineNanos - System.nanoTime()));
-  }
-
-  private Map<String, Object> routerProperties(Path dataDir) {
-    Map<String, Object> props = new LinkedHashMap<>();
-    props.put(RouterConfig.BOOTSTRAP_SERVERS_CONFIG, kafka.bootstrapServers());
-    props.put(RouterConfig.SCHEMA_REGISTRY_URL_CONFIG, registry.url());
-    props.put(RouterConfig.APPLICATION_ID_CONFIG, ROUTER_APPLICATION_ID);
-    props.put(RouterConfig.STATE_DIR_CONFIG, dataDir.resolve("router-state").toString());
-    props.put(RouterConfig.METRICS_HOST_CONFIG, "127.0.0.1");
-    props.put(RouterConfig.METRICS_PORT_CONFIG, ports.metrics());
-    // Static membership: a restarted stack's router takes its partitions back at once instead of
-    // waiting out the old member's session (Kafka Streams does not leave the group on close).
-    props.put("streams.group.instance.id", ROUTER_APPLICATION_ID + "-embedded");
-    return props;
-  }
-
-  private void createOrdersTable() {
-    try (Connection c = mariaDb.connect();
-        Statement s = c.createStatement()) {
-      s.execute(OrdersTable.CREATE_SQL);
-    } catch (SQLException e) {
-      throw new StackStartException("cannot create " + OrdersTable.QUALIFIED_NAME, e);
-    }
-  }
-
-  private Map<String, Object> captureProperties() {
-    Map<String, Object> props = new LinkedHashMap<>();
-    props.put(CaptureConfig.NAME_CONFIG, CAPTURE_NAME);
-    props.put(CaptureConfig.CONNECTOR_CONFIG, "mariadb");
-    props.put(CaptureConfig.DATABASE_HOSTNAME_CONFIG, "127.0.0.1");
-    props.put(CaptureConfig.DATABASE_PORT_CONFIG, mariaDb.port());
-    props.put(CaptureConfig.DATABASE_USER_CONFIG, EmbeddedMariaDb.CDC_USER);
-    props.put(CaptureConfig.DATABASE_PASSWORD_CONFIG, EmbeddedMariaDb.CDC_PASSWORD);
-    props.put(CaptureConfig.DATABASE_INCLUDE_LIST_CONFIG, EmbeddedMariaDb.DATABASE);
-    props.put(CaptureConfig.TOPIC_PREFIX_CONFIG, TOPIC_PREFIX);
-    props.put(CaptureConfig.TOPIC_PARTITIONS_CONFIG, MAIN_TOPIC_PARTITIONS);
-    props.put(CaptureConfig.BOOTSTRAP_SERVERS_CONFIG, kafka.bootstrapServers());
-    props.put(CaptureConfig.SCHEMA_REGISTRY_URL_CONFIG, registry.url());
-    props.put(CaptureConfig.ADMIN_HOST_CONFIG, "127.0.0.1");
-    props.put(CaptureConfig.ADMIN_PORT_CONFIG, ports.captureAdmin());
-    return props;
   }
 
   /** The endpoints as the ready file names them, in a stable order. */

@@ -61,6 +61,12 @@ final class Readiness {
     return this;
   }
 
+  /** The checks of {@code more} after these. */
+  Readiness then(Readiness more) {
+    checks.addAll(more.checks);
+    return this;
+  }
+
   /**
    * Blocks until every check passed, in order.
    *

@@ -26,6 +26,12 @@ public record StackOptions(
   /** {@code .sluice/data} under the current directory. */
   public static final Path DEFAULT_DATA_DIR = Path.of(".sluice", "data");
 
+  /**
+   * The log of {@code sluice up}, relative to the data dir; with the process stack, the
+   * supervisor's (MariaDB's lines too), beside one log per component in the same folder.
+   */
+  public static final Path LOG_FILE = Path.of("logs", "sluice-up.log");
+
   public static final Duration DEFAULT_READY_TIMEOUT = Duration.ofSeconds(120);
 
   public StackOptions {

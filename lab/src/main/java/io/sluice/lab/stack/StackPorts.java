@@ -26,7 +26,10 @@ public record StackPorts(
     int mariadb,
     int captureAdmin,
     int connect,
-    int prometheus) {
+    int prometheus,
+    int upsertSinkMetrics,
+    int monitorMetrics,
+    int control) {
   public static final String FILE_NAME = "stack.properties";
 
   private static final String KAFKA = "kafka.port";
@@ -37,6 +40,11 @@ public record StackPorts(
   private static final String CAPTURE_ADMIN = "capture.admin.port";
   private static final String CONNECT = "connect.rest.port";
   private static final String PROMETHEUS = "prometheus.port";
+  // Used by the process stack, whose sink and monitor run in processes of their own: their ports
+  // must be known before they start.
+  private static final String UPSERT_SINK_METRICS = "upsert.sink.metrics.port";
+  private static final String MONITOR_METRICS = "monitor.metrics.port";
+  private static final String CONTROL = "control.port";
 
   /** Ports asked for on the command line; 0 means "no preference". */
   public record Requested(
@@ -59,7 +67,17 @@ public record StackPorts(
     // In the constructor's order. Prometheus's is kept whether or not it runs, so its URL survives
     // restarts either way.
     String[] keys = {
-      KAFKA, CONTROLLER, REGISTRY, METRICS, MARIADB, CAPTURE_ADMIN, CONNECT, PROMETHEUS
+      KAFKA,
+      CONTROLLER,
+      REGISTRY,
+      METRICS,
+      MARIADB,
+      CAPTURE_ADMIN,
+      CONNECT,
+      PROMETHEUS,
+      UPSERT_SINK_METRICS,
+      MONITOR_METRICS,
+      CONTROL
     };
     int[] wanted = {
       requested.kafka(),
@@ -69,7 +87,10 @@ public record StackPorts(
       requested.mariadb(),
       requested.captureAdmin(),
       requested.connect(),
-      requested.prometheus()
+      requested.prometheus(),
+      0,
+      0,
+      0
     };
     int[] ports = new int[keys.length];
     Set<Integer> taken = new HashSet<>();
@@ -88,7 +109,8 @@ public record StackPorts(
     }
     StackPorts result =
         new StackPorts(
-            ports[0], ports[1], ports[2], ports[3], ports[4], ports[5], ports[6], ports[7]);
+            ports[0], ports[1], ports[2], ports[3], ports[4], ports[5], ports[6], ports[7],
+            ports[8], ports[9], ports[10]);
     result.store(dataDir);
     return result;
   }
@@ -108,7 +130,10 @@ public record StackPorts(
         stored(p, MARIADB, file),
         stored(p, CAPTURE_ADMIN, file),
         stored(p, CONNECT, file),
-        stored(p, PROMETHEUS, file));
+        stored(p, PROMETHEUS, file),
+        stored(p, UPSERT_SINK_METRICS, file),
+        stored(p, MONITOR_METRICS, file),
+        stored(p, CONTROL, file));
   }
 
   void store(Path dataDir) {
@@ -121,6 +146,9 @@ public record StackPorts(
     p.setProperty(CAPTURE_ADMIN, String.valueOf(captureAdmin));
     p.setProperty(CONNECT, String.valueOf(connect));
     p.setProperty(PROMETHEUS, String.valueOf(prometheus));
+    p.setProperty(UPSERT_SINK_METRICS, String.valueOf(upsertSinkMetrics));
+    p.setProperty(MONITOR_METRICS, String.valueOf(monitorMetrics));
+    p.setProperty(CONTROL, String.valueOf(control));
     Path file = dataDir.resolve(FILE_NAME);
     try {
       Files.createDirectories(dataDir);

@@ -49,7 +49,10 @@ class StackPortsTest {
                 first.mariadb(),
                 39500,
                 39600,
-                39090));
+                39090,
+                first.upsertSinkMetrics(),
+                first.monitorMetrics(),
+                first.control()));
     assertThat(StackPorts.resolve(dataDir, StackPorts.Requested.NONE)).isEqualTo(second);
   }
 
@@ -69,6 +72,11 @@ class StackPortsTest {
     assertThat(Files.readString(dataDir.resolve(StackPorts.FILE_NAME)))
         .contains("prometheus.port=" + ports.prometheus());
     assertThat(StackPorts.read(dataDir)).isEqualTo(ports);
+    assertThat(List.of(ports.upsertSinkMetrics(), ports.monitorMetrics(), ports.control()))
+        .as("the process stack's ports, picked free and none twice")
+        .allMatch(p -> p >= 1 && p <= 65535)
+        .doesNotHaveDuplicates()
+        .doesNotContain(39092, 39093, 39081, 39400, 39306, 39500, 39600, ports.prometheus());
   }
 
   @Test

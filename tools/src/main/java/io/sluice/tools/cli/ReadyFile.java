@@ -49,6 +49,19 @@ public final class ReadyFile {
 
   public static final String WAREHOUSE = "warehouse";
 
+  /**
+   * Base URL of the supervisor's control API ({@code sluice up --processes} only): what {@code
+   * sluice stack} calls to stop, SIGKILL and start a component.
+   */
+  public static final String CONTROL_URL = "control_url";
+
+  /**
+   * Every component of the process stack ({@code sluice up --processes} only), by name: its {@code
+   * pid} (null while it is down), {@code state}, {@code log}, and the commands that {@code stop},
+   * {@code kill} and {@code start} it. Rewritten whenever a component stops or starts.
+   */
+  public static final String COMPONENTS = "components";
+
   private static final ObjectMapper JSON =
       new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
 

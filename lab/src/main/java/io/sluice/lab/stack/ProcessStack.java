@@ -1,0 +1,657 @@
+package io.sluice.lab.stack;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.sluice.capture.CaptureMain;
+import io.sluice.embedded.ConnectRestClient;
+import io.sluice.embedded.EmbeddedMariaDb;
+import io.sluice.embedded.KafkaMain;
+import io.sluice.embedded.process.ChildJvm;
+import io.sluice.embedded.process.Leftovers;
+import io.sluice.lab.kafka.Topics;
+import io.sluice.lab.stack.control.ComponentStatus;
+import io.sluice.lab.stack.control.StackControlServer;
+import io.sluice.lab.stack.control.StackController;
+import io.sluice.router.RouterMain;
+import io.sluice.schema.server.RegistryMain;
+import io.sluice.tools.cli.ReadyFile;
+import io.sluice.tools.monitor.MonitorCommand;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.Reader;
+import java.io.UncheckedIOException;
+import java.io.Writer;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.channels.FileChannel;
+import java.nio.channels.FileLock;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.nio.file.StandardOpenOption;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Properties;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.AdminClientConfig;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The stack with every component in a process of its own, under this JVM as supervisor: the broker,
+ * the schema registry, MariaDB (mariadbd), the router, a distributed Connect worker loading both
+ * sinks from {@code plugin.path} as compose's image does ({@link ConnectRuntime}), the capture and
+ * the monitor. Names, topics, tables, ports and data dir layout are those of {@link EmbeddedStack},
+ * so every tool and scenario works on either; logs go to {@code <data dir>/logs/<component>.log}.
+ *
+ * <p>The supervisor starts, stops and SIGKILLs any one component on request ({@link
+ * StackController}, served on loopback by {@link StackControlServer}: {@code sluice stack}); a
+ * component that ends on its own is reported (WARN) and left down until started. Every child ends
+ * with the supervisor however it ends ({@link ChildJvm}); a start on a data dir where a killed
+ * supervisor left children still running stops them first, with a WARN line each, and a second
+ * supervisor on the same data dir is refused.
+ */
+public final class ProcessStack implements StackController, AutoCloseable {
+  public static final String BROKER = "broker";
+  public static final String REGISTRY = "registry";
+  public static final String MARIADB = "mariadb";
+  public static final String ROUTER = "router";
+  public static final String CONNECT = "connect";
+  public static final String CAPTURE = "capture";
+  public static final String MONITOR = "monitor";
+
+  /** The JVM option that marks a child of the supervisor of a data dir. */
+  static final String CHILD_MARK = "-Dsluice.stack.dir=";
+
+  private static final Logger log = LoggerFactory.getLogger(ProcessStack.class);
+  private static final Duration WATCH = Duration.ofSeconds(1);
+
+  private final StackOptions options;
+  private final ConnectRuntime connectRuntime;
+  private final ReadyFile readyFile;
+  private final Map<String, Slot> slots = new LinkedHashMap<>();
+  private final ObjectMapper json = new ObjectMapper();
+  private final HttpClient http = HttpClient.newHttpClient();
+  private StackPorts ports;
+  private Map<String, String> catalog;
+  private FileChannel lockChannel;
+  private StackControlServer control;
+  private ScheduledExecutorService watcher;
+  private volatile boolean closed;
+
+  /** A component, and what the supervisor knows of it beyond the process. */
+  private static final class Slot {
+    final String name;
+    final Supervised component;
+    String state = ComponentStatus.STOPPED;
+    int starts;
+
+    Slot(String name, Supervised component) {
+      this.name = name;
+      this.component = component;
+    }
+  }
+
+  public ProcessStack(StackOptions options) {
+    this(options, ConnectRuntime.fromSystemProperties());
+  }
+
+  ProcessStack(StackOptions options, ConnectRuntime connectRuntime) {
+    this.options = options;
+    this.connectRuntime = connectRuntime;
+    this.readyFile = options.readyFile() == null ? null : new ReadyFile(options.readyFile());
+  }
+
+  /**
+   * Starts every component in order, each once the one before answers, then the control API, and
+   * writes the ready file.
+   *
+   * @throws StackStartException when one does not start or answer in time (whatever had started is
+   *     stopped again)
+   */
+  public ProcessStack start() {
+    try {
+      startAll();
+      return this;
+    } catch (RuntimeException e) {
+      close();
+      throw e;
+    }
+  }
+
+  private synchronized void startAll() {
+    Path dataDir = options.dataDir();
+    long deadline = System.nanoTime() + options.readyTimeout().toNanos();
+    lockDataDir(dataDir);
+    int leftovers = Leftovers.stop(CHILD_MARK + dataDir + " ", "component JVM");
+    if (leftovers > 0) {
+      log.warn("Stopped {} component JVM(s) a killed stack left on {}", leftovers, dataDir);
+    }
+    ports = StackPorts.resolve(dataDir, options.ports());
+    log.info("Starting the Sluice process stack in {}", dataDir);
+    define(dataDir);
+    for (Slot slot : slots.values()) {
+      abortIfClosed();
+      startSlot(slot, remaining(deadline));
+      if (slot.name.equals(BROKER)) {
+        try (Admin admin = admin()) {
+          if (Topics.ensure(admin, EmbeddedStack.MAIN_TOPIC, EmbeddedStack.MAIN_TOPIC_PARTITIONS)) {
+            log.info("Created topic {}", EmbeddedStack.MAIN_TOPIC);
+          }
+          catalog = LakeSinks.prepare(dataDir, admin);
+        }
+      }
+    }
+    control = StackControlServer.start("127.0.0.1", ports.control(), this);
+    watcher =
+        Executors.newSingleThreadScheduledExecutor(
+            r -> {
+              Thread t = new Thread(r, "stack-watch");
+              t.setDaemon(true);
+              return t;
+            });
+    watcher.scheduleWithFixedDelay(
+        this::watch, WATCH.toMillis(), WATCH.toMillis(), TimeUnit.MILLISECONDS);
+    publishReadyFile();
+  }
+
+  /** The components in start order; each builds its config afresh at every start. */
+  private void define(Path dataDir) {
+    Path logs = dataDir.resolve("logs");
+    Path config = dataDir.resolve("processes");
+    String bootstrap = bootstrapServers();
+    String registry = schemaRegistryUrl();
+    slots.put(
+        BROKER,
+        new Slot(
+            BROKER,
+            new JvmComponent(
+                logs.resolve("broker.log"),
+                () ->
+                    child(BROKER, KafkaMain.class.getName(), logs, "512m")
+                        .args(
+                            "--log-dir",
+                            dataDir.resolve("kafka").toString(),
+                            "--port",
+                            String.valueOf(ports.kafka()),
+                            "--controller-port",
+                            String.valueOf(ports.controller())),
+                JvmComponent.readyLine())));
+    slots.put(
+        REGISTRY,
+        new Slot(
+            REGISTRY,
+            new JvmComponent(
+                logs.resolve("registry.log"),
+                () ->
+                    child(REGISTRY, RegistryMain.class.getName(), logs, "192m")
+                        .args(
+                            "--bootstrap-servers",
+                            bootstrap,
+                            "--port",
+                            String.valueOf(ports.registry())),
+                JvmComponent.readyLine())));
+    slots.put(
+        MARIADB,
+        new Slot(
+            MARIADB,
+            new MariaDbComponent(
+                dataDir.resolve("mariadb"),
+                ports.mariadb(),
+                dataDir.resolve(StackOptions.LOG_FILE))));
+    slots.put(
+        ROUTER,
+        new Slot(
+            ROUTER,
+            new JvmComponent(
+                logs.resolve("router.log"),
+                () ->
+                    child(ROUTER, RouterMain.class.getName(), logs, "384m")
+                        .args(
+                            properties(
+                                    config.resolve("router.properties"),
+                                    StackConfigs.router(
+                                        bootstrap,
+                                        registry,
+                                        dataDir,
+                                        ports.metrics(),
+                                        EmbeddedStack.ROUTER_APPLICATION_ID + "-1"))
+                                .toString()),
+                JvmComponent.readiness(
+                    "Router", c -> new Readiness().http("Router", routerHealthUrl())))));
+    slots.put(
+        CONNECT,
+        new Slot(
+            CONNECT,
+            new JvmComponent(
+                logs.resolve("connect.log"),
+                () ->
+                    child(CONNECT, "org.apache.kafka.connect.cli.ConnectDistributed", logs, "768m")
+                        .classpath(connectRuntime.workerClasspath())
+                        .jvmOption("-Dlogback.configurationFile=" + connectLogback(config))
+                        .stopGrace(Duration.ofSeconds(30))
+                        .args(workerProperties(config).toString()),
+                JvmComponent.readiness("Kafka Connect", c -> connectReadiness()))));
+    slots.put(
+        CAPTURE,
+        new Slot(
+            CAPTURE,
+            new JvmComponent(
+                logs.resolve("capture.log"),
+                () ->
+                    child(CAPTURE, CaptureMain.class.getName(), logs, "384m")
+                        .args(
+                            properties(
+                                    config.resolve("capture.properties"),
+                                    StackConfigs.capture(
+                                        ports.mariadb(), bootstrap, registry, ports.captureAdmin()))
+                                .toString()),
+                JvmComponent.readiness(
+                    "Capture",
+                    c ->
+                        new Readiness()
+                            .check(
+                                "Capture",
+                                "capture RUNNING and streaming the binlog",
+                                this::captureStreaming)))));
+    slots.put(
+        MONITOR,
+        new Slot(
+            MONITOR,
+            new JvmComponent(
+                logs.resolve("monitor.log"),
+                () ->
+                    child(MONITOR, MonitorCommand.class.getName(), logs, "192m")
+                        .args(monitorArgs()),
+                JvmComponent.readiness(
+                    "Monitor",
+                    c ->
+                        new Readiness()
+                            .http("Monitor", baseUrl(ports.monitorMetrics()) + "/health")))));
+  }
+
+  private ChildJvm.Builder child(String name, String mainClass, Path logs, String heap) {
+    return ChildJvm.builder(name, mainClass, logs.resolve(name + ".log"))
+        .heap(heap)
+        .jvmOption(CHILD_MARK + options.dataDir())
+        .stopGrace(Duration.ofSeconds(20));
+  }
+
+  private String[] monitorArgs() {
+    List<String> args = new ArrayList<>();
+    args.addAll(
+        List.of(
+            "--bootstrap-servers",
+            bootstrapServers(),
+            "--metrics-host",
+            "127.0.0.1",
+            "--metrics-port",
+            String.valueOf(ports.monitorMetrics()),
+            "--interval",
+            String.valueOf(EmbeddedStack.MONITOR_REFRESH.toSeconds()),
+            "--iceberg-interval",
+            String.valueOf(EmbeddedStack.MONITOR_REFRESH.toSeconds())));
+    catalog.forEach((k, v) -> args.addAll(List.of("--catalog", k + "=" + v)));
+    return args.toArray(String[]::new);
+  }
+
+  /** Worker healthy, both connectors configured (unless they are already) and RUNNING. */
+  private Readiness connectReadiness() {
+    ConnectRestClient client = new ConnectRestClient(connectUrl());
+    SinkConnectors sinks = new SinkConnectors(client, catalog);
+    return new Readiness()
+        .check("Kafka Connect", "GET " + connectUrl() + "/health with status 200", client::healthy)
+        .check(
+            "Kafka Connect",
+            "both sink connectors configured",
+            () -> {
+              sinks.configure(bootstrapServers(), schemaRegistryUrl(), ports.upsertSinkMetrics());
+              return true;
+            })
+        .check(
+            "Kafka Connect",
+            "connector " + EmbeddedStack.UPSERT_SINK + " and its task RUNNING",
+            () -> sinks.running(EmbeddedStack.UPSERT_SINK))
+        .check(
+            "Kafka Connect",
+            "connector " + EmbeddedStack.CHANGELOG_SINK + " and its task RUNNING",
+            () -> sinks.running(EmbeddedStack.CHANGELOG_SINK));
+  }
+
+  private boolean captureStreaming() throws IOException, InterruptedException {
+    HttpResponse<String> response =
+        http.send(
+            HttpRequest.newBuilder(
+                    URI.create(
+                        captureAdminUrl()
+                            + "/connectors/"
+                            + EmbeddedStack.CAPTURE_NAME
+                            + "/status"))
+                .timeout(Duration.ofSeconds(5))
+                .build(),
+            HttpResponse.BodyHandlers.ofString());
+    if (response.statusCode() != 200) {
+      return false;
+    }
+    JsonNode status = json.readTree(response.body());
+    return "RUNNING".equals(status.path("connector").path("state").asText())
+        && status.path("streaming").asBoolean(false);
+  }
+
+  /**
+   * compose's worker properties with hosts, ports and {@code plugin.path} for this machine; every
+   * other key as compose has it.
+   */
+  private Path workerProperties(Path config) {
+    Properties props = new Properties();
+    try (Reader reader = Files.newBufferedReader(connectRuntime.workerProperties())) {
+      props.load(reader);
+    } catch (IOException e) {
+      throw new UncheckedIOException("cannot read " + connectRuntime.workerProperties(), e);
+    }
+    props.setProperty("bootstrap.servers", bootstrapServers());
+    props.setProperty("listeners", connectUrl());
+    props.setProperty("rest.advertised.host.name", "127.0.0.1");
+    props.setProperty("rest.advertised.port", String.valueOf(ports.connect()));
+    props.setProperty("plugin.path", connectRuntime.pluginsDir().toString());
+    Map<String, Object> all = new LinkedHashMap<>();
+    props.stringPropertyNames().stream().sorted().forEach(k -> all.put(k, props.getProperty(k)));
+    return properties(config.resolve("connect-distributed.properties"), all);
+  }
+
+  private static Path connectLogback(Path config) {
+    Path file = config.resolve("connect-logback.xml");
+    try (InputStream in = ProcessStack.class.getResourceAsStream("connect-worker-logback.xml")) {
+      if (in == null) {
+        throw new IllegalStateException("connect-worker-logback.xml is missing from the lab jar");
+      }
+      Files.createDirectories(config);
+      Files.copy(in, file, StandardCopyOption.REPLACE_EXISTING);
+      return file;
+    } catch (IOException e) {
+      throw new UncheckedIOException("cannot write " + file, e);
+    }
+  }
+
+  private static Path properties(Path file, Map<String, Object> values) {
+    Properties props = new Properties();
+    values.forEach((k, v) -> props.setProperty(k, String.valueOf(v)));
+    try {
+      Files.createDirectories(file.getParent());
+      try (Writer out = Files.newBufferedWriter(file)) {
+        props.store(out, "written by the Sluice process stack at each start of the component");
+      }
+      return file;
+    } catch (IOException e) {
+      throw new UncheckedIOException("cannot write " + file, e);
+    }
+  }
+
+  // --- control -------------------------------------------------------------------------------
+
+  @Override
+  public synchronized List<ComponentStatus> status() {
+    return slots.values().stream().map(this::status).toList();
+  }
+
+  private ComponentStatus status(Slot slot) {
+    Supervised c = slot.component;
+    return new ComponentStatus(
+        slot.name,
+        slot.state,
+        c.pid().isPresent() ? c.pid().getAsLong() : null,
+        slot.starts,
+        slot.state.equals(ComponentStatus.RUNNING) ? null : c.exitCode(),
+        c.log().toString());
+  }
+
+  @Override
+  public synchronized ComponentStatus kill(String component) {
+    Slot slot = running(component, "kill");
+    int code = slot.component.kill();
+    slot.state = ComponentStatus.KILLED;
+    log.warn("{} SIGKILLed on request (exit code {})", component, code);
+    publishReadyFile();
+    return status(slot);
+  }
+
+  @Override
+  public synchronized ComponentStatus stop(String component) {
+    Slot slot = running(component, "stop");
+    int code = slot.component.stop();
+    slot.state = ComponentStatus.STOPPED;
+    log.info("{} stopped on request (exit code {})", component, code);
+    publishReadyFile();
+    return status(slot);
+  }
+
+  @Override
+  public synchronized ComponentStatus start(String component) {
+    Slot slot = slot(component);
+    if (slot.state.equals(ComponentStatus.RUNNING)) {
+      throw new ControlException(
+          409, component + " runs already (pid " + slot.component.pid().orElse(-1) + ")");
+    }
+    try {
+      startSlot(slot, options.readyTimeout());
+    } catch (RuntimeException e) {
+      slot.state = ComponentStatus.EXITED;
+      publishReadyFile();
+      throw new ControlException(500, component + " did not start: " + e.getMessage());
+    }
+    publishReadyFile();
+    return status(slot);
+  }
+
+  private void startSlot(Slot slot, Duration timeout) {
+    log.info("Starting {}", slot.name);
+    slot.component.start(timeout);
+    slot.starts++;
+    slot.state = ComponentStatus.RUNNING;
+    log.info("{} runs (pid {})", slot.name, slot.component.pid().orElse(-1));
+  }
+
+  private Slot running(String component, String action) {
+    Slot slot = slot(component);
+    if (!slot.state.equals(ComponentStatus.RUNNING)) {
+      throw new ControlException(
+          409, "cannot " + action + " " + component + ": it is " + slot.state + ", not running");
+    }
+    return slot;
+  }
+
+  private Slot slot(String component) {
+    Slot slot = slots.get(component);
+    if (slot == null) {
+      throw new ControlException(
+          404, "no component " + component + "; the stack has " + slots.keySet());
+    }
+    return slot;
+  }
+
+  /** Notices a component that ended on its own. */
+  private synchronized void watch() {
+    if (closed) {
+      return;
+    }
+    for (Slot slot : slots.values()) {
+      if (slot.state.equals(ComponentStatus.RUNNING) && !slot.component.alive()) {
+        slot.state = ComponentStatus.EXITED;
+        log.warn(
+            "{} exited on its own (exit code {}); see {}; `sluice stack start {}` starts it again",
+            slot.name,
+            slot.component.exitCode(),
+            slot.component.log(),
+            slot.name);
+        publishReadyFile();
+      }
+    }
+  }
+
+  // --- endpoints -----------------------------------------------------------------------------
+
+  /** The ready file's object: the endpoints, the control API and every component. */
+  public synchronized Map<String, Object> endpoints() {
+    Map<String, Object> endpoints = new LinkedHashMap<>();
+    endpoints.put(ReadyFile.BOOTSTRAP_SERVERS, bootstrapServers());
+    endpoints.put(ReadyFile.SCHEMA_REGISTRY_URL, schemaRegistryUrl());
+    endpoints.put(ReadyFile.ROUTER_METRICS_URL, baseUrl(ports.metrics()) + "/metrics");
+    endpoints.put(ReadyFile.JDBC_URL, jdbcUrl());
+    endpoints.put(ReadyFile.JDBC_USER, EmbeddedMariaDb.APP_USER);
+    endpoints.put(ReadyFile.JDBC_PASSWORD, EmbeddedMariaDb.APP_PASSWORD);
+    endpoints.put(ReadyFile.CAPTURE_ADMIN_URL, captureAdminUrl());
+    endpoints.put(ReadyFile.CONNECT_URL, connectUrl());
+    endpoints.put(ReadyFile.ICEBERG_CATALOG, catalog);
+    endpoints.put(ReadyFile.WAREHOUSE, catalog.get("warehouse"));
+    endpoints.put(
+        ReadyFile.UPSERT_SINK_METRICS_URL, baseUrl(ports.upsertSinkMetrics()) + "/metrics");
+    endpoints.put(ReadyFile.MONITOR_METRICS_URL, baseUrl(ports.monitorMetrics()) + "/metrics");
+    endpoints.put(ReadyFile.CONTROL_URL, control == null ? null : control.url());
+    Map<String, Object> components = new LinkedHashMap<>();
+    for (Slot slot : slots.values()) {
+      ComponentStatus s = status(slot);
+      Map<String, Object> c = new LinkedHashMap<>();
+      c.put("pid", s.pid());
+      c.put("state", s.state());
+      c.put("log", s.log());
+      for (String action : List.of("stop", "kill", "start")) {
+        c.put(action, "sluice stack " + action + " " + slot.name + readyFileFlag());
+      }
+      components.put(slot.name, c);
+    }
+    endpoints.put(ReadyFile.COMPONENTS, components);
+    return endpoints;
+  }
+
+  private String readyFileFlag() {
+    return readyFile == null ? "" : " --ready-file " + readyFile.path().toAbsolutePath();
+  }
+
+  public String bootstrapServers() {
+    return "127.0.0.1:" + ports.kafka();
+  }
+
+  public String schemaRegistryUrl() {
+    return baseUrl(ports.registry());
+  }
+
+  public String routerHealthUrl() {
+    return baseUrl(ports.metrics()) + "/health";
+  }
+
+  public String jdbcUrl() {
+    return "jdbc:mariadb://127.0.0.1:" + ports.mariadb() + "/" + EmbeddedMariaDb.DATABASE;
+  }
+
+  public String captureAdminUrl() {
+    return baseUrl(ports.captureAdmin());
+  }
+
+  public String connectUrl() {
+    return baseUrl(ports.connect());
+  }
+
+  /** The control API's base URL. */
+  public String controlUrl() {
+    return control.url();
+  }
+
+  public StackPorts ports() {
+    return ports;
+  }
+
+  private static String baseUrl(int port) {
+    return "http://127.0.0.1:" + port;
+  }
+
+  private synchronized void publishReadyFile() {
+    if (readyFile != null && control != null && !closed) {
+      readyFile.write(endpoints());
+    }
+  }
+
+  // --- lifecycle ------------------------------------------------------------------------------
+
+  /** One supervisor per data dir: a lock the OS releases however this JVM ends. */
+  private void lockDataDir(Path dataDir) {
+    Path file = dataDir.resolve("processes").resolve("supervisor.lock");
+    try {
+      Files.createDirectories(file.getParent());
+      lockChannel = FileChannel.open(file, StandardOpenOption.CREATE, StandardOpenOption.WRITE);
+      FileLock lock = lockChannel.tryLock();
+      if (lock == null) {
+        lockChannel.close();
+        lockChannel = null;
+        throw new StackStartException(
+            "another `sluice up --processes` runs on "
+                + dataDir
+                + " (it holds "
+                + file
+                + "); stop it first, or use another --data-dir");
+      }
+    } catch (IOException e) {
+      throw new UncheckedIOException("cannot lock " + file, e);
+    }
+  }
+
+  /** Deletes the ready file and stops every component, the last started first. */
+  @Override
+  public synchronized void close() {
+    closed = true;
+    if (readyFile != null) {
+      readyFile.delete();
+    }
+    if (watcher != null) {
+      watcher.shutdownNow();
+    }
+    if (control != null) {
+      control.close();
+    }
+    List<Slot> reversed = new ArrayList<>(slots.values());
+    java.util.Collections.reverse(reversed);
+    for (Slot slot : reversed) {
+      if (slot.component.alive()) {
+        try {
+          int code = slot.component.stop();
+          log.info("Stopped {} (exit code {})", slot.name, code);
+        } catch (RuntimeException e) {
+          log.warn("Stopping {} failed: {}", slot.name, e.toString());
+        }
+      }
+      slot.state = ComponentStatus.STOPPED;
+    }
+    if (lockChannel != null) {
+      try {
+        lockChannel.close();
+      } catch (IOException e) {
+        log.warn("cannot release the data dir lock: {}", e.toString());
+      }
+    }
+  }
+
+  private void abortIfClosed() {
+    if (closed) {
+      throw new StackStartException("the stack was stopped while starting");
+    }
+  }
+
+  private static Duration remaining(long deadlineNanos) {
+    return Duration.ofNanos(Math.max(0, deadlineNanos - System.nanoTime()));
+  }
+
+  private Admin admin() {
+    return Admin.create(
+        Map.of(
+            AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers(),
+            AdminClientConfig.REQUEST_TIMEOUT_MS_CONFIG, 5000,
+            AdminClientConfig.DEFAULT_API_TIMEOUT_MS_CONFIG, 10000));
+  }
+}
