@@ -1,6 +1,6 @@
-# Shared by the scripts in scripts/: finds the Sluice checkout, (re)builds the CLI jar and its
-# lib/ when they are missing or older than any pom.xml or source file, and sets SLUICE_CLASSPATH
-# from the build's classpath.txt.
+# Shared by the scripts in scripts/: finds the Sluice checkout, (re)builds the CLI jar, its lib/
+# and the Connect worker's layout (cli/target/connect-*) when they are missing or older than any
+# pom.xml or source file, and sets SLUICE_CLASSPATH from the build's classpath.txt.
 # Source it; do not run it.
 
 SLUICE_HOME="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
@@ -28,8 +28,10 @@ sluice_sources_changed() {
 sluice_build_if_needed() {
   local target="$SLUICE_HOME/cli/target"
   local stamp="$target/.sluice-build-stamp"
+  # The Connect worker's layout too: a build older than it has a stamp but no connect-plugins/.
   if sluice_cli_jar >/dev/null && [ -f "$target/classpath.txt" ] && [ -f "$stamp" ] \
-    && ! sluice_sources_changed "$stamp"; then
+    && [ -f "$target/connect-worker.classpath" ] && [ -d "$target/connect-plugins" ] \
+    && [ -d "$target/connect-launcher" ] && ! sluice_sources_changed "$stamp"; then
     return 0
   fi
   echo "sluice: building the CLI jar (mvn package -pl cli -am) ..." >&2

@@ -56,10 +56,10 @@ import org.slf4j.LoggerFactory;
  * distributed Connect worker, each a {@link ChildJvm}. The worker runs Kafka's {@code
  * ConnectDistributed} on Kafka's Connect runtime alone (no Sluice or Iceberg jar on its classpath)
  * with compose's {@code connect-distributed.properties} (hosts and ports for loopback, {@code
- * plugin.path} the directory the build laid out as the image does: see this module's pom). Both
- * sinks are found through their service manifests ({@code plugin.discovery=service_load}); the
- * upsert sink writes a change to Iceberg, and after a SIGKILL the worker restarted on the same
- * config topic runs the connector again and writes the next one.
+ * plugin.path} the directory the cli build laid out as the image does: see cli/pom.xml). Both sinks
+ * are found through their service manifests ({@code plugin.discovery=service_load}); the upsert
+ * sink writes a change to Iceberg, and after a SIGKILL the worker restarted on the same config
+ * topic runs the connector again and writes the next one.
  */
 class PluginPathConnectIT {
   private static final Logger log = LoggerFactory.getLogger(PluginPathConnectIT.class);

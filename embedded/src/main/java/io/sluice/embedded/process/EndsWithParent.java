@@ -6,7 +6,9 @@ import java.lang.reflect.InvocationTargetException;
 import java.lang.reflect.Method;
 import java.lang.reflect.Modifier;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.Arrays;
+import java.util.Optional;
 import java.util.concurrent.atomic.AtomicBoolean;
 
 /**
@@ -20,7 +22,9 @@ import java.util.concurrent.atomic.AtomicBoolean;
  * component whose main throws exits with code 1, even if it left threads running.
  *
  * <p>Usage: {@code java -Dsluice.parent.pid=<pid> -Dsluice.parent.start=<epoch-ms>
- * io.sluice.embedded.process.EndsWithParent <main class> <args...>}. JDK classes only.
+ * io.sluice.embedded.process.EndsWithParent <main class> <args...>}. JDK classes only: a Connect
+ * worker starts it from a {@code connect-launcher/} directory of {@code EndsWithParent*.class}
+ * alone, and {@code EndsWithParentLauncherTest} fails when it needs more.
  */
 public final class EndsWithParent {
   /** The parent's pid; without it only stdin is watched. */
@@ -86,7 +90,7 @@ public final class EndsWithParent {
   }
 
   private static void pollParent(long pid, long startMs) {
-    while (OrphanReaper.find(pid, startMs).isPresent()) {
+    while (find(pid, startMs).isPresent()) {
       try {
         Thread.sleep(POLL.toMillis());
       } catch (InterruptedException e) {
@@ -94,6 +98,24 @@ public final class EndsWithParent {
       }
     }
     parentGone("pid " + pid + " no longer runs");
+  }
+
+  /**
+   * The process {@code pid} if it runs and started at {@code startMs} (a pid may be reused). Here,
+   * not in {@link OrphanReaper} which uses it too, because the launcher directory of a Connect
+   * worker holds only {@code EndsWithParent*.class}: anything else this class calls is missing
+   * there.
+   */
+  static Optional<ProcessHandle> find(long pid, long startMs) {
+    return ProcessHandle.of(pid)
+        .filter(ProcessHandle::isAlive)
+        .filter(
+            p ->
+                p.info()
+                    .startInstant()
+                    .map(Instant::toEpochMilli)
+                    .map(s -> Math.abs(s - startMs) < 1_000)
+                    .orElse(true));
   }
 
   private static void parentGone(String why) {

@@ -5,9 +5,7 @@ import java.io.IOException;
 import java.io.InputStreamReader;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
-import java.time.Instant;
 import java.util.Map;
-import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 
@@ -19,7 +17,8 @@ import java.util.concurrent.TimeUnit;
  * parent's pid every second as well.
  *
  * <p>Protocol on stdin, one line each: {@code watch <pid> <start-epoch-ms>} and {@code forget
- * <pid>}. Only JDK classes, so it starts from the module's own classes or jar alone.
+ * <pid>}. Only JDK classes and {@link EndsWithParent}, so it starts from the module's own classes
+ * or jar alone.
  */
 public final class OrphanReaper {
   /** How long a watched process gets to stop after SIGTERM before SIGKILL. */
@@ -65,7 +64,7 @@ public final class OrphanReaper {
   private void reapAll() {
     watched.forEach(
         (pid, start) ->
-            find(pid, start)
+            EndsWithParent.find(pid, start)
                 .ifPresent(
                     p -> {
                       System.err.println("orphan reaper: stopping pid " + pid + " (parent gone)");
@@ -79,19 +78,6 @@ public final class OrphanReaper {
   }
 
   private static boolean alive(long pid, long startMs) {
-    return find(pid, startMs).isPresent();
-  }
-
-  /** The process {@code pid} if it runs and started at {@code startMs} (a pid may be reused). */
-  static Optional<ProcessHandle> find(long pid, long startMs) {
-    return ProcessHandle.of(pid)
-        .filter(ProcessHandle::isAlive)
-        .filter(
-            p ->
-                p.info()
-                    .startInstant()
-                    .map(Instant::toEpochMilli)
-                    .map(s -> Math.abs(s - startMs) < 1_000)
-                    .orElse(true));
+    return EndsWithParent.find(pid, startMs).isPresent();
   }
 }
