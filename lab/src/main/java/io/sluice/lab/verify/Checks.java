@@ -5,6 +5,7 @@ import java.util.Collections;
 import java.util.EnumMap;
 import java.util.LinkedHashMap;
 import java.util.Map;
+import java.util.Set;
 
 /**
  * The outcome of every check of a scenario: false until a step proves it. Immutable; written as the
@@ -28,15 +29,33 @@ public final class Checks<C extends Enum<C> & Check> {
     return new Checks<>(outcomes);
   }
 
-  /** These checks with the outcomes in {@code found} laid over them. */
+  /**
+   * Only {@code subset} of {@code type}'s checks, none proved yet: for scenarios that share one
+   * enum and each report their own checks.
+   */
+  public static <C extends Enum<C> & Check> Checks<C> of(Class<C> type, Set<C> subset) {
+    Map<C, Boolean> outcomes = new EnumMap<>(type);
+    subset.forEach(check -> outcomes.put(check, false));
+    return new Checks<>(outcomes);
+  }
+
+  /**
+   * These checks with the outcomes in {@code found} laid over them; an outcome of a check these do
+   * not hold is left out.
+   */
   public Checks<C> with(Map<C, Boolean> found) {
     Map<C, Boolean> next = new EnumMap<>(outcomes);
-    next.putAll(found);
+    found.forEach(
+        (check, held) -> {
+          if (next.containsKey(check)) {
+            next.put(check, held);
+          }
+        });
     return new Checks<>(next);
   }
 
   public boolean holds(C check) {
-    return outcomes.get(check);
+    return Boolean.TRUE.equals(outcomes.get(check));
   }
 
   /** True when every check holds. */

@@ -32,6 +32,11 @@ public record Findings(
     return new Builder<>(Checks.none(checks));
   }
 
+  /** A builder whose report holds only {@code checks}' own checks. */
+  public static <C extends Enum<C> & Check> Builder<C> builder(Checks<C> checks) {
+    return new Builder<>(checks);
+  }
+
   /**
    * Collects the findings of a run once its steps have run: the last step reached adds what it and
    * the steps before it found, earliest first, so a later step's version of a section (the
