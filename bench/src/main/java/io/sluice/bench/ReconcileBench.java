@@ -79,7 +79,12 @@ public final class ReconcileBench {
       Table table = icebergCopy(c, lake);
 
       Reconciler reconciler =
-          new Reconciler(dir.resolve("sort"), Reconciler.DEFAULT_RUN_SIZE, 10, progress);
+          new Reconciler(
+              dir.resolve("sort"),
+              Reconciler.DEFAULT_RUN_SIZE,
+              10,
+              Reconciler.DEFAULT_ROW_LIMIT,
+              progress);
       System.gc();
       HeapSampler heap = HeapSampler.start();
       long started = System.nanoTime();

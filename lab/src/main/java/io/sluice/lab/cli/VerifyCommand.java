@@ -18,6 +18,7 @@ import io.sluice.lab.verify.VerifyScenario;
 import io.sluice.lab.verify.poison.PoisonDlqScenario;
 import io.sluice.lab.verify.sinkpoison.SinkPoisonScenario;
 import io.sluice.tools.cli.ReadyFile;
+import io.sluice.tools.reconcile.Reconciler;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.file.Files;
@@ -154,14 +155,31 @@ public final class VerifyCommand implements Callable<Integer> {
           "Leave the quarantined record's key and value out of the report (error_metadata keeps"
               + " every other envelope field and says payloads_redacted; dlq_kafka_record holds"
               + " the redacted envelope). Without it they appear base64-encoded only, never as"
-              + " text.")
+              + " text. The reconciliation's rows are source data, not payloads, and stay; they"
+              + " include the intended row the poison carried: add --report-rows 0 to list"
+              + " none.")
   boolean redactPayloads;
+
+  @Option(
+      names = "--report-rows",
+      paramLabel = "N",
+      defaultValue = "" + Reconciler.DEFAULT_ROW_LIMIT,
+      description =
+          "At most how many rows of each side, in primary-key order, a reconciliation in the"
+              + " report lists as mysql_rows and iceberg_rows; the counts and the sha256s cover"
+              + " every row; 0 lists none (default: ${DEFAULT-VALUE}).")
+  int reportRows;
 
   @Option(names = "--skip-repair", hidden = true)
   boolean skipRepair;
 
   @Override
   public Integer call() throws IOException {
+    if (reportRows < 0) {
+      throw new ParameterException(
+          spec.commandLine(),
+          "--report-rows must be 0 or more, got " + reportRows + "; 0 lists no rows, counts only");
+    }
     if (!FailureClasses.ALL.contains(failure)) {
       throw new ParameterException(
           spec.commandLine(), "unknown --failure '" + failure + "'; known: " + FailureClasses.ALL);
@@ -180,7 +198,8 @@ public final class VerifyCommand implements Callable<Integer> {
     ScenarioEndpoints given = runningStack() ? endpoints(givenEndpoints()) : null;
     PrintWriter out = spec.commandLine().getOut();
     RunContext run =
-        RunContext.start(failure, seed, reportDir, Clock.systemUTC(), line -> progress(out, line));
+        RunContext.start(
+            failure, seed, reportDir, reportRows, Clock.systemUTC(), line -> progress(out, line));
     RunHeader header =
         new RunHeader(
             run.runId(),

@@ -33,7 +33,7 @@ public final class LakeState {
   private final String table;
   private final String currentTable;
   private final String changelogTable;
-  private final Reconciler reconciler = Reconciler.withDefaults(line -> {});
+  private final Reconciler reconciler;
 
   LakeState(
       Source source,
@@ -41,16 +41,21 @@ public final class LakeState {
       String db,
       String table,
       String currentTable,
-      String changelogTable) {
+      String changelogTable,
+      int reportRows) {
     this.source = source;
     this.lake = lake;
     this.db = db;
     this.table = table;
     this.currentTable = currentTable;
     this.changelogTable = changelogTable;
+    this.reconciler = Reconciler.withDefaults(reportRows, line -> {});
   }
 
-  /** Source rows over JDBC against the current table through Iceberg's reader. */
+  /**
+   * Source rows over JDBC against the current table through Iceberg's reader; the result keeps the
+   * first report-rows lines of each side.
+   */
   public ReconcileResult reconcile() throws SQLException {
     try (Connection c = source.connect()) {
       return reconciler.reconcile(c, db, table, lake.table(currentTable));

@@ -13,7 +13,8 @@ import java.util.function.Consumer;
 
 /**
  * One run of {@code sluice verify}, whatever its scenario: its id, its clock, where its report and
- * log go, and where the progress lines a person reads go.
+ * log go, how many rows of each side its reconciliations list ({@code --report-rows}), and where
+ * the progress lines a person reads go.
  */
 public record RunContext(
     String runId,
@@ -21,6 +22,7 @@ public record RunContext(
     Clock clock,
     Path reportFile,
     Path logFile,
+    int reportRows,
     Consumer<String> progress) {
   private static final DateTimeFormatter RUN_TIME =
       DateTimeFormatter.ofPattern("yyyyMMdd'T'HHmmss'Z'").withZone(ZoneOffset.UTC);
@@ -29,9 +31,16 @@ public record RunContext(
    * A run of {@code failureClass} with {@code seed}, starting now: its id is {@code <failure>-<UTC
    * time>-seed<seed>-<6 hex digits>}, its report {@code <reportDir>/<id>.json} and its log {@code
    * <reportDir>/<id>.log}. Creates {@code reportDir}.
+   *
+   * @param reportRows at most how many rows of each side a reconciliation lists (0: counts only)
    */
   public static RunContext start(
-      String failureClass, int seed, Path reportDir, Clock clock, Consumer<String> progress)
+      String failureClass,
+      int seed,
+      Path reportDir,
+      int reportRows,
+      Clock clock,
+      Consumer<String> progress)
       throws IOException {
     Instant started = clock.instant();
     String runId =
@@ -49,6 +58,7 @@ public record RunContext(
         clock,
         reportDir.resolve(runId + ".json").toAbsolutePath(),
         reportDir.resolve(runId + ".log").toAbsolutePath(),
+        reportRows,
         progress);
   }
 }

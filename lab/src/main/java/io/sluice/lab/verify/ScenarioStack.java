@@ -60,7 +60,7 @@ public final class ScenarioStack implements AutoCloseable {
   private final Linkage linkage;
 
   private ScenarioStack(
-      ScenarioEndpoints endpoints, Admin admin, LakeCatalog catalog, Clock clock) {
+      ScenarioEndpoints endpoints, Admin admin, LakeCatalog catalog, Clock clock, int reportRows) {
     this.endpoints = endpoints;
     this.admin = admin;
     this.catalog = catalog;
@@ -69,7 +69,13 @@ public final class ScenarioStack implements AutoCloseable {
     this.registry = HttpSchemaRegistryClient.create(endpoints.schemaRegistryUrl());
     this.lake =
         new LakeState(
-            this::connect, catalog, "cdc_lab", OrdersTable.NAME, CURRENT_TABLE, CHANGELOG_TABLE);
+            this::connect,
+            catalog,
+            "cdc_lab",
+            OrdersTable.NAME,
+            CURRENT_TABLE,
+            CHANGELOG_TABLE,
+            reportRows);
     this.linkage =
         new Linkage(
             admin,
@@ -89,9 +95,10 @@ public final class ScenarioStack implements AutoCloseable {
   /**
    * Opens the clients of the stack at {@code endpoints}.
    *
-   * @param clock what the linkage's {@code captured_at} reads
+   * @param run its clock is what the linkage's {@code captured_at} reads; its report-rows bound is
+   *     how many rows each reconciliation keeps per side
    */
-  public static ScenarioStack open(ScenarioEndpoints endpoints, Clock clock) {
+  public static ScenarioStack open(ScenarioEndpoints endpoints, RunContext run) {
     Admin admin =
         Admin.create(
             Map.of(
@@ -99,7 +106,12 @@ public final class ScenarioStack implements AutoCloseable {
                 AdminClientConfig.REQUEST_TIMEOUT_MS_CONFIG, 10_000,
                 AdminClientConfig.DEFAULT_API_TIMEOUT_MS_CONFIG, 20_000));
     try {
-      return new ScenarioStack(endpoints, admin, Catalogs.open(endpoints.icebergCatalog()), clock);
+      return new ScenarioStack(
+          endpoints,
+          admin,
+          Catalogs.open(endpoints.icebergCatalog()),
+          run.clock(),
+          run.reportRows());
     } catch (RuntimeException e) {
       admin.close();
       throw e;
@@ -113,11 +125,11 @@ public final class ScenarioStack implements AutoCloseable {
    */
   public static <S> StepChain<S, ? extends S> run(
       ScenarioEndpoints endpoints,
-      Clock clock,
+      RunContext run,
       StepChain<S, ? extends S> start,
       Function<ScenarioStack, StepChain<S, ? extends S>> steps) {
     StepChain<S, ? extends S> end = start;
-    try (ScenarioStack stack = open(endpoints, clock)) {
+    try (ScenarioStack stack = open(endpoints, run)) {
       end = steps.apply(stack);
     } catch (Exception e) {
       end = end.failedBy(e);

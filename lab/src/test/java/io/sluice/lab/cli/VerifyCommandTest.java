@@ -50,6 +50,27 @@ class VerifyCommandTest {
     assertThat(run.out()).contains("--skip-repair is for --failure poison-dlq only");
   }
 
+  @Test
+  void aNegativeReportRowsIsAUsageErrorBeforeAnythingRuns() {
+    Result run =
+        execute(
+            "--failure", "poison-dlq", "--report-rows", "-5", "--report-dir", reports.toString());
+
+    assertThat(run.exit()).isEqualTo(2);
+    assertThat(run.out())
+        .contains("--report-rows must be 0 or more, got -5; 0 lists no rows, counts only");
+    assertThat(reports).isEmptyDirectory();
+  }
+
+  @Test
+  void helpNamesReportRowsAndWhatRedactLeavesIn() {
+    Result help = execute("--help");
+
+    assertThat(help.out().replaceAll("\\s+", " "))
+        .contains("--report-rows=N", "as mysql_rows and iceberg_rows", "(default: 1000)")
+        .contains("The reconciliation's rows are source data, not payloads, and stay");
+  }
+
   private record Result(int exit, String out) {}
 
   private static Result execute(String... args) {

@@ -292,8 +292,12 @@ class VerifyReportTest {
         report.path("reconciliation"),
         "reconciliation",
         """
-            mysql_rows number
-            iceberg_rows number
+            mysql_rows array
+            iceberg_rows array
+            mysql_row_count number
+            iceberg_row_count number
+            mysql_rows_truncated boolean
+            iceberg_rows_truncated boolean
             source_snapshot_row_count number
             iceberg_snapshot_row_count number
             source_snapshot_sha256 string
@@ -301,6 +305,25 @@ class VerifyReportTest {
             snapshot_diff object
             snapshot_diff_count number
             """);
+    // One object per row, every column a string (null stays null), in primary-key order.
+    assertKeysAndTypes(
+        report.path("reconciliation").path("mysql_rows").path(0),
+        "reconciliation.mysql_rows[0]",
+        """
+            order_id string
+            status string
+            updated_at string
+            """);
+    assertKeysAndTypes(
+        report.path("reconciliation").path("iceberg_rows").path(1),
+        "reconciliation.iceberg_rows[1]",
+        """
+            order_id string
+            status null
+            updated_at string
+            """);
+    assertThat(report.path("recovery").path("reconciliation_before_connector_resume"))
+        .isEqualTo(report.path("reconciliation"));
     assertKeysAndTypes(
         report.path("reconciliation").path("snapshot_diff"),
         "reconciliation.snapshot_diff",
@@ -482,6 +505,9 @@ class VerifyReportTest {
             List.of("order_id"),
             3,
             2,
+            List.of(
+                "{\"order_id\":\"1\",\"status\":\"NEW\"}", "{\"order_id\":\"2\",\"status\":null}"),
+            List.of("{\"order_id\":\"1\",\"status\":\"NEW\"}"),
             "aa",
             "bb",
             List.of("{\"order_id\":\"3\",\"status\":\"NEW\"}"),
@@ -494,15 +520,28 @@ class VerifyReportTest {
         .containsExactly(
             "mysql_rows",
             "iceberg_rows",
+            "mysql_row_count",
+            "iceberg_row_count",
+            "mysql_rows_truncated",
+            "iceberg_rows_truncated",
             "source_snapshot_row_count",
             "iceberg_snapshot_row_count",
             "source_snapshot_sha256",
             "iceberg_snapshot_sha256",
             "snapshot_diff",
             "snapshot_diff_count");
-    assertThat(reconciliation.path("mysql_rows").isIntegralNumber()).isTrue();
-    assertThat(reconciliation.path("mysql_rows").asLong()).isEqualTo(3);
-    assertThat(reconciliation.path("iceberg_rows").asLong()).isEqualTo(2);
+    // The rows as the reference report has them: objects, the counts beside them.
+    assertThat(reconciliation.path("mysql_rows").toString())
+        .isEqualTo(
+            "[{\"order_id\":\"1\",\"status\":\"NEW\"},{\"order_id\":\"2\",\"status\":null}]");
+    assertThat(reconciliation.path("iceberg_rows").toString())
+        .isEqualTo("[{\"order_id\":\"1\",\"status\":\"NEW\"}]");
+    assertThat(reconciliation.path("mysql_row_count").isIntegralNumber()).isTrue();
+    assertThat(reconciliation.path("mysql_row_count").asLong()).isEqualTo(3);
+    assertThat(reconciliation.path("iceberg_row_count").asLong()).isEqualTo(2);
+    assertThat(reconciliation.path("mysql_rows_truncated").asBoolean()).isTrue();
+    assertThat(reconciliation.path("iceberg_rows_truncated").asBoolean()).isTrue();
+    assertThat(reconciliation.path("source_snapshot_row_count").asLong()).isEqualTo(3);
     JsonNode diff = reconciliation.path("snapshot_diff");
     assertThat(fieldNames(diff)).containsExactly("missing_from_actual", "unexpected_in_actual");
     assertThat(diff.path("missing_from_actual")).hasSize(1);
@@ -519,9 +558,25 @@ class VerifyReportTest {
     for (PoisonCheck check : PoisonCheck.values()) {
       checks.put(check, check != PoisonCheck.CONNECTOR_RESUMED);
     }
+    // Both sides equal (the run converged); a null column stays JSON null.
+    List<Map<String, String>> rows =
+        List.of(
+            row("700000001", "NEW", "2026-03-01 10:15:31.000"),
+            row("700000002", null, "2026-03-01 10:15:32.000"));
     ReconciliationReport reconciliation =
         new ReconciliationReport(
-            2, 2, 2, 2, "ab", "ab", new ReconciliationReport.SnapshotDiff(List.of(), List.of()), 0);
+            rows,
+            rows,
+            2,
+            2,
+            false,
+            false,
+            2,
+            2,
+            "ab",
+            "ab",
+            new ReconciliationReport.SnapshotDiff(List.of(), List.of()),
+            0);
     Findings findings =
         Findings.builder(PoisonCheck.class)
             .scenario(
@@ -582,6 +637,14 @@ class VerifyReportTest {
             .proved(checks)
             .build("complete", null, true, true);
     return new VerifyReport(header(), findings, finished());
+  }
+
+  private static Map<String, String> row(String orderId, String status, String updatedAt) {
+    Map<String, String> row = new LinkedHashMap<>();
+    row.put("order_id", orderId);
+    row.put("status", status);
+    row.put("updated_at", updatedAt);
+    return row;
   }
 
   private static RunHeader header() {

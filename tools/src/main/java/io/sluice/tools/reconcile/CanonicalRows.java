@@ -2,6 +2,8 @@ package io.sluice.tools.reconcile;
 
 import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonGenerator;
+import com.fasterxml.jackson.core.JsonParser;
+import com.fasterxml.jackson.core.JsonToken;
 import java.io.IOException;
 import java.io.StringWriter;
 import java.io.UncheckedIOException;
@@ -16,7 +18,9 @@ import java.time.OffsetDateTime;
 import java.time.ZoneOffset;
 import java.time.format.DateTimeFormatter;
 import java.util.HexFormat;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 
 /**
  * The canonical form of a row that both sides of a reconciliation are reduced to: one JSON object
@@ -52,6 +56,38 @@ public final class CanonicalRows {
       throw new UncheckedIOException(e);
     }
     return out.toString();
+  }
+
+  /**
+   * The row a canonical {@code line} holds, column to canonical text (null for null), in the line's
+   * column order: {@link #line} of its values gives {@code line} back.
+   *
+   * @throws IllegalArgumentException when {@code line} is not a canonical line
+   */
+  public static Map<String, String> row(String line) {
+    Map<String, String> row = new LinkedHashMap<>();
+    try (JsonParser json = JSON.createParser(line)) {
+      expect(json.nextToken() == JsonToken.START_OBJECT, line);
+      for (JsonToken t = json.nextToken(); t != JsonToken.END_OBJECT; t = json.nextToken()) {
+        expect(t == JsonToken.FIELD_NAME, line);
+        String column = json.currentName();
+        JsonToken value = json.nextToken();
+        expect(value == JsonToken.VALUE_STRING || value == JsonToken.VALUE_NULL, line);
+        row.put(column, value == JsonToken.VALUE_NULL ? null : json.getText());
+      }
+      expect(json.nextToken() == null, line);
+    } catch (IOException e) {
+      throw new IllegalArgumentException("not a canonical row line: " + e.getMessage(), e);
+    }
+    return row;
+  }
+
+  private static void expect(boolean canonical, String line) {
+    if (!canonical) {
+      // The line is source data: name its length, not its text.
+      throw new IllegalArgumentException(
+          "not a canonical row line (" + line.length() + " chars): a JSON object of strings");
+    }
   }
 
   /** The canonical text of one value; null for SQL/Iceberg null. */

@@ -37,6 +37,9 @@ import picocli.CommandLine.Spec;
           + " its <db>.<table>_current, one line per table and a summary; a table without a"
           + " primary key is skipped (changelog-only), a keyed table whose current table does not"
           + " exist yet drifts when the source has rows.",
+      "With --output, the JSON also lists each side's rows as canonical row objects in"
+          + " primary-key order (at most --report-rows each, with the full counts and a truncation"
+          + " flag).",
       "Exit code 0 when both sides hold the same rows (with --all: every table), 1 when they"
           + " differ, 2 on a usage error.",
       "Memory stays bounded: the source streams in key order (a key with a text column is"
@@ -94,6 +97,16 @@ public final class ReconcileCommand implements Callable<Integer> {
   Path output;
 
   @Option(
+      names = "--report-rows",
+      paramLabel = "N",
+      defaultValue = "" + Reconciler.DEFAULT_ROW_LIMIT,
+      description =
+          "With --output: at most how many rows of each side, in primary-key order, the JSON lists"
+              + " as mysql_rows and iceberg_rows (per table with --all); the counts and the"
+              + " sha256s cover every row; 0 lists none (default: ${DEFAULT-VALUE}).")
+  int reportRows;
+
+  @Option(
       names = "--list",
       defaultValue = "20",
       description = "How many differing rows to print per side (default: ${DEFAULT-VALUE}).")
@@ -133,6 +146,17 @@ public final class ReconcileCommand implements Callable<Integer> {
 
   private void checkUsage() {
     ParseResult parsed = spec.commandLine().getParseResult();
+    if (reportRows < 0) {
+      throw new ParameterException(
+          spec.commandLine(),
+          "--report-rows must be 0 or more, got " + reportRows + "; 0 lists no rows, counts only");
+    }
+    if (parsed.hasMatchedOption("--report-rows") && output == null) {
+      throw new ParameterException(
+          spec.commandLine(),
+          "--report-rows needs --output: only the JSON lists rows; the console lists the"
+              + " differing ones (--list)");
+    }
     if (all) {
       for (String single : List.of("--table", "--iceberg-table")) {
         if (parsed.hasMatchedOption(single)) {
@@ -202,6 +226,8 @@ public final class ReconcileCommand implements Callable<Integer> {
         tempDir != null ? tempDir : Path.of(System.getProperty("java.io.tmpdir")),
         Reconciler.DEFAULT_RUN_SIZE,
         Math.max(list, 0),
+        // Rows are kept only for the JSON: without it, none.
+        output != null ? reportRows : 0,
         progress());
   }
 

@@ -7,6 +7,9 @@ import java.util.List;
  *
  * @param sourceRows rows read from the source table
  * @param actualRows rows read from the Iceberg table (deletes applied)
+ * @param sourceLines the source's first canonical lines in key order, at most the reconciler's row
+ *     limit: the first lines {@link #sourceSha256} is computed over; {@link #sourceRows} counts all
+ * @param actualLines the same for the Iceberg rows
  * @param sourceSha256 sha256 over the source's sorted canonical lines, each ending in a newline
  * @param actualSha256 the same over the Iceberg rows
  * @param missingFromActual canonical source lines Iceberg lacks or holds differently (at most the
@@ -20,6 +23,8 @@ public record ReconcileResult(
     List<String> primaryKey,
     long sourceRows,
     long actualRows,
+    List<String> sourceLines,
+    List<String> actualLines,
     String sourceSha256,
     String actualSha256,
     List<String> missingFromActual,

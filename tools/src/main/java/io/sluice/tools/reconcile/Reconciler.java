@@ -15,30 +15,48 @@ import org.apache.iceberg.Table;
  * Source rows over JDBC against an Iceberg table through Iceberg's own reader: both reduced to
  * canonical lines (see {@link CanonicalRows}), sorted by primary key, hashed and diffed in one
  * pass. Memory stays bounded: the source streams in key order, Iceberg rows go through an external
- * sort.
+ * sort, and a result keeps at most the row limit's first lines of each side.
  */
 public final class Reconciler {
   public static final int DEFAULT_RUN_SIZE = 200_000;
   public static final int DEFAULT_LIST_LIMIT = 100;
+  public static final int DEFAULT_ROW_LIMIT = 1000;
 
   private final Path tempDir;
   private final int runSize;
   private final int listLimit;
+  private final int rowLimit;
   private final Consumer<String> progress;
 
-  public Reconciler(Path tempDir, int runSize, int listLimit, Consumer<String> progress) {
+  /**
+   * @param listLimit at most how many differing lines a result lists per side
+   * @param rowLimit at most how many lines in key order a result keeps per side (the report's
+   *     {@code mysql_rows} and {@code iceberg_rows}); 0 keeps none
+   */
+  public Reconciler(
+      Path tempDir, int runSize, int listLimit, int rowLimit, Consumer<String> progress) {
+    if (rowLimit < 0) {
+      throw new IllegalArgumentException("rowLimit must be >= 0, got " + rowLimit);
+    }
     this.tempDir = tempDir;
     this.runSize = runSize;
     this.listLimit = listLimit;
+    this.rowLimit = rowLimit;
     this.progress = progress;
   }
 
-  /** With a temporary dir of the JVM, the default run size and listing limit. */
+  /** With a temporary dir of the JVM and the default run size, listing limit and row limit. */
   public static Reconciler withDefaults(Consumer<String> progress) {
+    return withDefaults(DEFAULT_ROW_LIMIT, progress);
+  }
+
+  /** With a temporary dir of the JVM, the default run size and listing limit. */
+  public static Reconciler withDefaults(int rowLimit, Consumer<String> progress) {
     return new Reconciler(
         Path.of(System.getProperty("java.io.tmpdir")),
         DEFAULT_RUN_SIZE,
         DEFAULT_LIST_LIMIT,
+        rowLimit,
         progress);
   }
 
@@ -53,7 +71,8 @@ public final class Reconciler {
     Path dir = createTempDir();
     try (JdbcRows rows = JdbcRows.open(source, db, table);
         ExternalSorter sourceSorter = new ExternalSorter(dir, runSize)) {
-      return new SortedDiff(listLimit, n -> progress.accept("reconcile: compared " + n + " rows"))
+      return new SortedDiff(
+              listLimit, rowLimit, n -> progress.accept("reconcile: compared " + n + " rows"))
           .diff(
               rows.columns(),
               rows.primaryKey(),
@@ -92,7 +111,8 @@ public final class Reconciler {
       progress.accept(
           "reconcile: " + read + " Iceberg rows read, comparing with " + db + "." + table);
       Iterator<KeyedLine> sourceRows = inKeyOrder(rows, sourceSorter, db + "." + table);
-      return new SortedDiff(listLimit, n -> progress.accept("reconcile: compared " + n + " rows"))
+      return new SortedDiff(
+              listLimit, rowLimit, n -> progress.accept("reconcile: compared " + n + " rows"))
           .diff(rows.columns(), rows.primaryKey(), sourceRows, sorter.sorted());
     } finally {
       deleteTempDir(dir);

@@ -9,18 +9,25 @@ import java.util.List;
 import java.util.function.LongConsumer;
 
 /**
- * Walks two key-sorted row streams side by side once: counts and hashes each side and lists the
- * lines that differ. A key on one side only, or a key whose lines differ, is a difference; a key
- * twice on one side is one too (the second line finds no partner).
+ * Walks two key-sorted row streams side by side once: counts and hashes each side, keeps each
+ * side's first lines (the report's rows) and lists the lines that differ. A key on one side only,
+ * or a key whose lines differ, is a difference; a key twice on one side is one too (the second line
+ * finds no partner). Memory holds at most the two listing limits' lines, whatever the row count.
  */
 final class SortedDiff {
   private static final long PROGRESS_EVERY = 200_000;
 
   private final int listLimit;
+  private final int rowLimit;
   private final LongConsumer progress;
 
-  SortedDiff(int listLimit, LongConsumer progress) {
+  /**
+   * @param listLimit at most how many differing lines to keep per side
+   * @param rowLimit at most how many lines to keep per side, in key order, as the report's rows
+   */
+  SortedDiff(int listLimit, int rowLimit, LongConsumer progress) {
     this.listLimit = listLimit;
+    this.rowLimit = rowLimit;
     this.progress = progress;
   }
 
@@ -29,8 +36,8 @@ final class SortedDiff {
       List<String> primaryKey,
       Iterator<KeyedLine> source,
       Iterator<KeyedLine> actual) {
-    Side expected = new Side();
-    Side found = new Side();
+    Side expected = new Side(rowLimit);
+    Side found = new Side(rowLimit);
     List<String> missing = new ArrayList<>();
     List<String> unexpected = new ArrayList<>();
     long diffs = 0;
@@ -63,6 +70,8 @@ final class SortedDiff {
         primaryKey,
         expected.rows,
         found.rows,
+        expected.firstLines,
+        found.firstLines,
         expected.sha256(),
         found.sha256(),
         missing,
@@ -77,10 +86,16 @@ final class SortedDiff {
     return 1;
   }
 
-  /** Counts and hashes the lines taken from one side. */
+  /** Counts and hashes the lines taken from one side and keeps the first of them. */
   private static final class Side {
     private final MessageDigest digest = Sha256.digest();
+    private final int rowLimit;
+    private final List<String> firstLines = new ArrayList<>();
     private long rows;
+
+    Side(int rowLimit) {
+      this.rowLimit = rowLimit;
+    }
 
     KeyedLine next(Iterator<KeyedLine> rows) {
       if (!rows.hasNext()) {
@@ -89,6 +104,9 @@ final class SortedDiff {
       KeyedLine row = rows.next();
       digest.update(row.line().getBytes(StandardCharsets.UTF_8));
       digest.update((byte) '\n');
+      if (firstLines.size() < rowLimit) {
+        firstLines.add(row.line());
+      }
       this.rows++;
       return row;
     }

@@ -18,11 +18,19 @@ class AllTablesReportTest {
         List.of("order_id", "line_no"),
         source,
         lake,
+        lines(source),
+        lines(lake),
         "s".repeat(64),
         diffs == 0 ? "s".repeat(64) : "a".repeat(64),
         missing,
         List.of(),
         diffs);
+  }
+
+  private static List<String> lines(long rows) {
+    return java.util.stream.LongStream.rangeClosed(1, rows)
+        .mapToObj(i -> "{\"order_id\":\"" + i + "\",\"line_no\":\"1\"}")
+        .toList();
   }
 
   private static final List<TableOutcome> OUTCOMES =

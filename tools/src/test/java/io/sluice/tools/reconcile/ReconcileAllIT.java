@@ -136,12 +136,23 @@ class ReconcileAllIT {
     assertThat(items.get("table").asText()).isEqualTo("cdc_lab.order_items");
     assertThat(items.get("iceberg_table").asText()).isEqualTo("cdc_lab.order_items_current");
     assertThat(items.get("status").asText()).isEqualTo("equal");
-    assertThat(items.get("mysql_rows").asLong()).isEqualTo(5);
-    assertThat(items.get("iceberg_rows").asLong()).isEqualTo(5);
+    assertThat(items.get("mysql_row_count").asLong()).isEqualTo(5);
+    assertThat(items.get("iceberg_row_count").asLong()).isEqualTo(5);
+    assertThat(items.get("mysql_rows")).hasSize(5);
+    assertThat(items.get("iceberg_rows")).isEqualTo(items.get("mysql_rows"));
+    assertThat(items.get("mysql_rows_truncated").asBoolean()).isFalse();
     assertThat(items.get("source_snapshot_sha256")).isEqualTo(items.get("iceberg_snapshot_sha256"));
     JsonNode orders = tables.get(2);
     assertThat(orders.get("status").asText()).isEqualTo("drift");
     assertThat(orders.get("snapshot_diff_count").asLong()).isEqualTo(3);
+    // The rows themselves, in key order: the source's three, the lake's two.
+    assertThat(orders.get("mysql_rows").toString())
+        .isEqualTo(
+            "[{\"order_id\":\"1\",\"status\":\"NEW\"},{\"order_id\":\"2\",\"status\":\"PAID\"},"
+                + "{\"order_id\":\"3\",\"status\":\"NEW\"}]");
+    assertThat(orders.get("iceberg_rows").toString())
+        .isEqualTo(
+            "[{\"order_id\":\"1\",\"status\":\"NEW\"},{\"order_id\":\"2\",\"status\":\"NEW\"}]");
     assertThat(orders.get("snapshot_diff").get("unexpected_in_actual").get(0).asText())
         .isEqualTo("{\"order_id\":\"2\",\"status\":\"NEW\"}");
     assertThat(json.get("summary").get("drift").asInt()).isEqualTo(1);
@@ -165,7 +176,7 @@ class ReconcileAllIT {
             new SourceTable("cdc_lab", "orders", List.of("order_id")));
     try (LakeCatalog catalog = openLake()) {
       ReconcileResult items =
-          new Reconciler(lake.resolve("tmp"), 2, 10, line -> {})
+          new Reconciler(lake.resolve("tmp"), 2, 10, Reconciler.DEFAULT_ROW_LIMIT, line -> {})
               .reconcile(c, "cdc_lab", "order_items", catalog.table("cdc_lab.order_items_current"));
       assertThat(items.primaryKey()).containsExactly("order_id", "line_no");
       assertThat(items.columns()).containsExactly("line_no", "order_id", "sku");
@@ -260,7 +271,7 @@ class ReconcileAllIT {
 
       // A run size of 2 spills both sides' sorts to disk.
       ReconcileResult r =
-          new Reconciler(lake.resolve("tmp"), 2, 10, line -> {})
+          new Reconciler(lake.resolve("tmp"), 2, 10, Reconciler.DEFAULT_ROW_LIMIT, line -> {})
               .reconcile(c, "cdc_lab", "skus", catalog.table("cdc_lab.skus_current"));
 
       // Only the row the lake lacks differs: no false drift from the order of the two sides.

@@ -45,6 +45,32 @@ class ReconcileCommandTest {
   }
 
   @Test
+  void aNegativeReportRowsIsAUsageError() {
+    int exit =
+        run("reconcile", "--report-rows", "-1", "--output", "r.json", "--ready-file", "no.json");
+
+    assertThat(exit).isEqualTo(2);
+    assertThat(err.toString())
+        .startsWith("--report-rows must be 0 or more, got -1; 0 lists no rows, counts only");
+  }
+
+  @Test
+  void reportRowsWithoutOutputIsAUsageError() {
+    int exit = run("reconcile", "--report-rows", "5", "--ready-file", "no.json");
+
+    assertThat(exit).isEqualTo(2);
+    assertThat(err.toString()).startsWith("--report-rows needs --output: only the JSON lists rows");
+  }
+
+  @Test
+  void helpNamesReportRowsAndItsDefault() {
+    assertThat(run("reconcile", "--help")).isZero();
+
+    assertThat(out.toString().replaceAll("\\s+", " "))
+        .contains("--report-rows=N", "as mysql_rows and iceberg_rows", "(default: 1000)");
+  }
+
+  @Test
   void helpExplainsAllAndDatabase() {
     assertThat(run("reconcile", "--help")).isZero();
 

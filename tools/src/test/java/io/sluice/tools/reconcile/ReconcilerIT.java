@@ -106,7 +106,8 @@ class ReconcilerIT {
         rows.forEach(appender::append);
       }
       // A small run size forces the external sort through spilled runs.
-      Reconciler reconciler = new Reconciler(lake.resolve("tmp"), 64, 10, line -> {});
+      Reconciler reconciler =
+          new Reconciler(lake.resolve("tmp"), 64, 10, Reconciler.DEFAULT_ROW_LIMIT, line -> {});
 
       ReconcileResult same = reconciler.reconcile(c, "cdc_lab", "orders", table);
       assertThat(same.converged()).isTrue();

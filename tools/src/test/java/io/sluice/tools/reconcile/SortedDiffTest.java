@@ -2,6 +2,10 @@ package io.sluice.tools.reconcile;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.sluice.dlq.Sha256;
+import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
@@ -13,7 +17,7 @@ class SortedDiffTest {
   }
 
   private static ReconcileResult diff(List<KeyedLine> source, List<KeyedLine> actual) {
-    return new SortedDiff(10, n -> {})
+    return new SortedDiff(10, 10, n -> {})
         .diff(COLUMNS, List.of("id"), source.iterator(), actual.iterator());
   }
 
@@ -56,7 +60,7 @@ class SortedDiffTest {
                 CanonicalRows.line(columns, new Object[] {order, line, "sku-" + line}));
     // Source holds lines 1 and 2 of order 7; the lake holds lines 1 and 3 of the same order.
     ReconcileResult r =
-        new SortedDiff(10, n -> {})
+        new SortedDiff(10, 10, n -> {})
             .diff(
                 columns,
                 key,
@@ -81,5 +85,54 @@ class SortedDiffTest {
 
     assertThat(r.missingFromActual()).hasSize(10);
     assertThat(r.diffCount()).isEqualTo(50);
+  }
+
+  @Test
+  void eachSideKeepsItsFirstLinesInKeyOrderUpToTheRowLimitAndCountsTheRest() {
+    List<KeyedLine> source = new ArrayList<>();
+    for (long i = 0; i < 50; i++) {
+      source.add(row(i, "x"));
+    }
+    ReconcileResult r =
+        new SortedDiff(10, 3, n -> {})
+            .diff(COLUMNS, List.of("id"), source.iterator(), List.of(row(7, "y")).iterator());
+
+    assertThat(r.sourceLines())
+        .containsExactly(
+            "{\"id\":\"0\",\"v\":\"x\"}",
+            "{\"id\":\"1\",\"v\":\"x\"}",
+            "{\"id\":\"2\",\"v\":\"x\"}");
+    assertThat(r.sourceRows()).isEqualTo(50);
+    assertThat(r.actualLines()).containsExactly("{\"id\":\"7\",\"v\":\"y\"}");
+    assertThat(r.actualRows()).isEqualTo(1);
+  }
+
+  @Test
+  void aRowLimitOfZeroKeepsNoLinesButCountsAndHashesEveryRow() {
+    List<KeyedLine> rows = List.of(row(1, "a"), row(2, null));
+    ReconcileResult r =
+        new SortedDiff(10, 0, n -> {})
+            .diff(COLUMNS, List.of("id"), rows.iterator(), rows.iterator());
+
+    assertThat(r.sourceLines()).isEmpty();
+    assertThat(r.actualLines()).isEmpty();
+    assertThat(r.sourceRows()).isEqualTo(2);
+    assertThat(r.sourceSha256()).isEqualTo(sha256OfLines(List.of(rows.get(0), rows.get(1))));
+  }
+
+  @Test
+  void theKeptLinesAreTheLinesTheSha256IsComputedOver() {
+    List<KeyedLine> rows = List.of(row(1, "a"), row(2, null), row(3, "c \"quoted\""));
+    ReconcileResult r = diff(rows, rows);
+
+    assertThat(r.sourceLines())
+        .containsExactlyElementsOf(rows.stream().map(KeyedLine::line).toList());
+    assertThat(r.sourceSha256()).isEqualTo(sha256OfLines(rows));
+  }
+
+  private static String sha256OfLines(List<KeyedLine> rows) {
+    MessageDigest digest = Sha256.digest();
+    rows.forEach(row -> digest.update((row.line() + "\n").getBytes(StandardCharsets.UTF_8)));
+    return Sha256.hex(digest);
   }
 }

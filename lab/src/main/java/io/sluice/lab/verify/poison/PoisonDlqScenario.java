@@ -90,7 +90,7 @@ public final class PoisonDlqScenario implements VerifyScenario {
     StepChain<PoisonStep, ? extends PoisonStep> end =
         ScenarioStack.run(
             endpoints,
-            context.clock(),
+            context,
             start,
             stack -> steps(start, new PoisonSteps(stack, settings, context.progress())));
     Findings.Builder<PoisonCheck> report =

@@ -94,7 +94,7 @@ public final class SinkPoisonScenario implements VerifyScenario {
     StepChain<SinkPoisonStep, ? extends SinkPoisonStep> end =
         ScenarioStack.run(
             endpoints,
-            context.clock(),
+            context,
             start,
             stack ->
                 steps(

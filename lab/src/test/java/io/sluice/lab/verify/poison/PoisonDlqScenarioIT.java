@@ -59,8 +59,18 @@ class PoisonDlqScenarioIT {
     assertThat(summary.path("snapshot_diff_count").asLong()).isZero();
 
     JsonNode reconciliation = report.path("reconciliation");
-    assertThat(reconciliation.path("mysql_rows").asLong()).isEqualTo(BASELINE + 2);
-    assertThat(reconciliation.path("iceberg_rows").asLong()).isEqualTo(BASELINE + 2);
+    assertThat(reconciliation.path("mysql_row_count").asLong()).isEqualTo(BASELINE + 2);
+    assertThat(reconciliation.path("iceberg_row_count").asLong()).isEqualTo(BASELINE + 2);
+    // Under the default --report-rows every row is listed, one object per row in key order.
+    JsonNode rows = reconciliation.path("mysql_rows");
+    assertThat(rows).hasSize(BASELINE + 2);
+    assertThat(reconciliation.path("mysql_rows_truncated").asBoolean()).isFalse();
+    assertThat(reconciliation.path("iceberg_rows_truncated").asBoolean()).isFalse();
+    assertThat(reconciliation.path("iceberg_rows")).isEqualTo(rows);
+    List<Long> orderIds = new ArrayList<>();
+    rows.forEach(row -> orderIds.add(Long.parseLong(row.path("order_id").asText())));
+    assertThat(orderIds).isSorted().contains(intendedEventId());
+    rows.forEach(row -> row.forEach(v -> assertThat(v.isTextual() || v.isNull()).isTrue()));
     assertThat(reconciliation.path("iceberg_snapshot_sha256").asText())
         .isEqualTo(reconciliation.path("source_snapshot_sha256").asText())
         .hasSize(64);
@@ -145,7 +155,9 @@ class PoisonDlqScenarioIT {
             "--skip-repair",
             "--repair-wait",
             "15",
-            "--redact-payloads");
+            "--redact-payloads",
+            "--report-rows",
+            "3");
 
     JsonNode report = run.report();
     assertThat(run.exit()).as(run.out()).isEqualTo(1);
@@ -158,6 +170,11 @@ class PoisonDlqScenarioIT {
     assertThat(before.path("snapshot_diff_count").asLong()).isEqualTo(1);
     assertThat(before.path("snapshot_diff").path("missing_from_actual").path(0).asText())
         .contains("\"order_id\":\"" + OrdersWorkload.orderId(8, 11) + "\"");
+    // --report-rows 3: three rows per side, the counts of all of them, flagged truncated.
+    assertThat(before.path("mysql_rows")).hasSize(3);
+    assertThat(before.path("mysql_row_count").asLong()).isEqualTo(11);
+    assertThat(before.path("mysql_rows_truncated").asBoolean()).isTrue();
+    assertThat(before.path("iceberg_row_count").asLong()).isEqualTo(10);
     assertThat(report.path("summary").path("passed").asBoolean()).isFalse();
     assertThat(report.path("quarantine").path("state").asText()).isEqualTo("quarantined");
     assertThat(run.out()).contains("FAIL  repair_converged_before_connector_resume", "FAILED");
