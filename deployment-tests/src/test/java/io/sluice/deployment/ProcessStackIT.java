@@ -173,7 +173,7 @@ class ProcessStackIT {
 
   /** Runs {@code sluice args...} in this JVM; its output is printed when it fails. */
   private static int sluice(String... args) {
-    CommandLine cli = new CommandLine(new SluiceCli());
+    CommandLine cli = SluiceCli.commandLine();
     StringWriter out = new StringWriter();
     cli.setOut(new PrintWriter(out, true));
     cli.setErr(new PrintWriter(out, true));

@@ -9,6 +9,8 @@ import java.util.Map;
  *
  * @param connectUrl the Kafka Connect REST URL of the sinks; null when the ready file has none (a
  *     scenario that reads the sinks' status then fails saying so)
+ * @param controlUrl the process stack's control API ({@code sluice up --processes}); null for any
+ *     other stack (a scenario that injects a process fault then fails saying so)
  */
 public record ScenarioEndpoints(
     String bootstrapServers,
@@ -19,7 +21,8 @@ public record ScenarioEndpoints(
     String jdbcPassword,
     String captureAdminUrl,
     Map<String, String> icebergCatalog,
-    String connectUrl) {
+    String connectUrl,
+    String controlUrl) {
 
   /**
    * The endpoints of a ready file's entries.
@@ -51,9 +54,13 @@ public record ScenarioEndpoints(
         String.valueOf(ready.getOrDefault(ReadyFile.JDBC_PASSWORD, "")),
         required(ready, ReadyFile.CAPTURE_ADMIN_URL),
         properties,
-        ready.get(ReadyFile.CONNECT_URL) == null
-            ? null
-            : String.valueOf(ready.get(ReadyFile.CONNECT_URL)));
+        optional(ready, ReadyFile.CONNECT_URL),
+        optional(ready, ReadyFile.CONTROL_URL));
+  }
+
+  private static String optional(Map<String, Object> ready, String key) {
+    Object value = ready.get(key);
+    return value == null ? null : String.valueOf(value);
   }
 
   private static String required(Map<String, Object> ready, String key) {
