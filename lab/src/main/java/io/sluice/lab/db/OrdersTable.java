@@ -5,6 +5,9 @@ public final class OrdersTable {
   public static final String NAME = "orders";
   public static final String QUALIFIED_NAME = "cdc_lab." + NAME;
 
+  /** The primary key. */
+  public static final String KEY_COLUMN = "order_id";
+
   public static final String CREATE_SQL =
       "CREATE TABLE IF NOT EXISTS "
           + QUALIFIED_NAME

@@ -8,7 +8,6 @@ import io.sluice.lake.offsets.IcebergOffsets;
 import java.io.IOException;
 import java.time.Clock;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -138,31 +137,36 @@ final class Linkage {
 
   private List<LinkageSnapshot.PartitionOffsets> kafkaOffsets(Stage stage) {
     Map<TopicPartition, Long> committed = committed(stage.consumerGroup(), stage.topic());
+    List<LinkageSnapshot.PartitionOffsets> rows = new ArrayList<>();
+    endOffsets(stage.topic())
+        .forEach(
+            (partition, end) -> {
+              Long current = committed.get(new TopicPartition(stage.topic(), partition));
+              rows.add(
+                  new LinkageSnapshot.PartitionOffsets(
+                      partition, current, end, end - (current == null ? 0 : current)));
+            });
+    return rows;
+  }
+
+  /** The last stable offset of each partition of {@code topic}, by partition, in order. */
+  Map<Integer, Long> endOffsets(String topic) {
     int partitions =
-        get(admin.describeTopics(List.of(stage.topic())).allTopicNames(), stage.topic())
-            .get(stage.topic())
+        get(admin.describeTopics(List.of(topic)).allTopicNames(), topic)
+            .get(topic)
             .partitions()
             .size();
     Map<TopicPartition, OffsetSpec> latest = new HashMap<>();
     for (int p = 0; p < partitions; p++) {
-      latest.put(new TopicPartition(stage.topic(), p), OffsetSpec.latest());
+      latest.put(new TopicPartition(topic, p), OffsetSpec.latest());
     }
     Map<TopicPartition, ListOffsetsResultInfo> ends =
         get(
             admin.listOffsets(latest, new ListOffsetsOptions(IsolationLevel.READ_COMMITTED)).all(),
-            stage.topic());
-    List<LinkageSnapshot.PartitionOffsets> rows = new ArrayList<>();
-    latest.keySet().stream()
-        .sorted(Comparator.comparingInt(TopicPartition::partition))
-        .forEach(
-            tp -> {
-              long end = ends.get(tp).offset();
-              Long current = committed.get(tp);
-              rows.add(
-                  new LinkageSnapshot.PartitionOffsets(
-                      tp.partition(), current, end, end - (current == null ? 0 : current)));
-            });
-    return rows;
+            topic);
+    Map<Integer, Long> byPartition = new TreeMap<>();
+    ends.forEach((tp, info) -> byPartition.put(tp.partition(), info.offset()));
+    return byPartition;
   }
 
   private Map<String, JsonNode> recordedOffsets(Table table, Snapshot current) {

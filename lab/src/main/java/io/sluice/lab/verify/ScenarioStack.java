@@ -7,6 +7,7 @@ import io.sluice.lab.db.OrdersWorkload;
 import io.sluice.lab.db.TableWorkload;
 import io.sluice.lab.stack.EmbeddedStack;
 import io.sluice.lake.Catalogs;
+import io.sluice.lake.IcebergRows;
 import io.sluice.lake.LakeCatalog;
 import io.sluice.schema.registry.HttpSchemaRegistryClient;
 import io.sluice.schema.registry.SchemaRegistryClient;
@@ -17,6 +18,7 @@ import java.sql.SQLException;
 import java.sql.Statement;
 import java.time.Clock;
 import java.time.Duration;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -24,6 +26,7 @@ import java.util.Set;
 import java.util.function.Consumer;
 import java.util.function.Function;
 import java.util.stream.Collectors;
+import org.apache.iceberg.Snapshot;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
@@ -174,6 +177,35 @@ public final class ScenarioStack implements AutoCloseable {
   /** Where every stage of the pipeline is now. */
   public LinkageSnapshot linkage() {
     return linkage.now();
+  }
+
+  /** {@code group}'s committed offsets on {@code topic}, per partition (absent: none). */
+  public Map<TopicPartition, Long> committed(String group, String topic) {
+    return linkage.committed(group, topic);
+  }
+
+  /** The last stable offset of each partition of {@code topic}, by partition. */
+  public Map<Integer, Long> endOffsets(String topic) {
+    return linkage.endOffsets(topic);
+  }
+
+  /** The current snapshot of an Iceberg table, loaded afresh; null before its first commit. */
+  public Snapshot currentSnapshot(String icebergTable) {
+    return catalog.table(icebergTable).currentSnapshot();
+  }
+
+  /**
+   * The keys of {@code icebergTable} that more than one row holds (deletes applied), with how many
+   * rows hold each: empty when every key is there once.
+   */
+  public Map<String, Long> duplicateKeys(String icebergTable, String keyColumn) {
+    Map<String, Long> counts = new HashMap<>();
+    IcebergRows.read(
+        catalog.table(icebergTable),
+        0,
+        row -> counts.merge(String.valueOf(row.getField(keyColumn)), 1L, Long::sum));
+    counts.values().removeIf(n -> n < 2);
+    return counts;
   }
 
   /** The router group's committed offsets on the main topic, per partition. */

@@ -1,0 +1,50 @@
+package io.sluice.lab.verify.fault;
+
+import io.sluice.lab.verify.Check;
+
+/**
+ * Every check of the process-fault classes, in report order; each class reports its own subset
+ * ({@link FaultClass#checks()}). Each names its key in the report.
+ */
+public enum FaultCheck implements Check {
+  /**
+   * Every planned injection happened: the component ended (SIGKILL: exit 137) and started again.
+   */
+  FAULTS_INJECTED("faults_injected"),
+  /** The faulted component runs again at the end, started by the supervisor. */
+  COMPONENT_RECOVERED("component_recovered"),
+  /** Every other component still runs with the process it had before the fault (no restart). */
+  CLIENTS_RECOVERED_WITHOUT_RESTART("clients_recovered_without_restart"),
+  /** Each injected poison record is in the DLQ exactly once. */
+  EACH_POISON_QUARANTINED_ONCE("each_poison_quarantined_once"),
+  /**
+   * Every record of the main topic written during the run is in {@code .clean} (same partition, key
+   * and value) or in {@code .dlq} (by its original coordinates) exactly once, read_committed.
+   */
+  EVERY_INPUT_IN_CLEAN_OR_DLQ_ONCE("every_input_in_clean_or_dlq_exactly_once"),
+  /** No record reached the DLQ during the run: the fault quarantined nothing. */
+  ZERO_RECORDS_QUARANTINED("zero_records_quarantined"),
+  /**
+   * At least one SIGKILL of the worker landed after an Iceberg commit and before Connect committed
+   * the same offsets to Kafka (the sink then recovers its position from the snapshot).
+   */
+  KILLED_BETWEEN_ICEBERG_AND_CONNECT_COMMIT("killed_between_iceberg_and_connect_commit"),
+  /** Every key of the current table is there once. */
+  NO_DUPLICATE_KEY("no_duplicate_key"),
+  /** The workload's last rows, written after the last fault, reached the lake. */
+  POST_FAULT_EVENT_FLOW_CONTINUED("post_fault_event_flow_continued"),
+  FINAL_SNAPSHOT_DIFF_ZERO("final_snapshot_diff_zero"),
+  FINAL_EVENT_ID_AUDIT_CONSISTENT("final_event_id_audit_consistent"),
+  FINAL_EVERY_TABLE_EQUAL("final_every_table_equal");
+
+  private final String key;
+
+  FaultCheck(String key) {
+    this.key = key;
+  }
+
+  @Override
+  public String key() {
+    return key;
+  }
+}

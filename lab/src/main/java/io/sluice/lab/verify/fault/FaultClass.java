@@ -1,0 +1,144 @@
+package io.sluice.lab.verify.fault;
+
+import static io.sluice.lab.verify.fault.FaultCheck.CLIENTS_RECOVERED_WITHOUT_RESTART;
+import static io.sluice.lab.verify.fault.FaultCheck.COMPONENT_RECOVERED;
+import static io.sluice.lab.verify.fault.FaultCheck.EACH_POISON_QUARANTINED_ONCE;
+import static io.sluice.lab.verify.fault.FaultCheck.EVERY_INPUT_IN_CLEAN_OR_DLQ_ONCE;
+import static io.sluice.lab.verify.fault.FaultCheck.FAULTS_INJECTED;
+import static io.sluice.lab.verify.fault.FaultCheck.FINAL_EVENT_ID_AUDIT_CONSISTENT;
+import static io.sluice.lab.verify.fault.FaultCheck.FINAL_EVERY_TABLE_EQUAL;
+import static io.sluice.lab.verify.fault.FaultCheck.FINAL_SNAPSHOT_DIFF_ZERO;
+import static io.sluice.lab.verify.fault.FaultCheck.KILLED_BETWEEN_ICEBERG_AND_CONNECT_COMMIT;
+import static io.sluice.lab.verify.fault.FaultCheck.NO_DUPLICATE_KEY;
+import static io.sluice.lab.verify.fault.FaultCheck.POST_FAULT_EVENT_FLOW_CONTINUED;
+import static io.sluice.lab.verify.fault.FaultCheck.ZERO_RECORDS_QUARANTINED;
+
+import io.sluice.lab.stack.ProcessStack;
+import java.util.Arrays;
+import java.util.EnumSet;
+import java.util.List;
+import java.util.Optional;
+import java.util.Set;
+
+/**
+ * The failure classes that fault one process of the process stack under a steady workload: which
+ * component, how, and which checks the class proves beyond the final ones every class shares.
+ */
+public enum FaultClass {
+  ROUTER_CRASH(
+      "router-crash",
+      ProcessStack.ROUTER,
+      Injection.SIGKILL,
+      true,
+      "SIGKILL of the router's JVM (an open Kafka transaction left behind) while rows and poison"
+          + " records stream in; the supervisor starts it again",
+      EnumSet.of(EACH_POISON_QUARANTINED_ONCE, EVERY_INPUT_IN_CLEAN_OR_DLQ_ONCE)),
+  SINK_CRASH(
+      "sink-crash",
+      ProcessStack.CONNECT,
+      Injection.SIGKILL_AFTER_ICEBERG_COMMIT,
+      false,
+      "SIGKILL of the Connect worker right after the upsert sink committed to Iceberg (before"
+          + " Connect commits the same offsets to Kafka, when it lands in time); the supervisor"
+          + " starts it again",
+      EnumSet.of(ZERO_RECORDS_QUARANTINED, KILLED_BETWEEN_ICEBERG_AND_CONNECT_COMMIT)),
+  CAPTURE_RESTART(
+      "capture-restart",
+      ProcessStack.CAPTURE,
+      Injection.SIGKILL,
+      false,
+      "SIGKILL of the capture's JVM mid-binlog (its at-least-once position: events re-sent after"
+          + " the restart); the supervisor starts it again",
+      EnumSet.of(ZERO_RECORDS_QUARANTINED)),
+  BROKER_RESTART(
+      "broker-restart",
+      ProcessStack.BROKER,
+      Injection.SIGKILL,
+      false,
+      "SIGKILL of the broker under load (every connection of every client drops); the supervisor"
+          + " starts it again on the same log dir and ports, and no other component is restarted",
+      EnumSet.of(ZERO_RECORDS_QUARANTINED, CLIENTS_RECOVERED_WITHOUT_RESTART));
+
+  /** How the component is faulted. */
+  public enum Injection {
+    /** SIGKILL at a point of the workload, then a start. */
+    SIGKILL,
+    /** SIGKILL as soon as the upsert sink's table has a new snapshot, then a start. */
+    SIGKILL_AFTER_ICEBERG_COMMIT,
+    /** A clean stop, the outage, then a start. */
+    OUTAGE
+  }
+
+  /** Checks every class proves: the lake equals the source after the faults. */
+  static final Set<FaultCheck> COMMON =
+      EnumSet.of(
+          FAULTS_INJECTED,
+          COMPONENT_RECOVERED,
+          NO_DUPLICATE_KEY,
+          POST_FAULT_EVENT_FLOW_CONTINUED,
+          FINAL_SNAPSHOT_DIFF_ZERO,
+          FINAL_EVENT_ID_AUDIT_CONSISTENT,
+          FINAL_EVERY_TABLE_EQUAL);
+
+  private final String name;
+  private final String component;
+  private final Injection injection;
+  private final boolean poison;
+  private final String mechanism;
+  private final Set<FaultCheck> own;
+
+  FaultClass(
+      String name,
+      String component,
+      Injection injection,
+      boolean poison,
+      String mechanism,
+      Set<FaultCheck> own) {
+    this.name = name;
+    this.component = component;
+    this.injection = injection;
+    this.poison = poison;
+    this.mechanism = mechanism;
+    this.own = own;
+  }
+
+  /** The {@code --failure} name. */
+  public String failureName() {
+    return name;
+  }
+
+  /** The component faulted, as the control API names it. */
+  public String component() {
+    return component;
+  }
+
+  public Injection injection() {
+    return injection;
+  }
+
+  /** Whether poison records are mixed into the workload. */
+  public boolean poison() {
+    return poison;
+  }
+
+  /** The report's {@code fault.mechanism}. */
+  public String mechanism() {
+    return mechanism;
+  }
+
+  /** Every check this class reports. */
+  public Set<FaultCheck> checks() {
+    Set<FaultCheck> all = EnumSet.copyOf(COMMON);
+    all.addAll(own);
+    return all;
+  }
+
+  public static Optional<FaultClass> named(String name) {
+    return Arrays.stream(values()).filter(c -> c.name.equals(name)).findFirst();
+  }
+
+  /** The {@code --failure} names, in declaration order. */
+  public static List<String> names() {
+    return Arrays.stream(values()).map(FaultClass::failureName).toList();
+  }
+}

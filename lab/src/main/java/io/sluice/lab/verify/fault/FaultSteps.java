@@ -1,0 +1,367 @@
+package io.sluice.lab.verify.fault;
+
+import static io.sluice.lab.verify.fault.FaultCheck.CLIENTS_RECOVERED_WITHOUT_RESTART;
+import static io.sluice.lab.verify.fault.FaultCheck.COMPONENT_RECOVERED;
+import static io.sluice.lab.verify.fault.FaultCheck.EACH_POISON_QUARANTINED_ONCE;
+import static io.sluice.lab.verify.fault.FaultCheck.EVERY_INPUT_IN_CLEAN_OR_DLQ_ONCE;
+import static io.sluice.lab.verify.fault.FaultCheck.FAULTS_INJECTED;
+import static io.sluice.lab.verify.fault.FaultCheck.FINAL_EVENT_ID_AUDIT_CONSISTENT;
+import static io.sluice.lab.verify.fault.FaultCheck.FINAL_EVERY_TABLE_EQUAL;
+import static io.sluice.lab.verify.fault.FaultCheck.FINAL_SNAPSHOT_DIFF_ZERO;
+import static io.sluice.lab.verify.fault.FaultCheck.KILLED_BETWEEN_ICEBERG_AND_CONNECT_COMMIT;
+import static io.sluice.lab.verify.fault.FaultCheck.NO_DUPLICATE_KEY;
+import static io.sluice.lab.verify.fault.FaultCheck.POST_FAULT_EVENT_FLOW_CONTINUED;
+import static io.sluice.lab.verify.fault.FaultCheck.ZERO_RECORDS_QUARANTINED;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.sluice.lab.db.OrdersTable;
+import io.sluice.lab.stack.EmbeddedStack;
+import io.sluice.lab.stack.control.ComponentStatus;
+import io.sluice.lab.stack.control.StackController;
+import io.sluice.lab.verify.BoundedWait;
+import io.sluice.lab.verify.EventIdAudit;
+import io.sluice.lab.verify.ScenarioFailure;
+import io.sluice.lab.verify.ScenarioStack;
+import io.sluice.lab.verify.poison.PoisonSections.QuarantineSection;
+import io.sluice.lake.offsets.SnapshotOffsets;
+import io.sluice.tools.reconcile.ReconcileResult;
+import io.sluice.tools.reconcile.ReconciliationReport;
+import io.sluice.tools.reconcile.TableOutcome;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.EnumMap;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.function.Consumer;
+import java.util.stream.Collectors;
+import org.apache.iceberg.Snapshot;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.common.TopicPartition;
+
+/**
+ * The steps of a process-fault class on one process stack ({@link FaultScenario}). Each takes the
+ * previous step's result and returns its own; a step that cannot go on throws {@link
+ * ScenarioFailure}; every wait is bounded.
+ */
+final class FaultSteps {
+  private static final Duration STEP_TIMEOUT = Duration.ofSeconds(120);
+  private static final Duration SNAPSHOT_POLL = Duration.ofMillis(20);
+  private static final ObjectMapper JSON = new ObjectMapper();
+  private static final String UPSERT_GROUP = "connect-" + EmbeddedStack.UPSERT_SINK;
+
+  private final ScenarioStack stack;
+  private final StackController control;
+  private final FaultStep.Plan plan;
+  private final FaultClass faultClass;
+  private final FaultScenario.Settings settings;
+  private final Consumer<String> progress;
+
+  FaultSteps(
+      ScenarioStack stack,
+      StackController control,
+      FaultStep.Plan plan,
+      Consumer<String> progress) {
+    this.stack = stack;
+    this.control = control;
+    this.plan = plan;
+    this.faultClass = plan.faultClass();
+    this.settings = plan.settings();
+    this.progress = progress;
+  }
+
+  FaultStep.Versions versions(FaultStep.Plan plan) throws Exception {
+    return new FaultStep.Versions(plan, stack.stackVersions());
+  }
+
+  FaultStep.Baseline baseline(FaultStep.Versions versions) throws Exception {
+    List<String> down =
+        control.status().stream().filter(c -> !c.running()).map(ComponentStatus::name).toList();
+    if (!down.isEmpty()) {
+      throw new ScenarioFailure(
+          "components " + down + " are not running; `sluice stack start <component>` first");
+    }
+    ScenarioStack.Baselined b =
+        stack.baseline(settings.seed(), settings.baselineRows(), settings.waitTimeout(), progress);
+    return new FaultStep.Baseline(
+        versions,
+        b.dlqBefore(),
+        b.linkage(),
+        stack.endOffsets(ScenarioStack.MAIN_TOPIC),
+        stack.endOffsets(ScenarioStack.CLEAN_TOPIC));
+  }
+
+  /** Runs the workload and faults the component while it runs. */
+  FaultStep.Faulted fault(FaultStep.Baseline baseline) throws Exception {
+    Map<String, ComponentStatus> before = byName(control.status());
+    List<FaultSections.Injection> injections = new ArrayList<>();
+    JsonNode captureDuring = null;
+    long lastFaultEnded;
+    try (SteadyWorkload workload = new SteadyWorkload(stack, settings, faultClass.poison())) {
+      workload.start();
+      for (int n = 1; n <= settings.faults(); n++) {
+        int round = n * settings.rounds() / (settings.faults() + 1);
+        workload.awaitRound(round, STEP_TIMEOUT);
+        FaultSections.Injection injection = inject(n, workload);
+        injections.add(injection);
+        if (captureDuring == null) {
+          captureDuring = captureStatus();
+        }
+        progress.accept(
+            "  fault "
+                + n
+                + ": "
+                + injection.action()
+                + " "
+                + faultClass.component()
+                + " after round "
+                + injection.afterRound()
+                + " (exit "
+                + injection.exitCode()
+                + "), back in "
+                + injection.downMs()
+                + " ms");
+      }
+      lastFaultEnded = System.nanoTime();
+      workload.awaitDone(STEP_TIMEOUT.multipliedBy(2));
+      progress.accept(
+          "  workload: "
+              + settings.rounds()
+              + " rounds done"
+              + (faultClass.poison() ? ", " + workload.poison().size() + " poison records" : ""));
+      Map<String, ComponentStatus> after = byName(control.status());
+      Map<FaultCheck, Boolean> proved = new EnumMap<>(FaultCheck.class);
+      proved.put(
+          FAULTS_INJECTED,
+          injections.size() == settings.faults()
+              && injections.stream().allMatch(i -> i.pidAfter() != null));
+      proved.put(CLIENTS_RECOVERED_WITHOUT_RESTART, untouched(before, after));
+      proved.put(
+          KILLED_BETWEEN_ICEBERG_AND_CONNECT_COMMIT,
+          injections.stream()
+              .anyMatch(i -> Boolean.TRUE.equals(i.betweenIcebergAndConnectCommit())));
+      return new FaultStep.Faulted(
+          baseline,
+          injections,
+          workload.poison(),
+          captureDuring,
+          workload.lastEventId(),
+          lastFaultEnded,
+          proved);
+    }
+  }
+
+  private FaultSections.Injection inject(int number, SteadyWorkload workload) throws Exception {
+    String component = faultClass.component();
+    Long pidBefore =
+        control.status().stream()
+            .filter(c -> c.name().equals(component))
+            .findFirst()
+            .map(ComponentStatus::pid)
+            .orElse(null);
+    Long snapshotId = null;
+    Boolean between = null;
+    String at;
+    ComponentStatus ended;
+    int afterRound = workload.roundsDone();
+    switch (faultClass.injection()) {
+      case SIGKILL_AFTER_ICEBERG_COMMIT -> {
+        Snapshot committed = awaitNewSnapshot();
+        at = Instant.now().toString();
+        ended = control.kill(component);
+        snapshotId = committed.snapshotId();
+        between = beyondConnectCommit(committed);
+      }
+      case OUTAGE -> {
+        at = Instant.now().toString();
+        ended = control.stop(component);
+        pause(settings.outage());
+      }
+      default -> {
+        at = Instant.now().toString();
+        ended = control.kill(component);
+      }
+    }
+    long downFrom = System.nanoTime();
+    if (faultClass.injection() != FaultClass.Injection.OUTAGE) {
+      // The workload goes on while the component is down.
+      workload.awaitRound(
+          Math.min(settings.rounds(), workload.roundsDone() + settings.downRounds()), STEP_TIMEOUT);
+    }
+    ComponentStatus started = control.start(component);
+    return new FaultSections.Injection(
+        number,
+        faultClass.injection() == FaultClass.Injection.OUTAGE ? "stop" : "kill",
+        at,
+        afterRound,
+        pidBefore,
+        ended.exitCode(),
+        started.pid(),
+        (System.nanoTime() - downFrom) / 1_000_000,
+        snapshotId,
+        between);
+  }
+
+  /** Waits for the upsert sink's next commit to the orders table, and returns its snapshot. */
+  private Snapshot awaitNewSnapshot() {
+    Snapshot first = stack.currentSnapshot(ScenarioStack.CURRENT_TABLE);
+    long firstId = first == null ? -1 : first.snapshotId();
+    long deadline = System.nanoTime() + STEP_TIMEOUT.toNanos();
+    while (System.nanoTime() < deadline) {
+      Snapshot now = stack.currentSnapshot(ScenarioStack.CURRENT_TABLE);
+      if (now != null && now.snapshotId() != firstId) {
+        return now;
+      }
+      pause(SNAPSHOT_POLL);
+    }
+    throw new ScenarioFailure(
+        "no new snapshot of "
+            + ScenarioStack.CURRENT_TABLE
+            + " within "
+            + STEP_TIMEOUT.toSeconds()
+            + " s");
+  }
+
+  /**
+   * True when {@code snapshot} records an offset of a partition beyond the one the sink's group has
+   * committed in Kafka: the worker died between the two commits.
+   */
+  private boolean beyondConnectCommit(Snapshot snapshot) {
+    Map<TopicPartition, Long> inSnapshot =
+        SnapshotOffsets.fromSummary(snapshot.summary(), EmbeddedStack.UPSERT_SINK).orElse(Map.of());
+    Map<TopicPartition, Long> committed = new HashMap<>();
+    inSnapshot.keySet().stream()
+        .map(TopicPartition::topic)
+        .distinct()
+        .forEach(topic -> committed.putAll(stack.committed(UPSERT_GROUP, topic)));
+    return inSnapshot.entrySet().stream()
+        .anyMatch(e -> e.getValue() > committed.getOrDefault(e.getKey(), -1L));
+  }
+
+  FaultStep.Recovered recover(FaultStep.Faulted faulted) {
+    ReconcileResult converged =
+        BoundedWait.until(
+            "the current table equals the source after the faults",
+            settings.waitTimeout(),
+            stack.lake()::reconcile,
+            ReconcileResult::converged);
+    long ms = (System.nanoTime() - faulted.lastFaultEndedNanos()) / 1_000_000;
+    progress.accept("  converged " + ms + " ms after the last fault");
+    return new FaultStep.Recovered(
+        faulted, ReconciliationReport.of(converged), stack.linkage(), captureStatus(), ms);
+  }
+
+  FaultStep.Final settle(FaultStep.Recovered recovered) throws Exception {
+    FaultStep.Faulted faulted = recovered.faulted();
+    long lastId = faulted.lastEventId();
+    LakeReading last =
+        BoundedWait.latest(
+            settings.waitTimeout(),
+            () ->
+                new LakeReading(
+                    stack.lake().reconcile(), stack.lake().audit(), stack.reconcileEveryTable()),
+            r ->
+                ScenarioStack.everyTableEqual(r.tables())
+                    && r.reconcile().converged()
+                    && r.audit().consistent()
+                    && r.audit().changelogEventIds().containsKey(lastId));
+    if (last == null) {
+      throw new ScenarioFailure("the final reconciliation could not read the source or Iceberg");
+    }
+    Map<String, Long> duplicates =
+        stack.duplicateKeys(ScenarioStack.CURRENT_TABLE, OrdersTable.KEY_COLUMN);
+    List<ConsumerRecord<byte[], byte[]>> dlq =
+        stack.dlqRecordsSince(faulted.baseline().dlqBefore());
+    Map<FaultCheck, Boolean> proved = new EnumMap<>(FaultCheck.class);
+    proved.put(NO_DUPLICATE_KEY, duplicates.isEmpty());
+    proved.put(
+        POST_FAULT_EVENT_FLOW_CONTINUED,
+        stack.lake().eventIds(ScenarioStack.CURRENT_TABLE).contains(lastId)
+            || !sourceHolds(lastId));
+    proved.put(FINAL_SNAPSHOT_DIFF_ZERO, last.reconcile().converged());
+    proved.put(FINAL_EVENT_ID_AUDIT_CONSISTENT, last.audit().consistent());
+    proved.put(FINAL_EVERY_TABLE_EQUAL, ScenarioStack.everyTableEqual(last.tables()));
+    proved.put(
+        COMPONENT_RECOVERED,
+        control.status().stream()
+            .filter(c -> c.name().equals(faultClass.component()))
+            .allMatch(ComponentStatus::running));
+    proved.put(ZERO_RECORDS_QUARANTINED, dlq.isEmpty());
+    if (faultClass.poison()) {
+      InputAudit inputs = InputAudit.of(stack, faulted.baseline(), faulted.poison());
+      proved.put(EACH_POISON_QUARANTINED_ONCE, inputs.eachPoisonOnce());
+      proved.put(EVERY_INPUT_IN_CLEAN_OR_DLQ_ONCE, inputs.everyInputOnce());
+      progress.accept("  inputs: " + inputs.describe());
+    }
+    progress.accept(
+        "  final: "
+            + last.reconcile().diffCount()
+            + " differing rows, "
+            + duplicates.size()
+            + " duplicate keys, "
+            + last.audit().duplicateOccurrenceCount()
+            + " duplicate event(s) in the changelog, "
+            + dlq.size()
+            + " new DLQ record(s); tables: "
+            + ScenarioStack.describe(last.tables()));
+    QuarantineSection quarantine =
+        dlq.isEmpty()
+            ? null
+            : QuarantineSection.of(
+                dlq.get(0), stack.router().health(), stack.router().threadReplacements(), false);
+    return new FaultStep.Final(
+        recovered,
+        ReconciliationReport.of(last.reconcile()),
+        last.audit().toReport(),
+        stack.linkage(),
+        quarantine,
+        dlq.size(),
+        proved);
+  }
+
+  private boolean sourceHolds(long eventId) throws Exception {
+    return stack.lake().sourceEventIds().contains(eventId);
+  }
+
+  /** Every component other than the faulted one still runs the process it ran before. */
+  private boolean untouched(
+      Map<String, ComponentStatus> before, Map<String, ComponentStatus> after) {
+    return before.entrySet().stream()
+        .filter(e -> !e.getKey().equals(faultClass.component()))
+        .allMatch(
+            e -> {
+              ComponentStatus now = after.get(e.getKey());
+              return now != null
+                  && now.running()
+                  && now.starts() == e.getValue().starts()
+                  && java.util.Objects.equals(now.pid(), e.getValue().pid());
+            });
+  }
+
+  private JsonNode captureStatus() {
+    try {
+      return stack.capture().status();
+    } catch (RuntimeException e) {
+      return JSON.createObjectNode().put("error", e.getMessage());
+    }
+  }
+
+  private static Map<String, ComponentStatus> byName(List<ComponentStatus> statuses) {
+    return statuses.stream().collect(Collectors.toMap(ComponentStatus::name, c -> c));
+  }
+
+  /** The outage's length: the fault itself, not a wait for anything. */
+  private static void pause(Duration d) {
+    try {
+      Thread.sleep(d.toMillis());
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new ScenarioFailure("interrupted during the fault", e);
+    }
+  }
+
+  private record LakeReading(
+      ReconcileResult reconcile, EventIdAudit audit, List<TableOutcome> tables) {}
+}

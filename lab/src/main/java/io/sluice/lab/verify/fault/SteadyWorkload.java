@@ -1,0 +1,170 @@
+package io.sluice.lab.verify.fault;
+
+import io.sluice.lab.db.OrdersWorkload;
+import io.sluice.lab.db.TableWorkload;
+import io.sluice.lab.verify.ProducerMetadata;
+import io.sluice.lab.verify.ScenarioFailure;
+import io.sluice.lab.verify.ScenarioStack;
+import java.nio.charset.StandardCharsets;
+import java.sql.Connection;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicReference;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerConfig;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.serialization.ByteArraySerializer;
+
+/**
+ * The workload a fault runs under: {@code rounds} rounds on {@code cdc_lab.orders}, one after
+ * another on a thread of its own, each inserting rows of its own seed, updating a third and
+ * deleting a fifth of them ({@link OrdersWorkload}), with a pause between rounds; optionally one
+ * poison record (JSON, not Avro) on the main topic every few rounds. What the rounds write depends
+ * on the seed only, never on timing, so a run's final table and its sha256 do too.
+ */
+final class SteadyWorkload implements AutoCloseable {
+  /** Round seeds are {@code seed * ROUND_SEEDS + round}: ids of different runs never collide. */
+  static final int ROUND_SEEDS = 1_000;
+
+  /** The largest seed whose round seeds still fit an int. */
+  static final int MAX_SEED = Integer.MAX_VALUE / ROUND_SEEDS - 1;
+
+  private final ScenarioStack stack;
+  private final FaultScenario.Settings settings;
+  private final AtomicInteger roundsDone = new AtomicInteger();
+  private final AtomicReference<Exception> failure = new AtomicReference<>();
+  private final List<ProducerMetadata> poison = Collections.synchronizedList(new ArrayList<>());
+  private final Thread thread;
+  private volatile boolean stopped;
+  private volatile long lastEventId;
+
+  SteadyWorkload(ScenarioStack stack, FaultScenario.Settings settings, boolean withPoison) {
+    this.stack = stack;
+    this.settings = settings;
+    this.thread = new Thread(() -> run(withPoison), "fault-workload");
+    thread.setDaemon(true);
+  }
+
+  /** The seed of round {@code round} (1-based) of {@code seed}. */
+  static int roundSeed(int seed, int round) {
+    return seed * ROUND_SEEDS + round;
+  }
+
+  /** The poison record sent after {@code round}: JSON, not the Confluent wire format. */
+  static byte[] poisonValue(int round) {
+    return ("{\"poison_after_round\": " + round + ", \"why\": \"JSON, not Avro\"}")
+        .getBytes(StandardCharsets.UTF_8);
+  }
+
+  void start() {
+    thread.start();
+  }
+
+  int roundsDone() {
+    return roundsDone.get();
+  }
+
+  /** Rounds done, or a failure of the workload (the run cannot prove anything then). */
+  void check() {
+    Exception e = failure.get();
+    if (e != null) {
+      throw new ScenarioFailure("the workload failed in round " + (roundsDone() + 1) + ": " + e, e);
+    }
+  }
+
+  /** Waits until round {@code round} is done; fails when the workload failed or ended first. */
+  void awaitRound(int round, Duration timeout) {
+    long deadline = System.nanoTime() + timeout.toNanos();
+    while (roundsDone() < round) {
+      check();
+      if (!thread.isAlive() && roundsDone() < round) {
+        throw new ScenarioFailure("the workload ended before round " + round);
+      }
+      if (System.nanoTime() > deadline) {
+        throw new ScenarioFailure(
+            "round " + round + " of the workload not done within " + timeout.toSeconds() + " s");
+      }
+      pause(Duration.ofMillis(50));
+    }
+  }
+
+  /** Waits for the last round. */
+  void awaitDone(Duration timeout) {
+    awaitRound(settings.rounds(), timeout);
+    try {
+      thread.join(TimeUnit.SECONDS.toMillis(5));
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new ScenarioFailure("interrupted waiting for the workload", e);
+    }
+  }
+
+  /** The event id of the last change of the last round. */
+  long lastEventId() {
+    return lastEventId;
+  }
+
+  /** Where each poison record landed, in the order sent. */
+  List<ProducerMetadata> poison() {
+    return List.copyOf(poison);
+  }
+
+  private void run(boolean withPoison) {
+    try (KafkaProducer<byte[], byte[]> producer = withPoison ? producer() : null) {
+      for (int round = 1; round <= settings.rounds() && !stopped; round++) {
+        TableWorkload workload = new OrdersWorkload(roundSeed(settings.seed(), round));
+        long rows = settings.rowsPerRound();
+        try (Connection c = stack.connect()) {
+          lastEventId = workload.run(c, rows, rows / 3, rows / 5, line -> {}).lastEventId();
+        }
+        if (producer != null && round % settings.poisonEvery() == 0) {
+          byte[] value = poisonValue(round);
+          poison.add(
+              ProducerMetadata.of(
+                  producer
+                      .send(new ProducerRecord<>(ScenarioStack.MAIN_TOPIC, null, value))
+                      .get()));
+        }
+        roundsDone.incrementAndGet();
+        pause(settings.roundPause());
+      }
+    } catch (Exception e) {
+      failure.set(e);
+    }
+  }
+
+  private KafkaProducer<byte[], byte[]> producer() {
+    return new KafkaProducer<>(
+        Map.of(
+            ProducerConfig.BOOTSTRAP_SERVERS_CONFIG,
+            stack.endpoints().bootstrapServers(),
+            ProducerConfig.CLIENT_ID_CONFIG,
+            "sluice-verify-fault-poison",
+            ProducerConfig.ACKS_CONFIG,
+            "all",
+            ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG,
+            true),
+        new ByteArraySerializer(),
+        new ByteArraySerializer());
+  }
+
+  /** The workload's pace: its pause between rounds is the load's shape, not a wait for anything. */
+  private static void pause(Duration d) {
+    try {
+      Thread.sleep(d.toMillis());
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
+  }
+
+  @Override
+  public void close() {
+    stopped = true;
+    thread.interrupt();
+  }
+}
