@@ -33,8 +33,8 @@ import picocli.CommandLine.Spec;
           + " every component started again in start order; returns once all of them run",
       "Components: broker, registry, mariadb, router, connect, capture, monitor, and prometheus"
           + " with `sluice up --processes --prometheus`. Exit code 0 on"
-          + " success, 1 when the supervisor refuses (unknown component, already running, a start"
-          + " that failed: the message says why), 2 on a usage error."
+          + " success, 1 when the supervisor refuses (unknown component, one that runs already or is"
+          + " not running, a start that failed: the message says why), 2 on a usage error."
     })
 public final class StackCommand implements Callable<Integer> {
   private static final List<String> ACTIONS = List.of("status", "stop", "kill", "start", "crash");
