@@ -33,8 +33,10 @@ import picocli.CommandLine;
  * {@code sluice up --processes} as a user runs it: the supervisor is a JVM of its own (started as
  * {@code scripts/sluice} starts it, with the plugin directory the CLI build lays out), every
  * component a process under it. A component is SIGKILLed and started through the control API while
- * rows flow; the lake converges. Then the supervisor itself is SIGKILLed: every component ends with
- * it, and a new supervisor on the same data dir starts, with the lake still equal to the source.
+ * rows flow; the lake converges. Then the whole stack crashes (every component SIGKILLed at once)
+ * and starts again; the lake converges. Then the supervisor itself is SIGKILLed: every component
+ * ends with it, and a new supervisor on the same data dir starts, with the lake still equal to the
+ * source.
  */
 class ProcessStackIT {
   private static final Logger log = LoggerFactory.getLogger(ProcessStackIT.class);
@@ -106,6 +108,24 @@ class ProcessStackIT {
     org.assertj.core.api.Assertions.assertThatThrownBy(() -> control.kill("zookeeper"))
         .isInstanceOf(StackController.ControlException.class)
         .hasMessageContaining("no component zookeeper");
+
+    List<Long> beforeCrash = pids(new ObjectMapper().readTree(ready.toFile()));
+    List<ComponentStatus> crashed = control.crash();
+    assertThat(crashed).extracting(ComponentStatus::name).containsExactlyElementsOf(COMPONENTS);
+    assertThat(crashed).as("every component after the crash").allMatch(ComponentStatus::running);
+    for (int i = 0; i < COMPONENTS.size(); i++) {
+      assertThat(crashed.get(i).pid())
+          .as("pid of %s after the crash", COMPONENTS.get(i))
+          .isNotNull()
+          .isNotEqualTo(beforeCrash.get(i));
+    }
+    assertThat(beforeCrash).as("the pids before the crash").noneMatch(ProcessStackIT::alive);
+    assertThat(pids(new ObjectMapper().readTree(ready.toFile())))
+        .as("the ready file follows the crash")
+        .containsExactlyElementsOf(crashed.stream().map(ComponentStatus::pid).toList());
+    assertThat(sluice("load", "--ready-file", ready.toString(), "--seed", "4", "--rows", "100"))
+        .isZero();
+    awaitConverged(ready);
 
     List<Long> before = pids(new ObjectMapper().readTree(ready.toFile()));
     assertThat(supervisor.kill()).isEqualTo(137);

@@ -22,29 +22,36 @@ import picocli.CommandLine.Spec;
     name = "stack",
     mixinStandardHelpOptions = true,
     description = {
-      "Lists, stops, SIGKILLs and starts the components of a running `sluice up --processes`"
-          + " through its control API (the ready file's control_url, on loopback).",
+      "Lists, stops, SIGKILLs and starts the components of a running `sluice up --processes`,"
+          + " or crashes them all, through its control API (the ready file's control_url, on"
+          + " loopback).",
       "  status [component]   every component (or one): state, pid, starts, exit code, log",
       "  stop <component>     SIGTERM and a clean shutdown",
       "  kill <component>     SIGKILL: no shutdown hook runs (a crash)",
       "  start <component>    start a stopped or killed component; returns once it answers",
-      "Components: broker, registry, mariadb, router, connect, capture, monitor. Exit code 0 on"
-          + " success, 1 when the supervisor refuses (unknown component, already running, a start"
-          + " that failed: the message says why), 2 on a usage error."
+      "  crash                a machine crash: SIGKILL to every running component at once, then"
+          + " every component started again in start order; returns once all of them run",
+      "Components: broker, registry, mariadb, router, connect, capture, monitor, and prometheus"
+          + " with `sluice up --processes --prometheus`. Exit code 0 on"
+          + " success, 1 when the supervisor refuses (unknown component, one that runs already or is"
+          + " not running, a start that failed: the message says why), 2 on a usage error."
     })
 public final class StackCommand implements Callable<Integer> {
-  private static final List<String> ACTIONS = List.of("status", "stop", "kill", "start");
+  private static final List<String> ACTIONS = List.of("status", "stop", "kill", "start", "crash");
 
   @Spec CommandSpec spec;
 
-  @Parameters(index = "0", paramLabel = "ACTION", description = "status, stop, kill or start.")
+  @Parameters(
+      index = "0",
+      paramLabel = "ACTION",
+      description = "status, stop, kill, start or crash.")
   String action;
 
   @Parameters(
       index = "1",
       arity = "0..1",
       paramLabel = "COMPONENT",
-      description = "The component (required except for status).")
+      description = "The component (required for stop, kill and start; none for crash).")
   String component;
 
   @Option(
@@ -63,7 +70,14 @@ public final class StackCommand implements Callable<Integer> {
       throw new ParameterException(
           spec.commandLine(), "unknown action '" + action + "'; actions are " + ACTIONS);
     }
-    if (component == null && !action.equals("status")) {
+    if (action.equals("crash") && component != null) {
+      throw new ParameterException(
+          spec.commandLine(),
+          "crash takes no component: it crashes them all (`sluice stack kill "
+              + component
+              + "` kills one)");
+    }
+    if (component == null && !action.equals("status") && !action.equals("crash")) {
       throw new ParameterException(
           spec.commandLine(),
           action + " needs a component, e.g. `sluice stack " + action + " router`");
@@ -76,6 +90,7 @@ public final class StackCommand implements Callable<Integer> {
             case "stop" -> List.of(client.stop(component));
             case "kill" -> List.of(client.kill(component));
             case "start" -> List.of(client.start(component));
+            case "crash" -> client.crash();
             default -> component == null ? client.status() : List.of(client.status(component));
           };
       out.printf(

@@ -39,17 +39,21 @@ import picocli.CommandLine.Spec;
           + CommandLog.MAX_FILE_SIZE
           + "). --verbose shows them all on the console as well.",
       "With --prometheus it also runs a Prometheus server (Debian's `prometheus`, installed by"
-          + " scripts/setup --prometheus) scraping the router, the capture and the upsert sink"
-          + " every second, with its config, data and log under <data dir>/prometheus/; the ready"
+          + " scripts/setup --prometheus) scraping the router, the capture, the upsert sink and the"
+          + " monitor every second, with its config, data and log under <data dir>/prometheus/; the ready"
           + " file names it as prometheus_url.",
       "With --processes every component runs in a process of its own under this one as"
           + " supervisor (the broker, the registry, mariadbd, the router, a distributed Connect"
           + " worker that loads both sinks from plugin.path as compose's image does, the capture"
-          + " and the monitor), each logging to <data dir>/logs/<component>.log. The ready file"
-          + " then also names each component's pid and state and the control API"
+          + " and the monitor, then Prometheus with --prometheus), each logging to <data"
+          + " dir>/logs/<component>.log (MariaDB to the supervisor's sluice-up.log, Prometheus to"
+          + " <data dir>/prometheus/prometheus.log). The"
+          + " ready file then also names each component's pid and state and the control API"
           + " (control_url): `sluice stack status|stop|kill|start <component>` stops, SIGKILLs"
-          + " and restarts one. No component outlives the supervisor, however it ends; a start"
-          + " stops what a killed supervisor left running on the data dir."
+          + " and restarts one, `sluice stack crash` SIGKILLs them all at once and starts them"
+          + " again. No component outlives the supervisor, however it ends; a start stops what a"
+          + " killed supervisor left running on the data dir, and a second supervisor on the same"
+          + " data dir is refused."
     })
 public final class UpCommand implements Callable<Integer> {
   /** The log of {@code sluice up}, relative to the data dir. */
@@ -199,11 +203,6 @@ public final class UpCommand implements Callable<Integer> {
   }
 
   private int runProcesses(StackOptions options, Path logFile) throws InterruptedException {
-    if (options.prometheus()) {
-      throw new ParameterException(
-          spec.commandLine(),
-          "--prometheus runs with the one-JVM stack only, not yet with --processes");
-    }
     ProcessStack stack;
     try {
       stack = new ProcessStack(options);

@@ -306,7 +306,8 @@ public final class EmbeddedStack implements AutoCloseable {
   /** Starts Prometheus on every endpoint and waits until it has scraped each one. */
   private void startPrometheus(Path binary, long deadline) {
     PrometheusConfig config =
-        PrometheusConfig.of(PrometheusConfig.DEFAULT_SCRAPE_INTERVAL, scrapeTargets());
+        prometheusConfig(
+            routerMetricsUrl(), captureAdminUrl(), SinkMetricsEndpoint.url(), monitorMetricsUrl());
     log.info("Starting Prometheus on 127.0.0.1:{} ({})", ports.prometheus(), binary);
     prometheus =
         PrometheusServer.start(
@@ -320,16 +321,22 @@ public final class EmbeddedStack implements AutoCloseable {
   }
 
   /**
-   * The Prometheus endpoints of the running stack, by job name: each component that serves one adds
-   * a line here.
+   * What Prometheus scrapes in a stack, embedded or of processes, by job name: each component that
+   * serves a {@code /metrics} endpoint adds a line here.
+   *
+   * @param upsertSinkMetricsUrl the upsert sink's endpoint, when its task serves one
    */
-  private Map<String, List<String>> scrapeTargets() {
+  static PrometheusConfig prometheusConfig(
+      String routerMetricsUrl,
+      String captureAdminUrl,
+      Optional<String> upsertSinkMetricsUrl,
+      String monitorMetricsUrl) {
     Map<String, List<String>> targets = new LinkedHashMap<>();
-    targets.put(ROUTER_JOB, List.of(routerMetricsUrl()));
-    targets.put(CAPTURE_JOB, List.of(captureAdminUrl() + "/metrics"));
-    SinkMetricsEndpoint.url().ifPresent(url -> targets.put(UPSERT_SINK_JOB, List.of(url)));
-    targets.put(MONITOR_JOB, List.of(monitorMetricsUrl()));
-    return targets;
+    targets.put(ROUTER_JOB, List.of(routerMetricsUrl));
+    targets.put(CAPTURE_JOB, List.of(captureAdminUrl + "/metrics"));
+    upsertSinkMetricsUrl.ifPresent(url -> targets.put(UPSERT_SINK_JOB, List.of(url)));
+    targets.put(MONITOR_JOB, List.of(monitorMetricsUrl));
+    return PrometheusConfig.of(PrometheusConfig.DEFAULT_SCRAPE_INTERVAL, targets);
   }
 
   /** Under the lock of {@link #close()}, so a stop never leaves a ready file behind. */

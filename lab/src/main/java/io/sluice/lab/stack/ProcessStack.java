@@ -36,6 +36,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Properties;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
@@ -49,15 +50,17 @@ import org.slf4j.LoggerFactory;
  * The stack with every component in a process of its own, under this JVM as supervisor: the broker,
  * the schema registry, MariaDB (mariadbd), the router, a distributed Connect worker loading both
  * sinks from {@code plugin.path} as compose's image does ({@link ConnectRuntime}), the capture and
- * the monitor. Names, topics, tables, ports and data dir layout are those of {@link EmbeddedStack},
- * so every tool and scenario works on either; logs go to {@code <data dir>/logs/<component>.log}.
+ * the monitor, and optionally Prometheus scraping them ({@link PrometheusComponent}). Names,
+ * topics, tables, ports and data dir layout are those of {@link EmbeddedStack}, so every tool and
+ * scenario works on either; logs go to {@code <data dir>/logs/<component>.log} (Prometheus' to
+ * {@code <data dir>/prometheus/prometheus.log}).
  *
- * <p>The supervisor starts, stops and SIGKILLs any one component on request ({@link
- * StackController}, served on loopback by {@link StackControlServer}: {@code sluice stack}); a
- * component that ends on its own is reported (WARN) and left down until started. Every child ends
- * with the supervisor however it ends ({@link ChildJvm}); a start on a data dir where a killed
- * supervisor left children still running stops them first, with a WARN line each, and a second
- * supervisor on the same data dir is refused.
+ * <p>The supervisor starts, stops and SIGKILLs any one component on request, and crashes them all
+ * at once ({@link StackController}, served on loopback by {@link StackControlServer}: {@code sluice
+ * stack}); a component that ends on its own is reported (WARN) and left down until started. Every
+ * child ends with the supervisor however it ends ({@link ChildJvm}); a start on a data dir where a
+ * killed supervisor left children still running stops them first, with a WARN line each, and a
+ * second supervisor on the same data dir is refused.
  */
 public final class ProcessStack implements StackController, AutoCloseable {
   public static final String BROKER = "broker";
@@ -67,6 +70,7 @@ public final class ProcessStack implements StackController, AutoCloseable {
   public static final String CONNECT = "connect";
   public static final String CAPTURE = "capture";
   public static final String MONITOR = "monitor";
+  public static final String PROMETHEUS = "prometheus";
 
   /** The JVM option that marks a child of the supervisor of a data dir. */
   static final String CHILD_MARK = "-Dsluice.stack.dir=";
@@ -130,6 +134,9 @@ public final class ProcessStack implements StackController, AutoCloseable {
   private synchronized void startAll() {
     Path dataDir = options.dataDir();
     long deadline = System.nanoTime() + options.readyTimeout().toNanos();
+    // Before anything starts: a missing binary should not cost a minute of start-up first.
+    Path prometheusBinary =
+        options.prometheus() ? PrometheusServer.locate(options.prometheusBinary()) : null;
     lockDataDir(dataDir);
     int leftovers = Leftovers.stop(CHILD_MARK + dataDir + " ", "component JVM");
     if (leftovers > 0) {
@@ -137,19 +144,12 @@ public final class ProcessStack implements StackController, AutoCloseable {
     }
     ports = StackPorts.resolve(dataDir, options.ports());
     log.info("Starting the Sluice process stack in {}", dataDir);
-    define(dataDir);
+    define(dataDir, prometheusBinary);
     for (Slot slot : slots.values()) {
       abortIfClosed();
       startSlot(slot, remaining(deadline));
-      if (slot.name.equals(BROKER)) {
-        try (Admin admin = admin()) {
-          if (Topics.ensure(admin, EmbeddedStack.MAIN_TOPIC, EmbeddedStack.MAIN_TOPIC_PARTITIONS)) {
-            log.info("Created topic {}", EmbeddedStack.MAIN_TOPIC);
-          }
-          catalog = LakeSinks.prepare(dataDir, admin);
-        }
-      }
     }
+    awaitScraped(remaining(deadline));
     control = StackControlServer.start("127.0.0.1", ports.control(), this);
     watcher =
         Executors.newSingleThreadScheduledExecutor(
@@ -164,7 +164,7 @@ public final class ProcessStack implements StackController, AutoCloseable {
   }
 
   /** The components in start order; each builds its config afresh at every start. */
-  private void define(Path dataDir) {
+  private void define(Path dataDir, Path prometheusBinary) {
     Path logs = dataDir.resolve("logs");
     Path config = dataDir.resolve("processes");
     String bootstrap = bootstrapServers();
@@ -276,6 +276,43 @@ public final class ProcessStack implements StackController, AutoCloseable {
                     c ->
                         new Readiness()
                             .http("Monitor", baseUrl(ports.monitorMetrics()) + "/health")))));
+    if (prometheusBinary != null) {
+      slots.put(
+          PROMETHEUS,
+          new Slot(
+              PROMETHEUS,
+              new PrometheusComponent(
+                  prometheusBinary,
+                  dataDir.resolve("prometheus"),
+                  ports.prometheus(),
+                  EmbeddedStack.prometheusConfig(
+                      routerMetricsUrl(),
+                      captureAdminUrl(),
+                      Optional.of(upsertSinkMetricsUrl()),
+                      monitorMetricsUrl()))));
+    }
+  }
+
+  /**
+   * What a started broker needs before the components after it: the main topic, the Iceberg catalog
+   * and the Apache sink's control topic. At every start of the broker, not only the stack's first:
+   * each step is idempotent, and a broker whose log was lost needs them again.
+   */
+  private void prepareBroker() {
+    try (Admin admin = admin()) {
+      if (Topics.ensure(admin, EmbeddedStack.MAIN_TOPIC, EmbeddedStack.MAIN_TOPIC_PARTITIONS)) {
+        log.info("Created topic {}", EmbeddedStack.MAIN_TOPIC);
+      }
+      catalog = LakeSinks.prepare(options.dataDir(), admin);
+    }
+  }
+
+  /** Once every component runs: Prometheus, when the stack has it, has scraped each target. */
+  private void awaitScraped(Duration timeout) {
+    Slot slot = slots.get(PROMETHEUS);
+    if (slot != null && slot.state.equals(ComponentStatus.RUNNING)) {
+      ((PrometheusComponent) slot.component).awaitTargetsUp(timeout);
+    }
   }
 
   private ChildJvm.Builder child(String name, String mainClass, Path logs, String heap) {
@@ -451,9 +488,66 @@ public final class ProcessStack implements StackController, AutoCloseable {
     return status(slot);
   }
 
+  /**
+   * A machine crash: every running component SIGKILLed at once, then all of them started again in
+   * start order, each once the one before answers, as at the stack's start.
+   */
+  @Override
+  public synchronized List<ComponentStatus> crash() {
+    List<Slot> running =
+        slots.values().stream().filter(s -> s.state.equals(ComponentStatus.RUNNING)).toList();
+    log.warn(
+        "Crashing the stack on request: SIGKILL to {}", running.stream().map(s -> s.name).toList());
+    // Every signal first, then the waits: the components die together, as on a machine that
+    // loses power, not one after the other while the rest notice and react.
+    for (Slot slot : running) {
+      slot.component
+          .pid()
+          .ifPresent(pid -> ProcessHandle.of(pid).ifPresent(ProcessHandle::destroyForcibly));
+    }
+    for (Slot slot : running) {
+      int code = slot.component.kill();
+      slot.state = ComponentStatus.KILLED;
+      log.warn("{} SIGKILLed by the crash (exit code {})", slot.name, code);
+    }
+    publishReadyFile();
+    long deadline = System.nanoTime() + options.readyTimeout().toNanos();
+    for (Slot slot : slots.values()) {
+      try {
+        startSlot(slot, remaining(deadline));
+      } catch (RuntimeException e) {
+        slot.state = ComponentStatus.EXITED;
+        publishReadyFile();
+        throw new ControlException(
+            500,
+            "after the crash "
+                + slot.name
+                + " did not start, and the components after it are down: "
+                + e.getMessage());
+      }
+    }
+    try {
+      awaitScraped(remaining(deadline));
+    } catch (RuntimeException e) {
+      throw new ControlException(500, "after the crash " + e.getMessage());
+    } finally {
+      publishReadyFile();
+    }
+    log.info("Every component runs again after the crash");
+    return status();
+  }
+
   private void startSlot(Slot slot, Duration timeout) {
     log.info("Starting {}", slot.name);
     slot.component.start(timeout);
+    if (slot.name.equals(BROKER)) {
+      try {
+        prepareBroker();
+      } catch (RuntimeException e) {
+        slot.component.kill();
+        throw e;
+      }
+    }
     slot.starts++;
     slot.state = ComponentStatus.RUNNING;
     log.info("{} runs (pid {})", slot.name, slot.component.pid().orElse(-1));
@@ -503,7 +597,7 @@ public final class ProcessStack implements StackController, AutoCloseable {
     Map<String, Object> endpoints = new LinkedHashMap<>();
     endpoints.put(ReadyFile.BOOTSTRAP_SERVERS, bootstrapServers());
     endpoints.put(ReadyFile.SCHEMA_REGISTRY_URL, schemaRegistryUrl());
-    endpoints.put(ReadyFile.ROUTER_METRICS_URL, baseUrl(ports.metrics()) + "/metrics");
+    endpoints.put(ReadyFile.ROUTER_METRICS_URL, routerMetricsUrl());
     endpoints.put(ReadyFile.JDBC_URL, jdbcUrl());
     endpoints.put(ReadyFile.JDBC_USER, EmbeddedMariaDb.APP_USER);
     endpoints.put(ReadyFile.JDBC_PASSWORD, EmbeddedMariaDb.APP_PASSWORD);
@@ -511,9 +605,12 @@ public final class ProcessStack implements StackController, AutoCloseable {
     endpoints.put(ReadyFile.CONNECT_URL, connectUrl());
     endpoints.put(ReadyFile.ICEBERG_CATALOG, catalog);
     endpoints.put(ReadyFile.WAREHOUSE, catalog.get("warehouse"));
-    endpoints.put(
-        ReadyFile.UPSERT_SINK_METRICS_URL, baseUrl(ports.upsertSinkMetrics()) + "/metrics");
-    endpoints.put(ReadyFile.MONITOR_METRICS_URL, baseUrl(ports.monitorMetrics()) + "/metrics");
+    endpoints.put(ReadyFile.UPSERT_SINK_METRICS_URL, upsertSinkMetricsUrl());
+    endpoints.put(ReadyFile.MONITOR_METRICS_URL, monitorMetricsUrl());
+    if (slots.get(PROMETHEUS) != null
+        && slots.get(PROMETHEUS).component instanceof PrometheusComponent p) {
+      endpoints.put(ReadyFile.PROMETHEUS_URL, p.url());
+    }
     endpoints.put(ReadyFile.CONTROL_URL, control == null ? null : control.url());
     Map<String, Object> components = new LinkedHashMap<>();
     for (Slot slot : slots.values()) {
@@ -541,6 +638,18 @@ public final class ProcessStack implements StackController, AutoCloseable {
 
   public String schemaRegistryUrl() {
     return baseUrl(ports.registry());
+  }
+
+  public String routerMetricsUrl() {
+    return baseUrl(ports.metrics()) + "/metrics";
+  }
+
+  public String upsertSinkMetricsUrl() {
+    return baseUrl(ports.upsertSinkMetrics()) + "/metrics";
+  }
+
+  public String monitorMetricsUrl() {
+    return baseUrl(ports.monitorMetrics()) + "/metrics";
   }
 
   public String routerHealthUrl() {

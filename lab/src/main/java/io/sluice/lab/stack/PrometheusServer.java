@@ -20,6 +20,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.OptionalInt;
 import java.util.concurrent.TimeUnit;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -168,6 +169,11 @@ public final class PrometheusServer implements AutoCloseable {
 
   public PrometheusConfig config() {
     return config;
+  }
+
+  /** Its exit code once it ended (137 after a SIGKILL), else empty. */
+  public OptionalInt exitCode() {
+    return process.isAlive() ? OptionalInt.empty() : OptionalInt.of(process.exitValue());
   }
 
   /**

@@ -61,6 +61,12 @@ public final class StackControlClient implements StackController {
     return action(component, "start");
   }
 
+  @Override
+  public List<ComponentStatus> crash() {
+    JsonNode body = call("POST", StackControlServer.CRASH);
+    return json.convertValue(body.path("components"), new TypeReference<>() {});
+  }
+
   private ComponentStatus action(String component, String action) {
     return json.convertValue(
         call("POST", "/components/" + component + "/" + action), ComponentStatus.class);

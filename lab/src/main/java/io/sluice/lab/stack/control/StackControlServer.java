@@ -19,7 +19,9 @@ import org.slf4j.LoggerFactory;
  *   <li>{@code GET /components}: {@code {"components": [status...]}};
  *   <li>{@code GET /components/<name>}: one status;
  *   <li>{@code POST /components/<name>/kill|stop|start}: the action, answered with the status once
- *       it is done.
+ *       it is done;
+ *   <li>{@code POST /stack/crash}: {@link StackController#crash}, answered like {@code GET
+ *       /components} once every component runs again.
  * </ul>
  *
  * Errors answer {@code {"error": "..."}} with 404 (unknown component or path), 405 (wrong method),
@@ -30,6 +32,9 @@ public final class StackControlServer implements AutoCloseable {
   private static final Logger log = LoggerFactory.getLogger(StackControlServer.class);
   private static final Set<String> ACTIONS = Set.of("kill", "stop", "start");
   private static final String PREFIX = "/components";
+
+  /** The path of {@link StackController#crash}. */
+  static final String CRASH = "/stack/crash";
 
   private final HttpServer server;
   private final StackController controller;
@@ -80,11 +85,16 @@ public final class StackControlServer implements AutoCloseable {
   }
 
   private Object route(String method, String path) {
+    if (path.replaceAll("/+$", "").equals(CRASH)) {
+      requireMethod("POST", method, path);
+      log.info("Control API: crash");
+      return Map.of("components", controller.crash());
+    }
     String[] parts = path.replaceAll("/+$", "").split("/");
     // "", "components", name?, action?
     if (parts.length < 2 || !("/" + parts[1]).equals(PREFIX) || parts.length > 4) {
       throw new StackController.ControlException(
-          404, "no such path " + path + "; try GET " + PREFIX);
+          404, "no such path " + path + "; try GET " + PREFIX + " or POST " + CRASH);
     }
     if (parts.length == 2) {
       requireMethod("GET", method, path);

@@ -3,9 +3,9 @@ package io.sluice.lab.stack.control;
 import java.util.List;
 
 /**
- * What the control API asks of a supervisor: each call names a component and returns its status
- * once the action is done (a start returns once the component answers again). Calls are one at a
- * time.
+ * What the control API asks of a supervisor: each call but {@link #crash} names a component and
+ * returns its status once the action is done (a start returns once the component answers again).
+ * Calls are one at a time.
  */
 public interface StackController {
   /** Every component, in start order. */
@@ -19,6 +19,12 @@ public interface StackController {
 
   /** Starts a component that is not running, and waits until it answers. */
   ComponentStatus start(String component);
+
+  /**
+   * A machine crash: SIGKILL to every running component at once, then every component started again
+   * in start order, each once the one before answers; returns once all of them run.
+   */
+  List<ComponentStatus> crash();
 
   /**
    * An error of a call: {@code status} is the HTTP status the control API answers with (404 for an
