@@ -28,7 +28,10 @@ class VerifyCommandTest {
 
     assertThat(help.exit()).isZero();
     assertThat(help.out().replaceAll("\\s+", " "))
-        .contains("one of: poison-dlq, sink-poison.")
+        .contains(
+            "one of: poison-dlq, sink-poison, router-crash, sink-crash, capture-restart,"
+                + " broker-restart, stack-crash.")
+        .contains("--all", "matrix-<run>.json")
         .contains("The sink-poison scenario");
   }
 
@@ -38,7 +41,39 @@ class VerifyCommandTest {
 
     assertThat(run.exit()).isEqualTo(2);
     assertThat(run.out())
-        .contains("unknown --failure 'disk-full'; known: [poison-dlq, sink-poison]");
+        .contains(
+            "unknown --failure 'disk-full'; known: [poison-dlq, sink-poison, router-crash,"
+                + " sink-crash, capture-restart, broker-restart, stack-crash]");
+  }
+
+  @Test
+  void allAndFailureTogetherOrNeitherIsAUsageError() {
+    Result both = execute("--all", "--failure", "poison-dlq", "--report-dir", reports.toString());
+    Result neither = execute("--report-dir", reports.toString());
+
+    assertThat(both.exit()).isEqualTo(2);
+    assertThat(both.out()).contains("give one of --failure CLASS or --all");
+    assertThat(neither.exit()).isEqualTo(2);
+    assertThat(neither.out()).contains("give one of --failure CLASS or --all");
+    assertThat(reports).isEmptyDirectory();
+  }
+
+  @Test
+  void faultsOutsideTheWorkloadAreAUsageErrorNamingTheBound() {
+    Result run =
+        execute(
+            "--failure",
+            "router-crash",
+            "--faults",
+            "5",
+            "--rounds",
+            "5",
+            "--report-dir",
+            reports.toString());
+
+    assertThat(run.exit()).isEqualTo(2);
+    assertThat(run.out()).contains("--faults must be between 1 and the workload's rounds - 1 (4)");
+    assertThat(reports).isEmptyDirectory();
   }
 
   @Test

@@ -57,7 +57,19 @@ public enum FaultClass {
       false,
       "SIGKILL of the broker under load (every connection of every client drops); the supervisor"
           + " starts it again on the same log dir and ports, and no other component is restarted",
-      EnumSet.of(ZERO_RECORDS_QUARANTINED, CLIENTS_RECOVERED_WITHOUT_RESTART));
+      EnumSet.of(ZERO_RECORDS_QUARANTINED, CLIENTS_RECOVERED_WITHOUT_RESTART)),
+  STACK_CRASH(
+      "stack-crash",
+      "stack",
+      Injection.CRASH,
+      false,
+      "a machine crash: SIGKILL of every process of the stack at once (broker, registry,"
+          + " mariadbd, router, Connect worker, capture, monitor), then each started again in"
+          + " order by the supervisor (sluice stack crash)",
+      EnumSet.of(ZERO_RECORDS_QUARANTINED));
+
+  /** The component name of {@link #STACK_CRASH}: every component (the string in its constant). */
+  public static final String STACK = "stack";
 
   /** How the component is faulted. */
   public enum Injection {
@@ -66,7 +78,9 @@ public enum FaultClass {
     /** SIGKILL as soon as the upsert sink's table has a new snapshot, then a start. */
     SIGKILL_AFTER_ICEBERG_COMMIT,
     /** A clean stop, the outage, then a start. */
-    OUTAGE
+    OUTAGE,
+    /** Every component SIGKILLed at once, then all started again ({@code sluice stack crash}). */
+    CRASH
   }
 
   /** Checks every class proves: the lake equals the source after the faults. */

@@ -56,6 +56,7 @@ public final class FaultSections {
    * @param icebergSnapshotId sink-crash: the upsert sink's snapshot the kill followed
    * @param betweenIcebergAndConnectCommit sink-crash: the snapshot held offsets of a partition
    *     beyond those Connect had committed to Kafka when the worker died
+   * @param recovered the component (stack-crash: every component) runs again
    */
   @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
   public record Injection(
@@ -68,7 +69,8 @@ public final class FaultSections {
       Long pidAfter,
       long downMs,
       Long icebergSnapshotId,
-      Boolean betweenIcebergAndConnectCommit) {}
+      Boolean betweenIcebergAndConnectCommit,
+      boolean recovered) {}
 
   /**
    * {@code recovery}: how the stack recovered (the supervisor started the component; nothing was

@@ -136,7 +136,7 @@ final class FaultSteps {
       proved.put(
           FAULTS_INJECTED,
           injections.size() == settings.faults()
-              && injections.stream().allMatch(i -> i.pidAfter() != null));
+              && injections.stream().allMatch(FaultSections.Injection::recovered));
       proved.put(CLIENTS_RECOVERED_WITHOUT_RESTART, untouched(before, after));
       proved.put(
           KILLED_BETWEEN_ICEBERG_AND_CONNECT_COMMIT,
@@ -174,6 +174,26 @@ final class FaultSteps {
         snapshotId = committed.snapshotId();
         between = beyondConnectCommit(committed);
       }
+      case CRASH -> {
+        at = Instant.now().toString();
+        long from = System.nanoTime();
+        // The workload (the machine's application) is held between two rounds meanwhile.
+        boolean back =
+            workload.betweenRounds(
+                () -> control.crash().stream().allMatch(ComponentStatus::running));
+        return new FaultSections.Injection(
+            number,
+            "crash",
+            at,
+            afterRound,
+            null,
+            null,
+            null,
+            (System.nanoTime() - from) / 1_000_000,
+            null,
+            null,
+            back);
+      }
       case OUTAGE -> {
         at = Instant.now().toString();
         ended = control.stop(component);
@@ -201,7 +221,8 @@ final class FaultSteps {
         started.pid(),
         (System.nanoTime() - downFrom) / 1_000_000,
         snapshotId,
-        between);
+        between,
+        started.running());
   }
 
   /** Waits for the upsert sink's next commit to the orders table, and returns its snapshot. */
@@ -286,7 +307,10 @@ final class FaultSteps {
     proved.put(
         COMPONENT_RECOVERED,
         control.status().stream()
-            .filter(c -> c.name().equals(faultClass.component()))
+            .filter(
+                c ->
+                    faultClass.component().equals(FaultClass.STACK)
+                        || c.name().equals(faultClass.component()))
             .allMatch(ComponentStatus::running));
     proved.put(ZERO_RECORDS_QUARANTINED, dlq.isEmpty());
     if (faultClass.poison()) {

@@ -12,9 +12,11 @@ import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.Callable;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
+import java.util.concurrent.locks.ReentrantLock;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
@@ -40,6 +42,7 @@ final class SteadyWorkload implements AutoCloseable {
   private final AtomicReference<Exception> failure = new AtomicReference<>();
   private final List<ProducerMetadata> poison = Collections.synchronizedList(new ArrayList<>());
   private final Thread thread;
+  private final ReentrantLock round = new ReentrantLock();
   private volatile boolean stopped;
   private volatile long lastEventId;
 
@@ -104,6 +107,19 @@ final class SteadyWorkload implements AutoCloseable {
     }
   }
 
+  /**
+   * Runs {@code action} between two rounds, the workload held meanwhile: for a fault that takes the
+   * source down too (a machine crash takes its applications with it).
+   */
+  <T> T betweenRounds(Callable<T> action) throws Exception {
+    round.lock();
+    try {
+      return action.call();
+    } finally {
+      round.unlock();
+    }
+  }
+
   /** The event id of the last change of the last round. */
   long lastEventId() {
     return lastEventId;
@@ -119,8 +135,11 @@ final class SteadyWorkload implements AutoCloseable {
       for (int round = 1; round <= settings.rounds() && !stopped; round++) {
         TableWorkload workload = new OrdersWorkload(roundSeed(settings.seed(), round));
         long rows = settings.rowsPerRound();
+        this.round.lock();
         try (Connection c = stack.connect()) {
           lastEventId = workload.run(c, rows, rows / 3, rows / 5, line -> {}).lastEventId();
+        } finally {
+          this.round.unlock();
         }
         if (producer != null && round % settings.poisonEvery() == 0) {
           byte[] value = poisonValue(round);

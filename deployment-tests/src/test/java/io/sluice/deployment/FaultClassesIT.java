@@ -1,0 +1,125 @@
+package io.sluice.deployment;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.sluice.cli.SluiceCli;
+import io.sluice.lab.stack.ProcessStack;
+import io.sluice.lab.stack.StackOptions;
+import io.sluice.lab.verify.VerifyReport;
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import picocli.CommandLine;
+
+/**
+ * {@code sluice verify} of two process fault classes on one process stack, as a user runs them
+ * against {@code sluice up --processes --ready-file F}: router-crash (SIGKILLs of the router with
+ * poison mixed in: every input in .clean or .dlq exactly once) and sink-crash (SIGKILLs of the
+ * Connect worker right after an Iceberg commit). Each must pass every check of its class and write
+ * a report with every top-level key of the reference report.
+ */
+class FaultClassesIT {
+  private static final Logger log = LoggerFactory.getLogger(FaultClassesIT.class);
+
+  @TempDir static Path dir;
+  private static ProcessStack stack;
+  private static Path ready;
+
+  @BeforeAll
+  static void startStack() {
+    ready = dir.resolve("ready.json");
+    stack = new ProcessStack(StackOptions.in(dir.resolve("data")).withReadyFile(ready)).start();
+  }
+
+  @AfterAll
+  static void stopStack() {
+    if (stack != null) {
+      stack.close();
+    }
+  }
+
+  @Test
+  void routerCrashKeepsEveryInputExactlyOnceAndTheLakeEqual() throws IOException {
+    JsonNode report = verify("router-crash", 21);
+    assertThat(report.at("/checks/every_input_in_clean_or_dlq_exactly_once").asBoolean()).isTrue();
+    assertThat(report.at("/checks/each_poison_quarantined_once").asBoolean()).isTrue();
+    assertThat(report.at("/fault/injections")).hasSize(2);
+    for (JsonNode injection : report.at("/fault/injections")) {
+      assertThat(injection.path("exit_code").asInt()).as("SIGKILL").isEqualTo(137);
+      assertThat(injection.path("pid_after").asLong())
+          .isNotEqualTo(injection.path("pid_before").asLong());
+    }
+    assertThat(report.at("/summary/dlq_record_count").asLong())
+        .as("one DLQ record per poison record")
+        .isEqualTo(report.at("/fault/poison_records").size())
+        .isPositive();
+  }
+
+  @Test
+  void sinkCrashBetweenTheTwoCommitsLosesAndDuplicatesNoKey() throws IOException {
+    JsonNode report = verify("sink-crash", 22);
+    assertThat(report.at("/checks/killed_between_iceberg_and_connect_commit").asBoolean()).isTrue();
+    assertThat(report.at("/checks/no_duplicate_key").asBoolean()).isTrue();
+    assertThat(report.at("/reconciliation/snapshot_diff_count").asLong()).isZero();
+  }
+
+  /** Runs one class with a short workload; asserts it passed and has the reference shape. */
+  private static JsonNode verify(String failureClass, int seed) throws IOException {
+    Path reports = dir.resolve("reports-" + failureClass);
+    CommandLine cli = SluiceCli.commandLine();
+    StringWriter out = new StringWriter();
+    cli.setOut(new PrintWriter(out, true));
+    cli.setErr(new PrintWriter(out, true));
+    int code =
+        cli.execute(
+            "verify",
+            "--failure",
+            failureClass,
+            "--ready-file",
+            ready.toString(),
+            "--seed",
+            String.valueOf(seed),
+            "--baseline-rows",
+            "30",
+            "--rounds",
+            "20",
+            "--rows-per-round",
+            "20",
+            "--report-dir",
+            reports.toString());
+    log.info("sluice verify --failure {}:\n{}", failureClass, out);
+    assertThat(code).as("exit code of verify --failure %s:%n%s", failureClass, out).isZero();
+    Path file;
+    try (Stream<Path> files = Files.list(reports)) {
+      file = files.filter(p -> p.toString().endsWith(".json")).findFirst().orElseThrow();
+    }
+    JsonNode report = new ObjectMapper().readTree(file.toFile());
+    List<String> keys = new ArrayList<>();
+    report.fieldNames().forEachRemaining(keys::add);
+    assertThat(keys).containsExactlyElementsOf(VerifyReport.KEYS);
+    assertThat(report.path("failure_class").asText()).isEqualTo(failureClass);
+    assertThat(report.at("/summary/passed").asBoolean()).isTrue();
+    report
+        .path("checks")
+        .fields()
+        .forEachRemaining(c -> assertThat(c.getValue().asBoolean()).as(c.getKey()).isTrue());
+    assertThat(report.at("/reconciliation/mysql_rows").isArray()).isTrue();
+    assertThat(report.at("/baseline_offset_checkpoint_snapshot_linkage").isObject()).isTrue();
+    assertThat(report.at("/repair_offset_checkpoint_snapshot_linkage").isObject()).isTrue();
+    assertThat(report.at("/offset_checkpoint_snapshot_linkage").isObject()).isTrue();
+    return report;
+  }
+}
