@@ -28,8 +28,9 @@ import picocli.CommandLine;
  * {@code sluice verify} of two process fault classes on one process stack, as a user runs them
  * against {@code sluice up --processes --ready-file F}: router-crash (SIGKILLs of the router with
  * poison mixed in: every input in .clean or .dlq exactly once) and sink-crash (SIGKILLs of the
- * Connect worker right after an Iceberg commit). Each must pass every check of its class and write
- * a report with every top-level key of the reference report.
+ * Connect worker right after an Iceberg commit), and delete-storm (deletes and re-inserts of the
+ * same keys, no process fault). Each must pass every check of its class and write a report with
+ * every top-level key of the reference report.
  */
 class FaultClassesIT {
   private static final Logger log = LoggerFactory.getLogger(FaultClassesIT.class);
@@ -74,6 +75,14 @@ class FaultClassesIT {
     assertThat(report.at("/checks/killed_between_iceberg_and_connect_commit").asBoolean()).isTrue();
     assertThat(report.at("/checks/no_duplicate_key").asBoolean()).isTrue();
     assertThat(report.at("/reconciliation/snapshot_diff_count").asLong()).isZero();
+  }
+
+  @Test
+  void deleteStormResurrectsNoRow() throws IOException {
+    JsonNode report = verify("delete-storm", 23);
+    assertThat(report.at("/checks/no_resurrected_row").asBoolean()).isTrue();
+    assertThat(report.at("/checks").has("faults_injected")).as("no process fault").isFalse();
+    assertThat(report.at("/fault/injections")).isEmpty();
   }
 
   /** Runs one class with a short workload; asserts it passed and has the reference shape. */

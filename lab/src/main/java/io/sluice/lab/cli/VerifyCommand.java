@@ -64,8 +64,11 @@ import picocli.CommandLine.Spec;
           + " SIGKILLs the router with poison records mixed in (every input in .clean or .dlq"
           + " exactly once), sink-crash SIGKILLs the Connect worker right after an Iceberg commit,"
           + " capture-restart SIGKILLs the capture mid-binlog, broker-restart SIGKILLs the broker"
-          + " (no other component restarted); each then checks no duplicate key, every table"
-          + " equal to the source and the event-id audit.",
+          + " (no other component restarted), stack-crash SIGKILLs every process at once and"
+          + " starts them again; delete-storm faults no process: its workload deletes (delete"
+          + " event and tombstone), updates and re-inserts the same keys round after round, and no"
+          + " deleted key may be in the lake. Each then checks no duplicate key, every table equal"
+          + " to the source and the event-id audit.",
       "Against the stack of --ready-file and/or the --endpoint/--catalog flags (e.g. compose),"
           + " or, without them, a throwaway stack in a temporary directory: a process stack when"
           + " a process fault class runs (also with --all), else the one-JVM embedded stack.",

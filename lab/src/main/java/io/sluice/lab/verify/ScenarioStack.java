@@ -195,16 +195,15 @@ public final class ScenarioStack implements AutoCloseable {
   }
 
   /**
-   * The keys of {@code icebergTable} that more than one row holds (deletes applied), with how many
-   * rows hold each: empty when every key is there once.
+   * Every key of {@code icebergTable} (deletes applied), with how many rows hold it: 1 each unless
+   * a key is duplicated.
    */
-  public Map<String, Long> duplicateKeys(String icebergTable, String keyColumn) {
+  public Map<String, Long> keyCounts(String icebergTable, String keyColumn) {
     Map<String, Long> counts = new HashMap<>();
     IcebergRows.read(
         catalog.table(icebergTable),
         0,
         row -> counts.merge(String.valueOf(row.getField(keyColumn)), 1L, Long::sum));
-    counts.values().removeIf(n -> n < 2);
     return counts;
   }
 

@@ -29,9 +29,11 @@ public enum FaultCheck implements Check {
    * the same offsets to Kafka (the sink then recovers its position from the snapshot).
    */
   KILLED_BETWEEN_ICEBERG_AND_CONNECT_COMMIT("killed_between_iceberg_and_connect_commit"),
+  /** No key that the source deleted (and did not insert again) is in the current table. */
+  NO_RESURRECTED_ROW("no_resurrected_row"),
   /** Every key of the current table is there once. */
   NO_DUPLICATE_KEY("no_duplicate_key"),
-  /** The workload's last rows, written after the last fault, reached the lake. */
+  /** The row written after the workload's last round reached the current and changelog table. */
   POST_FAULT_EVENT_FLOW_CONTINUED("post_fault_event_flow_continued"),
   FINAL_SNAPSHOT_DIFF_ZERO("final_snapshot_diff_zero"),
   FINAL_EVENT_ID_AUDIT_CONSISTENT("final_event_id_audit_consistent"),

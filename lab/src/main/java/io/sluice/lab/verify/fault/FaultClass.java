@@ -10,6 +10,7 @@ import static io.sluice.lab.verify.fault.FaultCheck.FINAL_EVERY_TABLE_EQUAL;
 import static io.sluice.lab.verify.fault.FaultCheck.FINAL_SNAPSHOT_DIFF_ZERO;
 import static io.sluice.lab.verify.fault.FaultCheck.KILLED_BETWEEN_ICEBERG_AND_CONNECT_COMMIT;
 import static io.sluice.lab.verify.fault.FaultCheck.NO_DUPLICATE_KEY;
+import static io.sluice.lab.verify.fault.FaultCheck.NO_RESURRECTED_ROW;
 import static io.sluice.lab.verify.fault.FaultCheck.POST_FAULT_EVENT_FLOW_CONTINUED;
 import static io.sluice.lab.verify.fault.FaultCheck.ZERO_RECORDS_QUARANTINED;
 
@@ -66,7 +67,15 @@ public enum FaultClass {
       "a machine crash: SIGKILL of every process of the stack at once (broker, registry,"
           + " mariadbd, router, Connect worker, capture, monitor), then each started again in"
           + " order by the supervisor (sluice stack crash)",
-      EnumSet.of(ZERO_RECORDS_QUARANTINED));
+      EnumSet.of(ZERO_RECORDS_QUARANTINED)),
+  DELETE_STORM(
+      "delete-storm",
+      "none",
+      Injection.NONE,
+      false,
+      "no process fault: a workload of deletes (each a delete event and a tombstone), updates and"
+          + " re-inserts of the deleted keys, round after round on one pool of keys",
+      EnumSet.of(ZERO_RECORDS_QUARANTINED, NO_RESURRECTED_ROW));
 
   /** The component name of {@link #STACK_CRASH}: every component (the string in its constant). */
   public static final String STACK = "stack";
@@ -80,7 +89,9 @@ public enum FaultClass {
     /** A clean stop, the outage, then a start. */
     OUTAGE,
     /** Every component SIGKILLed at once, then all started again ({@code sluice stack crash}). */
-    CRASH
+    CRASH,
+    /** No process fault: the workload is the fault ({@link FaultClass#DELETE_STORM}). */
+    NONE
   }
 
   /** Checks every class proves: the lake equals the source after the faults. */
@@ -143,6 +154,9 @@ public enum FaultClass {
   /** Every check this class reports. */
   public Set<FaultCheck> checks() {
     Set<FaultCheck> all = EnumSet.copyOf(COMMON);
+    if (injection == Injection.NONE) {
+      all.removeAll(EnumSet.of(FAULTS_INJECTED, COMPONENT_RECOVERED));
+    }
     all.addAll(own);
     return all;
   }

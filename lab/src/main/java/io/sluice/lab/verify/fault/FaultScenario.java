@@ -61,9 +61,11 @@ public final class FaultScenario implements VerifyScenario {
         throw new IllegalArgumentException(
             "--faults must be between 1 and the workload's rounds - 1 (" + (rounds - 1) + ")");
       }
-      if (rounds >= SteadyWorkload.ROUND_SEEDS || rowsPerRound < 1) {
+      if (rounds >= SteadyWorkload.ROUND_SEEDS - 1 || rowsPerRound < 1) {
         throw new IllegalArgumentException(
-            "--rounds must be below " + SteadyWorkload.ROUND_SEEDS + ", --rows-per-round >= 1");
+            "--rounds must be below "
+                + (SteadyWorkload.ROUND_SEEDS - 1)
+                + ", --rows-per-round at least 1");
       }
     }
 

@@ -76,6 +76,9 @@ public final class FaultSections {
    * {@code recovery}: how the stack recovered (the supervisor started the component; nothing was
    * replayed), the reconciliation once the workload ended and the lake caught up, and the capture's
    * status at the end.
+   *
+   * @param convergedAfterLastFaultMs from the end of the last fault (no fault: of the workload) to
+   *     the current table equal to the source
    */
   @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
   public record RecoverySection(

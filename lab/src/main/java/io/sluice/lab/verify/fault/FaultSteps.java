@@ -10,12 +10,14 @@ import static io.sluice.lab.verify.fault.FaultCheck.FINAL_EVERY_TABLE_EQUAL;
 import static io.sluice.lab.verify.fault.FaultCheck.FINAL_SNAPSHOT_DIFF_ZERO;
 import static io.sluice.lab.verify.fault.FaultCheck.KILLED_BETWEEN_ICEBERG_AND_CONNECT_COMMIT;
 import static io.sluice.lab.verify.fault.FaultCheck.NO_DUPLICATE_KEY;
+import static io.sluice.lab.verify.fault.FaultCheck.NO_RESURRECTED_ROW;
 import static io.sluice.lab.verify.fault.FaultCheck.POST_FAULT_EVENT_FLOW_CONTINUED;
 import static io.sluice.lab.verify.fault.FaultCheck.ZERO_RECORDS_QUARANTINED;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.sluice.lab.db.OrdersTable;
+import io.sluice.lab.db.TableWorkload;
 import io.sluice.lab.stack.EmbeddedStack;
 import io.sluice.lab.stack.control.ComponentStatus;
 import io.sluice.lab.stack.control.StackController;
@@ -28,13 +30,19 @@ import io.sluice.lake.offsets.SnapshotOffsets;
 import io.sluice.tools.reconcile.ReconcileResult;
 import io.sluice.tools.reconcile.ReconciliationReport;
 import io.sluice.tools.reconcile.TableOutcome;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.EnumMap;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
+import java.util.Set;
 import java.util.function.Consumer;
 import java.util.stream.Collectors;
 import org.apache.iceberg.Snapshot;
@@ -99,9 +107,12 @@ final class FaultSteps {
     List<FaultSections.Injection> injections = new ArrayList<>();
     JsonNode captureDuring = null;
     long lastFaultEnded;
-    try (SteadyWorkload workload = new SteadyWorkload(stack, settings, faultClass.poison())) {
+    boolean storm = faultClass == FaultClass.DELETE_STORM;
+    int faults = faultClass.injection() == FaultClass.Injection.NONE ? 0 : settings.faults();
+    try (SteadyWorkload workload =
+        new SteadyWorkload(stack, settings, faultClass.poison(), storm)) {
       workload.start();
-      for (int n = 1; n <= settings.faults(); n++) {
+      for (int n = 1; n <= faults; n++) {
         int round = n * settings.rounds() / (settings.faults() + 1);
         workload.awaitRound(round, STEP_TIMEOUT);
         FaultSections.Injection injection = inject(n, workload);
@@ -126,6 +137,9 @@ final class FaultSteps {
       }
       lastFaultEnded = System.nanoTime();
       workload.awaitDone(STEP_TIMEOUT.multipliedBy(2));
+      if (faults == 0) {
+        lastFaultEnded = System.nanoTime(); // no fault: from the end of the workload
+      }
       progress.accept(
           "  workload: "
               + settings.rounds()
@@ -135,7 +149,7 @@ final class FaultSteps {
       Map<FaultCheck, Boolean> proved = new EnumMap<>(FaultCheck.class);
       proved.put(
           FAULTS_INJECTED,
-          injections.size() == settings.faults()
+          injections.size() == faults
               && injections.stream().allMatch(FaultSections.Injection::recovered));
       proved.put(CLIENTS_RECOVERED_WITHOUT_RESTART, untouched(before, after));
       proved.put(
@@ -269,7 +283,11 @@ final class FaultSteps {
             stack.lake()::reconcile,
             ReconcileResult::converged);
     long ms = (System.nanoTime() - faulted.lastFaultEndedNanos()) / 1_000_000;
-    progress.accept("  converged " + ms + " ms after the last fault");
+    progress.accept(
+        "  converged "
+            + ms
+            + " ms after the "
+            + (faulted.injections().isEmpty() ? "workload ended" : "last fault"));
     return new FaultStep.Recovered(
         faulted, ReconciliationReport.of(converged), stack.linkage(), captureStatus(), ms);
   }
@@ -291,16 +309,26 @@ final class FaultSteps {
     if (last == null) {
       throw new ScenarioFailure("the final reconciliation could not read the source or Iceberg");
     }
-    Map<String, Long> duplicates =
-        stack.duplicateKeys(ScenarioStack.CURRENT_TABLE, OrdersTable.KEY_COLUMN);
+    Map<String, Long> keys = stack.keyCounts(ScenarioStack.CURRENT_TABLE, OrdersTable.KEY_COLUMN);
+    Map<String, Long> duplicates = new HashMap<>(keys);
+    duplicates.values().removeIf(n -> n < 2);
     List<ConsumerRecord<byte[], byte[]>> dlq =
         stack.dlqRecordsSince(faulted.baseline().dlqBefore());
     Map<FaultCheck, Boolean> proved = new EnumMap<>(FaultCheck.class);
     proved.put(NO_DUPLICATE_KEY, duplicates.isEmpty());
+    if (faultClass == FaultClass.DELETE_STORM) {
+      List<String> resurrected = resurrected(keys.keySet());
+      proved.put(NO_RESURRECTED_ROW, resurrected.isEmpty());
+      progress.accept(
+          "  delete storm: "
+              + resurrected.size()
+              + " deleted key(s) in the lake"
+              + (resurrected.isEmpty() ? "" : ", e.g. " + resurrected.get(0)));
+    }
     proved.put(
         POST_FAULT_EVENT_FLOW_CONTINUED,
         stack.lake().eventIds(ScenarioStack.CURRENT_TABLE).contains(lastId)
-            || !sourceHolds(lastId));
+            && last.audit().changelogEventIds().containsKey(lastId));
     proved.put(FINAL_SNAPSHOT_DIFF_ZERO, last.reconcile().converged());
     proved.put(FINAL_EVENT_ID_AUDIT_CONSISTENT, last.audit().consistent());
     proved.put(FINAL_EVERY_TABLE_EQUAL, ScenarioStack.everyTableEqual(last.tables()));
@@ -345,8 +373,31 @@ final class FaultSteps {
         proved);
   }
 
-  private boolean sourceHolds(long eventId) throws Exception {
-    return stack.lake().sourceEventIds().contains(eventId);
+  /** The storm's keys that the lake holds and the source does not. */
+  private List<String> resurrected(Set<String> lakeKeys) throws Exception {
+    int seed = SteadyWorkload.stormSeed(settings.seed());
+    Set<String> source = new HashSet<>();
+    try (Connection c = stack.connect();
+        PreparedStatement ps =
+            c.prepareStatement(
+                "SELECT order_id FROM " + OrdersTable.QUALIFIED_NAME + " WHERE seed = ?")) {
+      ps.setInt(1, seed);
+      try (ResultSet rs = ps.executeQuery()) {
+        while (rs.next()) {
+          source.add(String.valueOf(rs.getLong(1)));
+        }
+      }
+    }
+    long low = TableWorkload.id(seed, 0);
+    long high = TableWorkload.id(seed + 1, 0);
+    return lakeKeys.stream()
+        .filter(
+            k -> {
+              long id = Long.parseLong(k);
+              return id > low && id < high && !source.contains(k);
+            })
+        .sorted()
+        .toList();
   }
 
   /** Every component other than the faulted one still runs the process it ran before. */
@@ -360,7 +411,7 @@ final class FaultSteps {
               return now != null
                   && now.running()
                   && now.starts() == e.getValue().starts()
-                  && java.util.Objects.equals(now.pid(), e.getValue().pid());
+                  && Objects.equals(now.pid(), e.getValue().pid());
             });
   }
 

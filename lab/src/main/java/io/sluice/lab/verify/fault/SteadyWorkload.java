@@ -1,7 +1,7 @@
 package io.sluice.lab.verify.fault;
 
+import io.sluice.lab.db.DeleteStormWorkload;
 import io.sluice.lab.db.OrdersWorkload;
-import io.sluice.lab.db.TableWorkload;
 import io.sluice.lab.verify.ProducerMetadata;
 import io.sluice.lab.verify.ScenarioFailure;
 import io.sluice.lab.verify.ScenarioStack;
@@ -25,9 +25,10 @@ import org.apache.kafka.common.serialization.ByteArraySerializer;
 /**
  * The workload a fault runs under: {@code rounds} rounds on {@code cdc_lab.orders}, one after
  * another on a thread of its own, each inserting rows of its own seed, updating a third and
- * deleting a fifth of them ({@link OrdersWorkload}), with a pause between rounds; optionally one
- * poison record (JSON, not Avro) on the main topic every few rounds. What the rounds write depends
- * on the seed only, never on timing, so a run's final table and its sha256 do too.
+ * deleting a fifth of them ({@link OrdersWorkload}), or (delete-storm) each deleting, updating and
+ * re-inserting keys of one pool ({@link DeleteStormWorkload}), with a pause between rounds;
+ * optionally one poison record (JSON, not Avro) on the main topic every few rounds. What the rounds
+ * write depends on the seed only, never on timing, so a run's final table and its sha256 do too.
  */
 final class SteadyWorkload implements AutoCloseable {
   /** Round seeds are {@code seed * ROUND_SEEDS + round}: ids of different runs never collide. */
@@ -43,12 +44,18 @@ final class SteadyWorkload implements AutoCloseable {
   private final List<ProducerMetadata> poison = Collections.synchronizedList(new ArrayList<>());
   private final Thread thread;
   private final ReentrantLock round = new ReentrantLock();
+  private final boolean deleteStorm;
   private volatile boolean stopped;
   private volatile long lastEventId;
 
-  SteadyWorkload(ScenarioStack stack, FaultScenario.Settings settings, boolean withPoison) {
+  SteadyWorkload(
+      ScenarioStack stack,
+      FaultScenario.Settings settings,
+      boolean withPoison,
+      boolean deleteStorm) {
     this.stack = stack;
     this.settings = settings;
+    this.deleteStorm = deleteStorm;
     this.thread = new Thread(() -> run(withPoison), "fault-workload");
     thread.setDaemon(true);
   }
@@ -62,6 +69,16 @@ final class SteadyWorkload implements AutoCloseable {
   static byte[] poisonValue(int round) {
     return ("{\"poison_after_round\": " + round + ", \"why\": \"JSON, not Avro\"}")
         .getBytes(StandardCharsets.UTF_8);
+  }
+
+  /** The delete storm's seed: round 0 of {@code seed}, which no steady round uses. */
+  static int stormSeed(int seed) {
+    return roundSeed(seed, 0);
+  }
+
+  /** The delete storm's pool: four rounds' worth of rows. */
+  int stormKeys() {
+    return (int) Math.min(Integer.MAX_VALUE / 2, settings.rowsPerRound() * 4);
   }
 
   void start() {
@@ -96,11 +113,12 @@ final class SteadyWorkload implements AutoCloseable {
     }
   }
 
-  /** Waits for the last round. */
+  /** Waits for the last round and the row after it. */
   void awaitDone(Duration timeout) {
     awaitRound(settings.rounds(), timeout);
     try {
-      thread.join(TimeUnit.SECONDS.toMillis(5));
+      thread.join(TimeUnit.SECONDS.toMillis(10));
+      check();
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
       throw new ScenarioFailure("interrupted waiting for the workload", e);
@@ -120,7 +138,7 @@ final class SteadyWorkload implements AutoCloseable {
     }
   }
 
-  /** The event id of the last change of the last round. */
+  /** The event id of the row written after the last round. */
   long lastEventId() {
     return lastEventId;
   }
@@ -131,13 +149,19 @@ final class SteadyWorkload implements AutoCloseable {
   }
 
   private void run(boolean withPoison) {
+    DeleteStormWorkload storm =
+        deleteStorm ? new DeleteStormWorkload(stormSeed(settings.seed()), stormKeys()) : null;
     try (KafkaProducer<byte[], byte[]> producer = withPoison ? producer() : null) {
       for (int round = 1; round <= settings.rounds() && !stopped; round++) {
-        TableWorkload workload = new OrdersWorkload(roundSeed(settings.seed(), round));
         long rows = settings.rowsPerRound();
         this.round.lock();
         try (Connection c = stack.connect()) {
-          lastEventId = workload.run(c, rows, rows / 3, rows / 5, line -> {}).lastEventId();
+          lastEventId =
+              storm != null
+                  ? storm.round(c).lastEventId()
+                  : new OrdersWorkload(roundSeed(settings.seed(), round))
+                      .run(c, rows, rows / 3, rows / 5, line -> {})
+                      .lastEventId();
         } finally {
           this.round.unlock();
         }
@@ -151,6 +175,14 @@ final class SteadyWorkload implements AutoCloseable {
         }
         roundsDone.incrementAndGet();
         pause(settings.roundPause());
+      }
+      // One row after the last round, which no later statement touches: its event id is in both
+      // tables once the lake caught up with everything before it.
+      try (Connection c = stack.connect()) {
+        lastEventId =
+            new OrdersWorkload(roundSeed(settings.seed(), settings.rounds() + 1))
+                .run(c, 1, 0, 0, line -> {})
+                .lastEventId();
       }
     } catch (Exception e) {
       failure.set(e);
