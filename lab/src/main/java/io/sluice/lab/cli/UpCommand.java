@@ -182,21 +182,7 @@ public final class UpCommand implements Callable<Integer> {
       return runProcesses(options, commandLog.file());
     }
     EmbeddedStack stack = new EmbeddedStack(options);
-    CountDownLatch stopped = new CountDownLatch(1);
-    Thread hook =
-        new Thread(
-            () -> {
-              stack.close();
-              stopped.countDown();
-            },
-            "sluice-up-shutdown");
-    Runtime.getRuntime().addShutdownHook(hook);
-    try {
-      stack.start();
-    } catch (RuntimeException e) {
-      removeHook(hook);
-      throw e;
-    }
+    CountDownLatch stopped = startUntilSignalled(stack::start, stack);
     printEndpoints(stack, options, commandLog.file());
     stopped.await();
     return 0;
@@ -209,21 +195,7 @@ public final class UpCommand implements Callable<Integer> {
     } catch (StackStartException e) {
       throw new ParameterException(spec.commandLine(), e.getMessage(), e);
     }
-    CountDownLatch stopped = new CountDownLatch(1);
-    Thread hook =
-        new Thread(
-            () -> {
-              stack.close();
-              stopped.countDown();
-            },
-            "sluice-up-shutdown");
-    Runtime.getRuntime().addShutdownHook(hook);
-    try {
-      stack.start();
-    } catch (RuntimeException e) {
-      removeHook(hook);
-      throw e;
-    }
+    CountDownLatch stopped = startUntilSignalled(stack::start, stack);
     PrintWriter out = spec.commandLine().getOut();
     out.printf("Sluice process stack is up (data dir %s)%n", options.dataDir());
     stack
@@ -286,6 +258,33 @@ public final class UpCommand implements Callable<Integer> {
       throw new ParameterException(
           spec.commandLine(), option + " must be a TCP port (1-65535) or 0, got " + port);
     }
+  }
+
+  /**
+   * Runs {@code start} with a shutdown hook that closes {@code stack} on Ctrl-C or SIGTERM, also
+   * while it is still starting; the latch opens once the hook has closed it.
+   */
+  private static CountDownLatch startUntilSignalled(Runnable start, AutoCloseable stack) {
+    CountDownLatch stopped = new CountDownLatch(1);
+    Thread hook =
+        new Thread(
+            () -> {
+              try {
+                stack.close();
+              } catch (Exception e) {
+                log.warn("stopping the stack failed: {}", e.toString());
+              }
+              stopped.countDown();
+            },
+            "sluice-up-shutdown");
+    Runtime.getRuntime().addShutdownHook(hook);
+    try {
+      start.run();
+    } catch (RuntimeException e) {
+      removeHook(hook);
+      throw e;
+    }
+    return stopped;
   }
 
   private static void removeHook(Thread hook) {

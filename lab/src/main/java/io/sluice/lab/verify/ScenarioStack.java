@@ -11,6 +11,7 @@ import io.sluice.lake.IcebergRows;
 import io.sluice.lake.LakeCatalog;
 import io.sluice.schema.registry.HttpSchemaRegistryClient;
 import io.sluice.schema.registry.SchemaRegistryClient;
+import io.sluice.tools.reconcile.ReconcileResult;
 import io.sluice.tools.reconcile.TableOutcome;
 import java.sql.Connection;
 import java.sql.DriverManager;
@@ -25,6 +26,7 @@ import java.util.Map;
 import java.util.Set;
 import java.util.function.Consumer;
 import java.util.function.Function;
+import java.util.function.Predicate;
 import java.util.stream.Collectors;
 import org.apache.iceberg.Snapshot;
 import org.apache.kafka.clients.admin.Admin;
@@ -285,6 +287,34 @@ public final class ScenarioStack implements AutoCloseable {
     } catch (SQLException e) {
       throw new ScenarioFailure("cannot reconcile the source tables: " + e.getMessage(), e);
     }
+  }
+
+  /** One reading of the lake at the end of a run: the orders table, its event ids, every table. */
+  public record LakeReading(
+      ReconcileResult reconcile, EventIdAudit audit, List<TableOutcome> tables) {
+    /** Every table equal, the current table converged and the audit consistent. */
+    public boolean settled() {
+      return everyTableEqual(tables) && reconcile.converged() && audit.consistent();
+    }
+  }
+
+  /**
+   * The final wait every scenario shares: reads the lake until it {@link LakeReading#settled} and
+   * {@code also} holds (the scenario's own events in the changelog), or {@code timeout} passes;
+   * returns the last reading either way, for the report's checks.
+   *
+   * @throws ScenarioFailure when no reading could be taken at all
+   */
+  public LakeReading finalReading(Duration timeout, Predicate<EventIdAudit> also) {
+    LakeReading last =
+        BoundedWait.latest(
+            timeout,
+            () -> new LakeReading(lake.reconcile(), lake.audit(), reconcileEveryTable()),
+            r -> r.settled() && also.test(r.audit()));
+    if (last == null) {
+      throw new ScenarioFailure("the final reconciliation could not read the source or Iceberg");
+    }
+    return last;
   }
 
   /** True when every outcome is equal or skipped (a keyless table, changelog-only). */

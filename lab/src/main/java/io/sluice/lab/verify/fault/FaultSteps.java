@@ -22,14 +22,13 @@ import io.sluice.lab.stack.EmbeddedStack;
 import io.sluice.lab.stack.control.ComponentStatus;
 import io.sluice.lab.stack.control.StackController;
 import io.sluice.lab.verify.BoundedWait;
-import io.sluice.lab.verify.EventIdAudit;
 import io.sluice.lab.verify.ScenarioFailure;
 import io.sluice.lab.verify.ScenarioStack;
+import io.sluice.lab.verify.ScenarioStack.LakeReading;
 import io.sluice.lab.verify.poison.PoisonSections.QuarantineSection;
 import io.sluice.lake.offsets.SnapshotOffsets;
 import io.sluice.tools.reconcile.ReconcileResult;
 import io.sluice.tools.reconcile.ReconciliationReport;
-import io.sluice.tools.reconcile.TableOutcome;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
@@ -296,19 +295,8 @@ final class FaultSteps {
     FaultStep.Faulted faulted = recovered.faulted();
     long lastId = faulted.lastEventId();
     LakeReading last =
-        BoundedWait.latest(
-            settings.waitTimeout(),
-            () ->
-                new LakeReading(
-                    stack.lake().reconcile(), stack.lake().audit(), stack.reconcileEveryTable()),
-            r ->
-                ScenarioStack.everyTableEqual(r.tables())
-                    && r.reconcile().converged()
-                    && r.audit().consistent()
-                    && r.audit().changelogEventIds().containsKey(lastId));
-    if (last == null) {
-      throw new ScenarioFailure("the final reconciliation could not read the source or Iceberg");
-    }
+        stack.finalReading(
+            settings.waitTimeout(), audit -> audit.changelogEventIds().containsKey(lastId));
     Map<String, Long> keys = stack.keyCounts(ScenarioStack.CURRENT_TABLE, OrdersTable.KEY_COLUMN);
     Map<String, Long> duplicates = new HashMap<>(keys);
     duplicates.values().removeIf(n -> n < 2);
@@ -436,7 +424,4 @@ final class FaultSteps {
       throw new ScenarioFailure("interrupted during the fault", e);
     }
   }
-
-  private record LakeReading(
-      ReconcileResult reconcile, EventIdAudit audit, List<TableOutcome> tables) {}
 }

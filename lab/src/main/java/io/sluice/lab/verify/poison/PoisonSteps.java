@@ -19,11 +19,11 @@ import io.sluice.dlq.DlqEnvelope;
 import io.sluice.dlq.Sha256;
 import io.sluice.lab.verify.BoundedWait;
 import io.sluice.lab.verify.CaptureAdmin;
-import io.sluice.lab.verify.EventIdAudit;
 import io.sluice.lab.verify.LinkageSnapshot;
 import io.sluice.lab.verify.ProducerMetadata;
 import io.sluice.lab.verify.ScenarioFailure;
 import io.sluice.lab.verify.ScenarioStack;
+import io.sluice.lab.verify.ScenarioStack.LakeReading;
 import io.sluice.lab.verify.poison.PoisonDlqScenario.Settings;
 import io.sluice.lab.verify.poison.PoisonSections.FaultSection;
 import io.sluice.lab.verify.poison.PoisonSections.QuarantineSection;
@@ -43,7 +43,6 @@ import io.sluice.tools.dlq.ledger.LedgerEntry;
 import io.sluice.tools.dlq.repair.IntendedRowPlanner;
 import io.sluice.tools.reconcile.ReconcileResult;
 import io.sluice.tools.reconcile.ReconciliationReport;
-import io.sluice.tools.reconcile.TableOutcome;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.time.Duration;
@@ -288,20 +287,9 @@ final class PoisonSteps {
     long intendedCopies = settings.skipRepair() ? 1 : 2;
     long intendedId = resumption.plan().intended().eventId();
     LakeReading last =
-        BoundedWait.latest(
+        stack.finalReading(
             settings.waitTimeout(),
-            () ->
-                new LakeReading(
-                    stack.lake().reconcile(), stack.lake().audit(), stack.reconcileEveryTable()),
-            r ->
-                ScenarioStack.everyTableEqual(r.tables())
-                    && r.reconcile().converged()
-                    && r.audit().consistent()
-                    && r.audit().changelogEventIds().getOrDefault(intendedId, 0L)
-                        >= intendedCopies);
-    if (last == null) {
-      throw new ScenarioFailure("the final reconciliation could not read the source or Iceberg");
-    }
+            audit -> audit.changelogEventIds().getOrDefault(intendedId, 0L) >= intendedCopies);
     long nextId = resumption.plan().next().eventId();
     List<Long> current = stack.lake().eventIds(ScenarioStack.CURRENT_TABLE);
     boolean flowed =
@@ -329,10 +317,6 @@ final class PoisonSteps {
             FINAL_EVENT_ID_AUDIT_CONSISTENT, last.audit().consistent(),
             FINAL_EVERY_TABLE_EQUAL, ScenarioStack.everyTableEqual(last.tables())));
   }
-
-  /** One reading of the lake in the final wait. */
-  private record LakeReading(
-      ReconcileResult reconcile, EventIdAudit audit, List<TableOutcome> tables) {}
 
   private ProducerMetadata produce(PoisonRecord record)
       throws InterruptedException, ExecutionException {
