@@ -15,6 +15,7 @@ import java.time.Duration;
 public final class RouterProbe {
   private static final Duration TIMEOUT = Duration.ofSeconds(10);
   private static final String REPLACEMENTS = "sluice_router_thread_replacements_total";
+  private static final String REGISTRY_RETRIES = "sluice_router_registry_retries_total";
 
   private final HttpClient http = HttpClient.newBuilder().connectTimeout(TIMEOUT).build();
   private final String metricsUrl;
@@ -43,10 +44,20 @@ public final class RouterProbe {
 
   /** Stream threads the router replaced after a failure so far (0 when it reports none). */
   public long threadReplacements() {
+    return counter(REPLACEMENTS);
+  }
+
+  /** Registry calls the router retried because the registry was unavailable, so far. */
+  public long registryRetries() {
+    return counter(REGISTRY_RETRIES);
+  }
+
+  /** The sum of a counter's series in the router's metrics (0 when it reports none). */
+  private long counter(String name) {
     try {
       double total = 0;
       for (String line : get(metricsUrl).body().split("\n")) {
-        if (line.startsWith(REPLACEMENTS)) {
+        if (line.startsWith(name)) {
           total += Double.parseDouble(line.substring(line.lastIndexOf(' ') + 1));
         }
       }

@@ -30,7 +30,7 @@ class VerifyCommandTest {
     assertThat(help.out().replaceAll("\\s+", " "))
         .contains(
             "one of: poison-dlq, sink-poison, router-crash, sink-crash, capture-restart,"
-                + " broker-restart, stack-crash, delete-storm.")
+                + " broker-restart, registry-outage, stack-crash, delete-storm.")
         .contains("--all", "matrix-<run>.json")
         .contains("The sink-poison scenario");
   }
@@ -43,7 +43,8 @@ class VerifyCommandTest {
     assertThat(run.out())
         .contains(
             "unknown --failure 'disk-full'; known: [poison-dlq, sink-poison, router-crash,"
-                + " sink-crash, capture-restart, broker-restart, stack-crash, delete-storm]");
+                + " sink-crash, capture-restart, broker-restart, registry-outage, stack-crash,"
+                + " delete-storm]");
   }
 
   @Test

@@ -24,6 +24,8 @@ public enum FaultCheck implements Check {
   EVERY_INPUT_IN_CLEAN_OR_DLQ_ONCE("every_input_in_clean_or_dlq_exactly_once"),
   /** No record reached the DLQ during the run: the fault quarantined nothing. */
   ZERO_RECORDS_QUARANTINED("zero_records_quarantined"),
+  /** The router counted retries of registry calls while the registry was down. */
+  ROUTER_REGISTRY_RETRIES_COUNTED("router_registry_retries_counted"),
   /**
    * At least one SIGKILL of the worker landed after an Iceberg commit and before Connect committed
    * the same offsets to Kafka (the sink then recovers its position from the snapshot).

@@ -12,6 +12,7 @@ import static io.sluice.lab.verify.fault.FaultCheck.KILLED_BETWEEN_ICEBERG_AND_C
 import static io.sluice.lab.verify.fault.FaultCheck.NO_DUPLICATE_KEY;
 import static io.sluice.lab.verify.fault.FaultCheck.NO_RESURRECTED_ROW;
 import static io.sluice.lab.verify.fault.FaultCheck.POST_FAULT_EVENT_FLOW_CONTINUED;
+import static io.sluice.lab.verify.fault.FaultCheck.ROUTER_REGISTRY_RETRIES_COUNTED;
 import static io.sluice.lab.verify.fault.FaultCheck.ZERO_RECORDS_QUARANTINED;
 
 import io.sluice.lab.stack.ProcessStack;
@@ -59,6 +60,18 @@ public enum FaultClass {
       "SIGKILL of the broker under load (every connection of every client drops); the supervisor"
           + " starts it again on the same log dir and ports, and no other component is restarted",
       EnumSet.of(ZERO_RECORDS_QUARANTINED, CLIENTS_RECOVERED_WITHOUT_RESTART)),
+  REGISTRY_OUTAGE(
+      "registry-outage",
+      ProcessStack.REGISTRY,
+      Injection.OUTAGE,
+      false,
+      "the schema registry stopped (SIGTERM) for the outage under load, with change events of a"
+          + " schema version registered just before it (the same fields, a new id: the router"
+          + " must look it up) on the main topic; then started again",
+      EnumSet.of(
+          ZERO_RECORDS_QUARANTINED,
+          ROUTER_REGISTRY_RETRIES_COUNTED,
+          CLIENTS_RECOVERED_WITHOUT_RESTART)),
   STACK_CRASH(
       "stack-crash",
       "stack",

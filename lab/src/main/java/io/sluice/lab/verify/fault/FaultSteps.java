@@ -12,6 +12,7 @@ import static io.sluice.lab.verify.fault.FaultCheck.KILLED_BETWEEN_ICEBERG_AND_C
 import static io.sluice.lab.verify.fault.FaultCheck.NO_DUPLICATE_KEY;
 import static io.sluice.lab.verify.fault.FaultCheck.NO_RESURRECTED_ROW;
 import static io.sluice.lab.verify.fault.FaultCheck.POST_FAULT_EVENT_FLOW_CONTINUED;
+import static io.sluice.lab.verify.fault.FaultCheck.ROUTER_REGISTRY_RETRIES_COUNTED;
 import static io.sluice.lab.verify.fault.FaultCheck.ZERO_RECORDS_QUARANTINED;
 
 import com.fasterxml.jackson.databind.JsonNode;
@@ -26,12 +27,19 @@ import io.sluice.lab.verify.ScenarioFailure;
 import io.sluice.lab.verify.ScenarioStack;
 import io.sluice.lab.verify.ScenarioStack.LakeReading;
 import io.sluice.lab.verify.poison.PoisonSections.QuarantineSection;
+import io.sluice.lab.verify.poison.ScenarioRows;
+import io.sluice.lab.verify.sinkpoison.ChangeEvent;
+import io.sluice.lab.verify.sinkpoison.RetypedSchemas;
+import io.sluice.lab.workload.OrderRow;
 import io.sluice.lake.offsets.SnapshotOffsets;
+import io.sluice.schema.Subjects;
+import io.sluice.schema.registry.RegisteredSchema;
 import io.sluice.tools.reconcile.ReconcileResult;
 import io.sluice.tools.reconcile.ReconciliationReport;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
+import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -46,7 +54,11 @@ import java.util.function.Consumer;
 import java.util.stream.Collectors;
 import org.apache.iceberg.Snapshot;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerConfig;
+import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.serialization.ByteArraySerializer;
 
 /**
  * The steps of a process-fault class on one process stack ({@link FaultScenario}). Each takes the
@@ -58,6 +70,9 @@ final class FaultSteps {
   private static final Duration SNAPSHOT_POLL = Duration.ofMillis(20);
   private static final ObjectMapper JSON = new ObjectMapper();
   private static final String UPSERT_GROUP = "connect-" + EmbeddedStack.UPSERT_SINK;
+
+  /** registry-outage: events of the unseen schema version per outage. */
+  private static final int UNSEEN_EVENTS = 3;
 
   private final ScenarioStack stack;
   private final StackController control;
@@ -103,6 +118,7 @@ final class FaultSteps {
   /** Runs the workload and faults the component while it runs. */
   FaultStep.Faulted fault(FaultStep.Baseline baseline) throws Exception {
     Map<String, ComponentStatus> before = byName(control.status());
+    long retriesBefore = stack.router().registryRetries();
     List<FaultSections.Injection> injections = new ArrayList<>();
     JsonNode captureDuring = null;
     long lastFaultEnded;
@@ -151,6 +167,11 @@ final class FaultSteps {
           injections.size() == faults
               && injections.stream().allMatch(FaultSections.Injection::recovered));
       proved.put(CLIENTS_RECOVERED_WITHOUT_RESTART, untouched(before, after));
+      long retries = stack.router().registryRetries() - retriesBefore;
+      proved.put(ROUTER_REGISTRY_RETRIES_COUNTED, retries > 0);
+      if (faultClass.injection() == FaultClass.Injection.OUTAGE) {
+        progress.accept("  router: " + retries + " registry call(s) retried during the outage");
+      }
       proved.put(
           KILLED_BETWEEN_ICEBERG_AND_CONNECT_COMMIT,
           injections.stream()
@@ -208,8 +229,20 @@ final class FaultSteps {
             back);
       }
       case OUTAGE -> {
+        List<ChangeEvent> unseen = eventsOfANewVersion(number);
         at = Instant.now().toString();
         ended = control.stop(component);
+        produce(unseen);
+        progress.accept(
+            "  registry down: "
+                + unseen.size()
+                + " event(s) of schema id "
+                + unseen.get(0).valueSchemaId()
+                + " on "
+                + ScenarioStack.MAIN_TOPIC
+                + ", down for "
+                + settings.outage().toSeconds()
+                + " s");
         pause(settings.outage());
       }
       default -> {
@@ -236,6 +269,69 @@ final class FaultSteps {
         snapshotId,
         between,
         started.running());
+  }
+
+  /**
+   * Registers a version of the main topic's value schema the router has not seen (the latest with a
+   * doc naming the fault: the same fields, a new id), inserts rows of the run's seed in the source
+   * and builds their insert events encoded with it, as capture would send them: the router must
+   * look the id up while the registry is down. Capture sends the same rows too (with the id it
+   * knows): the lake gets each row twice, with the same values.
+   */
+  private List<ChangeEvent> eventsOfANewVersion(int fault) throws Exception {
+    String subject = Subjects.value(ScenarioStack.MAIN_TOPIC);
+    RegisteredSchema latest = stack.registry().latest(subject);
+    RegisteredSchema key = stack.registry().latest(Subjects.key(ScenarioStack.MAIN_TOPIC));
+    stack
+        .registry()
+        .register(
+            subject,
+            RetypedSchemas.reverted(
+                latest.schema(),
+                "amount_cents",
+                "registry-outage fault " + fault + " of seed " + settings.seed()));
+    RegisteredSchema unseen = stack.registry().latest(subject);
+    if (unseen.id() == latest.id()) {
+      throw new ScenarioFailure(
+          "the registry answered the known id " + latest.id() + " for the new version");
+    }
+    List<ChangeEvent> events = new ArrayList<>();
+    try (Connection c = stack.connect()) {
+      for (int i = 1; i <= UNSEEN_EVENTS; i++) {
+        OrderRow row =
+            ScenarioRows.row(
+                settings.seed(), settings.baselineRows() + (fault - 1) * UNSEEN_EVENTS + i);
+        ScenarioRows.insert(c, row);
+        events.add(
+            ChangeEvent.insert(
+                ScenarioStack.MAIN_TOPIC,
+                unseen,
+                key,
+                ScenarioRows.columns(row),
+                Clock.systemUTC()));
+      }
+    }
+    return events;
+  }
+
+  private void produce(List<ChangeEvent> events) throws Exception {
+    try (KafkaProducer<byte[], byte[]> producer =
+        new KafkaProducer<>(
+            Map.of(
+                ProducerConfig.BOOTSTRAP_SERVERS_CONFIG,
+                stack.endpoints().bootstrapServers(),
+                ProducerConfig.CLIENT_ID_CONFIG,
+                "sluice-verify-registry-outage",
+                ProducerConfig.ACKS_CONFIG,
+                "all",
+                ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG,
+                true),
+            new ByteArraySerializer(),
+            new ByteArraySerializer())) {
+      for (ChangeEvent e : events) {
+        producer.send(new ProducerRecord<>(ScenarioStack.MAIN_TOPIC, e.key(), e.value())).get();
+      }
+    }
   }
 
   /** Waits for the upsert sink's next commit to the orders table, and returns its snapshot. */

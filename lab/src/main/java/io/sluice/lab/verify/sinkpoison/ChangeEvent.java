@@ -21,7 +21,7 @@ import org.apache.avro.generic.GenericData;
  * @param valueSchemaId the id of the value schema the event is written with
  * @param keySchemaId the id of the key schema
  */
-record ChangeEvent(byte[] key, byte[] value, int valueSchemaId, int keySchemaId) {
+public record ChangeEvent(byte[] key, byte[] value, int valueSchemaId, int keySchemaId) {
   private static final ObjectMapper JSON = new ObjectMapper();
 
   /**
@@ -30,7 +30,7 @@ record ChangeEvent(byte[] key, byte[] value, int valueSchemaId, int keySchemaId)
    *
    * @throws ScenarioFailure when the row does not fit the schemas
    */
-  static ChangeEvent insert(
+  public static ChangeEvent insert(
       String topic,
       RegisteredSchema valueSchema,
       RegisteredSchema keySchema,

@@ -21,7 +21,7 @@ import org.apache.avro.Schema;
  * after, so changing the field where the row record is defined changes {@code before} and {@code
  * after} alike.
  */
-final class RetypedSchemas {
+public final class RetypedSchemas {
   private static final ObjectMapper JSON = new ObjectMapper();
 
   private RetypedSchemas() {}
@@ -55,7 +55,7 @@ final class RetypedSchemas {
   }
 
   /** {@code accepted} with {@code doc} on {@code field}: the same types, a new registry version. */
-  static Schema reverted(Schema accepted, String field, String doc) {
+  public static Schema reverted(Schema accepted, String field, String doc) {
     ObjectNode root = tree(accepted);
     ObjectNode definition = find(root, field);
     if (definition == null) {
