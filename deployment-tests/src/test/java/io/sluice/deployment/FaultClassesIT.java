@@ -11,9 +11,12 @@ import io.sluice.lab.verify.VerifyReport;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.io.StringWriter;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Base64;
+import java.util.HexFormat;
 import java.util.List;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterAll;
@@ -29,8 +32,9 @@ import picocli.CommandLine;
  * against {@code sluice up --processes --ready-file F}: router-crash (SIGKILLs of the router with
  * poison mixed in: every input in .clean or .dlq exactly once) and sink-crash (SIGKILLs of the
  * Connect worker right after an Iceberg commit), and delete-storm (deletes and re-inserts of the
- * same keys, no process fault). Each must pass every check of its class and write a report with
- * every top-level key of the reference report.
+ * same keys, no process fault), and the reference run, poison-dlq, whose payload no log may hold.
+ * Each must pass every check of its class and write a report with every top-level key of the
+ * reference report.
  */
 class FaultClassesIT {
   private static final Logger log = LoggerFactory.getLogger(FaultClassesIT.class);
@@ -83,6 +87,42 @@ class FaultClassesIT {
     assertThat(report.at("/checks/no_resurrected_row").asBoolean()).isTrue();
     assertThat(report.at("/checks").has("faults_injected")).as("no process fault").isFalse();
     assertThat(report.at("/fault/injections")).isEmpty();
+  }
+
+  /**
+   * The reference run on the process stack, and no log of any process, nor the run's own, holds the
+   * poison's bytes: not as text, not base64-encoded, not hex-encoded (only the report carries them,
+   * base64).
+   */
+  @Test
+  void poisonDlqOnTheProcessStackLeavesThePayloadInNoLog() throws IOException {
+    JsonNode report = verify("poison-dlq", 24);
+    byte[] poison =
+        Base64.getDecoder()
+            .decode(report.at("/quarantine/error_metadata/original_value_base64").asText());
+    assertThat(poison).isNotEmpty();
+    String text = new String(poison, StandardCharsets.UTF_8);
+    List<String> forms =
+        List.of(
+            text.substring(0, Math.min(40, text.length())),
+            Base64.getEncoder().encodeToString(poison).substring(0, 40),
+            HexFormat.of().formatHex(poison).substring(0, 40),
+            HexFormat.of().withUpperCase().formatHex(poison).substring(0, 40));
+    List<Path> logs = new ArrayList<>();
+    try (Stream<Path> files = Files.walk(dir)) {
+      files.filter(p -> p.toString().endsWith(".log")).forEach(logs::add);
+    }
+    assertThat(logs)
+        .as("every component's log and the run's")
+        .anyMatch(p -> p.getFileName().toString().equals("router.log"))
+        .anyMatch(p -> p.getFileName().toString().equals("connect.log"))
+        .anyMatch(p -> p.getFileName().toString().startsWith("poison-dlq-"));
+    for (Path log : logs) {
+      String content = Files.readString(log, StandardCharsets.ISO_8859_1);
+      for (String form : forms) {
+        assertThat(content).as("%s holds the poison's bytes", log).doesNotContain(form);
+      }
+    }
   }
 
   /** Runs one class with a short workload; asserts it passed and has the reference shape. */
