@@ -32,9 +32,9 @@ import picocli.CommandLine;
  * against {@code sluice up --processes --ready-file F}: router-crash (SIGKILLs of the router with
  * poison mixed in: every input in .clean or .dlq exactly once) and sink-crash (SIGKILLs of the
  * Connect worker right after an Iceberg commit), and delete-storm (deletes and re-inserts of the
- * same keys, no process fault), and the reference run, poison-dlq, whose payload no log may hold.
- * Each must pass every check of its class and write a report with every top-level key of the
- * reference report.
+ * same keys, no process fault), schema-change (a column added and dropped under load), and the
+ * reference run, poison-dlq, whose payload no log may hold. Each must pass every check of its class
+ * and write a report with every top-level key of the reference report.
  */
 class FaultClassesIT {
   private static final Logger log = LoggerFactory.getLogger(FaultClassesIT.class);
@@ -79,6 +79,15 @@ class FaultClassesIT {
     assertThat(report.at("/checks/killed_between_iceberg_and_connect_commit").asBoolean()).isTrue();
     assertThat(report.at("/checks/no_duplicate_key").asBoolean()).isTrue();
     assertThat(report.at("/reconciliation/snapshot_diff_count").asLong()).isZero();
+  }
+
+  @Test
+  void schemaChangeBringsTheNewColumnAndDropsNothing() throws IOException {
+    JsonNode report = verify("schema-change", 25);
+    assertThat(report.at("/checks/new_column_reached_iceberg_with_values").asBoolean()).isTrue();
+    assertThat(report.at("/checks/earlier_rows_keep_null").asBoolean()).isTrue();
+    assertThat(report.at("/fault/injections/0/action").asText()).startsWith("add column");
+    assertThat(report.at("/fault/injections/1/action").asText()).startsWith("drop column");
   }
 
   @Test
@@ -142,11 +151,11 @@ class FaultClassesIT {
             "--seed",
             String.valueOf(seed),
             "--baseline-rows",
-            "30",
+            "20",
             "--rounds",
-            "20",
+            "12",
             "--rows-per-round",
-            "20",
+            "15",
             "--report-dir",
             reports.toString());
     log.info("sluice verify --failure {}:\n{}", failureClass, out);

@@ -67,7 +67,9 @@ import picocli.CommandLine.Spec;
           + " (no other component restarted), registry-outage stops the registry for 30 s while"
           + " events of a schema version the router has not seen arrive (nothing quarantined, its"
           + " retries counted), stack-crash SIGKILLs every process at once and"
-          + " starts them again; delete-storm faults no process: its workload deletes (delete"
+          + " starts them again; schema-change adds a nullable column to cdc_lab.orders under"
+          + " load, gives it values and drops it again (the values reach Iceberg, earlier rows"
+          + " keep null); delete-storm faults no process: its workload deletes (delete"
           + " event and tombstone), updates and re-inserts the same keys round after round, and no"
           + " deleted key may be in the lake. Each then checks no duplicate key, every table equal"
           + " to the source and the event-id audit.",

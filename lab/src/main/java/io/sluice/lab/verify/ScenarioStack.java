@@ -197,6 +197,22 @@ public final class ScenarioStack implements AutoCloseable {
   }
 
   /**
+   * The value of {@code column} in every row of {@code icebergTable} (deletes applied), by key;
+   * null where the row holds none, or where the table has no such column (yet).
+   */
+  public Map<String, Object> columnValues(String icebergTable, String keyColumn, String column) {
+    Map<String, Object> values = new HashMap<>();
+    org.apache.iceberg.Table table = catalog.table(icebergTable);
+    boolean has = table.schema().findField(column) != null;
+    IcebergRows.read(
+        table,
+        0,
+        row ->
+            values.put(String.valueOf(row.getField(keyColumn)), has ? row.getField(column) : null));
+    return values;
+  }
+
+  /**
    * Every key of {@code icebergTable} (deletes applied), with how many rows hold it: 1 each unless
    * a key is duplicated.
    */

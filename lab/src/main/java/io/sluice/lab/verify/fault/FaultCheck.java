@@ -31,6 +31,10 @@ public enum FaultCheck implements Check {
    * the same offsets to Kafka (the sink then recovers its position from the snapshot).
    */
   KILLED_BETWEEN_ICEBERG_AND_CONNECT_COMMIT("killed_between_iceberg_and_connect_commit"),
+  /** schema-change: the added column is in the current table with the values the source gave. */
+  NEW_COLUMN_REACHED_ICEBERG_WITH_VALUES("new_column_reached_iceberg_with_values"),
+  /** schema-change: rows written before the column was added hold null in it. */
+  EARLIER_ROWS_KEEP_NULL("earlier_rows_keep_null"),
   /** No key that the source deleted (and did not insert again) is in the current table. */
   NO_RESURRECTED_ROW("no_resurrected_row"),
   /** Every key of the current table is there once. */

@@ -3,12 +3,14 @@ package io.sluice.lab.verify.fault;
 import static io.sluice.lab.verify.fault.FaultCheck.CLIENTS_RECOVERED_WITHOUT_RESTART;
 import static io.sluice.lab.verify.fault.FaultCheck.COMPONENT_RECOVERED;
 import static io.sluice.lab.verify.fault.FaultCheck.EACH_POISON_QUARANTINED_ONCE;
+import static io.sluice.lab.verify.fault.FaultCheck.EARLIER_ROWS_KEEP_NULL;
 import static io.sluice.lab.verify.fault.FaultCheck.EVERY_INPUT_IN_CLEAN_OR_DLQ_ONCE;
 import static io.sluice.lab.verify.fault.FaultCheck.FAULTS_INJECTED;
 import static io.sluice.lab.verify.fault.FaultCheck.FINAL_EVENT_ID_AUDIT_CONSISTENT;
 import static io.sluice.lab.verify.fault.FaultCheck.FINAL_EVERY_TABLE_EQUAL;
 import static io.sluice.lab.verify.fault.FaultCheck.FINAL_SNAPSHOT_DIFF_ZERO;
 import static io.sluice.lab.verify.fault.FaultCheck.KILLED_BETWEEN_ICEBERG_AND_CONNECT_COMMIT;
+import static io.sluice.lab.verify.fault.FaultCheck.NEW_COLUMN_REACHED_ICEBERG_WITH_VALUES;
 import static io.sluice.lab.verify.fault.FaultCheck.NO_DUPLICATE_KEY;
 import static io.sluice.lab.verify.fault.FaultCheck.NO_RESURRECTED_ROW;
 import static io.sluice.lab.verify.fault.FaultCheck.POST_FAULT_EVENT_FLOW_CONTINUED;
@@ -81,6 +83,18 @@ public enum FaultClass {
           + " mariadbd, router, Connect worker, capture, monitor), then each started again in"
           + " order by the supervisor (sluice stack crash)",
       EnumSet.of(ZERO_RECORDS_QUARANTINED)),
+  SCHEMA_CHANGE(
+      "schema-change",
+      "source schema",
+      Injection.SCHEMA_CHANGE,
+      false,
+      "ALTER TABLE cdc_lab.orders ADD COLUMN (nullable) under load, values given to it in the rows"
+          + " of the next two rounds, then ALTER TABLE ... DROP COLUMN under load",
+      EnumSet.of(
+          NEW_COLUMN_REACHED_ICEBERG_WITH_VALUES,
+          EARLIER_ROWS_KEEP_NULL,
+          ZERO_RECORDS_QUARANTINED,
+          CLIENTS_RECOVERED_WITHOUT_RESTART)),
   DELETE_STORM(
       "delete-storm",
       "none",
@@ -104,7 +118,9 @@ public enum FaultClass {
     /** Every component SIGKILLed at once, then all started again ({@code sluice stack crash}). */
     CRASH,
     /** No process fault: the workload is the fault ({@link FaultClass#DELETE_STORM}). */
-    NONE
+    NONE,
+    /** No process fault: a column added, then dropped, in the source table under load. */
+    SCHEMA_CHANGE
   }
 
   /** Checks every class proves: the lake equals the source after the faults. */
@@ -167,7 +183,7 @@ public enum FaultClass {
   /** Every check this class reports. */
   public Set<FaultCheck> checks() {
     Set<FaultCheck> all = EnumSet.copyOf(COMMON);
-    if (injection == Injection.NONE) {
+    if (injection == Injection.NONE || injection == Injection.SCHEMA_CHANGE) {
       all.removeAll(EnumSet.of(FAULTS_INJECTED, COMPONENT_RECOVERED));
     }
     all.addAll(own);

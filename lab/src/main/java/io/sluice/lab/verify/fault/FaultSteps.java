@@ -3,12 +3,14 @@ package io.sluice.lab.verify.fault;
 import static io.sluice.lab.verify.fault.FaultCheck.CLIENTS_RECOVERED_WITHOUT_RESTART;
 import static io.sluice.lab.verify.fault.FaultCheck.COMPONENT_RECOVERED;
 import static io.sluice.lab.verify.fault.FaultCheck.EACH_POISON_QUARANTINED_ONCE;
+import static io.sluice.lab.verify.fault.FaultCheck.EARLIER_ROWS_KEEP_NULL;
 import static io.sluice.lab.verify.fault.FaultCheck.EVERY_INPUT_IN_CLEAN_OR_DLQ_ONCE;
 import static io.sluice.lab.verify.fault.FaultCheck.FAULTS_INJECTED;
 import static io.sluice.lab.verify.fault.FaultCheck.FINAL_EVENT_ID_AUDIT_CONSISTENT;
 import static io.sluice.lab.verify.fault.FaultCheck.FINAL_EVERY_TABLE_EQUAL;
 import static io.sluice.lab.verify.fault.FaultCheck.FINAL_SNAPSHOT_DIFF_ZERO;
 import static io.sluice.lab.verify.fault.FaultCheck.KILLED_BETWEEN_ICEBERG_AND_CONNECT_COMMIT;
+import static io.sluice.lab.verify.fault.FaultCheck.NEW_COLUMN_REACHED_ICEBERG_WITH_VALUES;
 import static io.sluice.lab.verify.fault.FaultCheck.NO_DUPLICATE_KEY;
 import static io.sluice.lab.verify.fault.FaultCheck.NO_RESURRECTED_ROW;
 import static io.sluice.lab.verify.fault.FaultCheck.POST_FAULT_EVENT_FLOW_CONTINUED;
@@ -123,14 +125,23 @@ final class FaultSteps {
     JsonNode captureDuring = null;
     long lastFaultEnded;
     boolean storm = faultClass == FaultClass.DELETE_STORM;
-    int faults = faultClass.injection() == FaultClass.Injection.NONE ? 0 : settings.faults();
+    int faults =
+        switch (faultClass.injection()) {
+          case NONE -> 0;
+          case SCHEMA_CHANGE -> 2; // the ADD, then the DROP
+          default -> settings.faults();
+        };
+    Map<FaultCheck, Boolean> proved = new EnumMap<>(FaultCheck.class);
     try (SteadyWorkload workload =
         new SteadyWorkload(stack, settings, faultClass.poison(), storm)) {
       workload.start();
       for (int n = 1; n <= faults; n++) {
-        int round = n * settings.rounds() / (settings.faults() + 1);
+        int round = n * settings.rounds() / (faults + 1);
         workload.awaitRound(round, STEP_TIMEOUT);
-        FaultSections.Injection injection = inject(n, workload);
+        FaultSections.Injection injection =
+            faultClass.injection() == FaultClass.Injection.SCHEMA_CHANGE
+                ? changeSchema(n, workload, proved)
+                : inject(n, workload);
         injections.add(injection);
         if (captureDuring == null) {
           captureDuring = captureStatus();
@@ -140,13 +151,12 @@ final class FaultSteps {
                 + n
                 + ": "
                 + injection.action()
-                + " "
-                + faultClass.component()
+                + (injection.exitCode() == null
+                    ? ""
+                    : " " + faultClass.component() + " (exit " + injection.exitCode() + ")")
                 + " after round "
                 + injection.afterRound()
-                + " (exit "
-                + injection.exitCode()
-                + "), back in "
+                + (injection.exitCode() == null ? ", done in " : ", back in ")
                 + injection.downMs()
                 + " ms");
       }
@@ -161,7 +171,6 @@ final class FaultSteps {
               + " rounds done"
               + (faultClass.poison() ? ", " + workload.poison().size() + " poison records" : ""));
       Map<String, ComponentStatus> after = byName(control.status());
-      Map<FaultCheck, Boolean> proved = new EnumMap<>(FaultCheck.class);
       proved.put(
           FAULTS_INJECTED,
           injections.size() == faults
@@ -199,12 +208,14 @@ final class FaultSteps {
     Boolean between = null;
     String at;
     ComponentStatus ended;
+    long downFrom;
     int afterRound = workload.roundsDone();
     switch (faultClass.injection()) {
       case SIGKILL_AFTER_ICEBERG_COMMIT -> {
         Snapshot committed = awaitNewSnapshot();
         at = Instant.now().toString();
         ended = control.kill(component);
+        downFrom = System.nanoTime();
         snapshotId = committed.snapshotId();
         between = beyondConnectCommit(committed);
       }
@@ -232,6 +243,7 @@ final class FaultSteps {
         List<ChangeEvent> unseen = eventsOfANewVersion(number);
         at = Instant.now().toString();
         ended = control.stop(component);
+        downFrom = System.nanoTime();
         produce(unseen);
         progress.accept(
             "  registry down: "
@@ -248,9 +260,9 @@ final class FaultSteps {
       default -> {
         at = Instant.now().toString();
         ended = control.kill(component);
+        downFrom = System.nanoTime();
       }
     }
-    long downFrom = System.nanoTime();
     if (faultClass.injection() != FaultClass.Injection.OUTAGE) {
       // The workload goes on while the component is down.
       workload.awaitRound(
@@ -331,6 +343,122 @@ final class FaultSteps {
       for (ChangeEvent e : events) {
         producer.send(new ProducerRecord<>(ScenarioStack.MAIN_TOPIC, e.key(), e.value())).get();
       }
+    }
+  }
+
+  /**
+   * schema-change: the first change adds a nullable column to {@code cdc_lab.orders} under load and
+   * gives it values in the rows of the next two rounds (which the workload wrote after the ADD),
+   * then waits until the current table has the column with those values and null in every row
+   * written before; the second change drops the column again.
+   */
+  private FaultSections.Injection changeSchema(
+      int number, SteadyWorkload workload, Map<FaultCheck, Boolean> proved) throws Exception {
+    String column = addedColumn();
+    int afterRound = workload.roundsDone();
+    String at = Instant.now().toString();
+    long from = System.nanoTime();
+    if (number == 1) {
+      execute(
+          "ALTER TABLE "
+              + OrdersTable.QUALIFIED_NAME
+              + " ADD COLUMN "
+              + column
+              + " VARCHAR(40) NULL");
+      int first = afterRound + 1;
+      int last = Math.min(settings.rounds(), afterRound + 2);
+      workload.awaitRound(last, STEP_TIMEOUT);
+      Map<String, String> valued = new HashMap<>();
+      try (Connection c = stack.connect()) {
+        c.setAutoCommit(true);
+        for (int round = first; round <= last; round++) {
+          int seed = SteadyWorkload.roundSeed(settings.seed(), round);
+          try (PreparedStatement ps =
+              c.prepareStatement(
+                  "UPDATE "
+                      + OrdersTable.QUALIFIED_NAME
+                      + " SET "
+                      + column
+                      + " = CONCAT('v-', order_id) WHERE seed = ?")) {
+            ps.setInt(1, seed);
+            ps.executeUpdate();
+          }
+          try (PreparedStatement ps =
+              c.prepareStatement(
+                  "SELECT order_id FROM " + OrdersTable.QUALIFIED_NAME + " WHERE seed = ?")) {
+            ps.setInt(1, seed);
+            try (ResultSet rs = ps.executeQuery()) {
+              while (rs.next()) {
+                valued.put(String.valueOf(rs.getLong(1)), "v-" + rs.getLong(1));
+              }
+            }
+          }
+        }
+      }
+      long baselineLow = TableWorkload.id(settings.seed(), 0);
+      long baselineHigh = TableWorkload.id(settings.seed() + 1, 0);
+      Map<String, Object> lake =
+          BoundedWait.latest(
+              settings.waitTimeout(),
+              () -> stack.columnValues(ScenarioStack.CURRENT_TABLE, OrdersTable.KEY_COLUMN, column),
+              values ->
+                  valued.entrySet().stream()
+                      .allMatch(e -> e.getValue().equals(values.get(e.getKey()))));
+      boolean reached =
+          lake != null
+              && !valued.isEmpty()
+              && valued.entrySet().stream()
+                  .allMatch(e -> e.getValue().equals(lake.get(e.getKey())));
+      boolean earlierNull =
+          lake != null
+              && lake.entrySet().stream()
+                  .filter(e -> inRange(e.getKey(), baselineLow, baselineHigh))
+                  .allMatch(e -> e.getValue() == null)
+              && lake.keySet().stream().anyMatch(k -> inRange(k, baselineLow, baselineHigh));
+      proved.put(NEW_COLUMN_REACHED_ICEBERG_WITH_VALUES, reached);
+      proved.put(EARLIER_ROWS_KEEP_NULL, earlierNull);
+      progress.accept(
+          "  added "
+              + column
+              + ": "
+              + valued.size()
+              + " rows given values, "
+              + (reached ? "all" : "NOT all")
+              + " in Iceberg; baseline rows "
+              + (earlierNull ? "null" : "NOT null")
+              + " in it");
+    } else {
+      execute("ALTER TABLE " + OrdersTable.QUALIFIED_NAME + " DROP COLUMN " + column);
+      progress.accept("  dropped " + column);
+    }
+    return new FaultSections.Injection(
+        number,
+        number == 1 ? "add column " + column : "drop column " + column,
+        at,
+        afterRound,
+        null,
+        null,
+        null,
+        (System.nanoTime() - from) / 1_000_000,
+        null,
+        null,
+        true);
+  }
+
+  /** The column schema-change adds: one per seed, so a run on a used stack adds its own. */
+  private String addedColumn() {
+    return "note_s" + settings.seed();
+  }
+
+  private static boolean inRange(String key, long low, long high) {
+    long id = Long.parseLong(key);
+    return id > low && id < high;
+  }
+
+  private void execute(String sql) throws Exception {
+    try (Connection c = stack.connect();
+        java.sql.Statement s = c.createStatement()) {
+      s.execute(sql);
     }
   }
 
