@@ -227,6 +227,53 @@ class PluginPathConnectIT {
     }
   }
 
+  /**
+   * compose's catalog writes through S3FileIO: its classes, and what they call at run time
+   * (iceberg-aws 1.12's S3InputStream builds a failsafe RetryPolicy), load from the Sluice plugin's
+   * lib/ over Kafka's Connect runtime, as Connect's plugin class loader sees them (the bug of
+   * compose's first image: the first S3 read threw NoClassDefFoundError).
+   */
+  @Test
+  void s3FileIoAndWhatItCallsLoadFromThePluginDirectory() throws Exception {
+    Path lib =
+        Path.of(required("sluice.connect.plugins.dir")).resolve("sluice-connect-plugins/lib");
+    List<java.net.URL> jars = new ArrayList<>();
+    try (var files = Files.list(lib)) {
+      for (Path jar : (Iterable<Path>) files.filter(f -> f.toString().endsWith(".jar"))::iterator) {
+        jars.add(jar.toUri().toURL());
+      }
+    }
+    // The worker's own classpath (Kafka's Connect runtime, SLF4J) as the parent, as Connect's
+    // plugin class loader has it.
+    List<java.net.URL> worker = new ArrayList<>();
+    for (String entry :
+        Files.readString(Path.of(required("sluice.connect.worker.classpath"))).strip().split(":")) {
+      worker.add(Path.of(entry).toUri().toURL());
+    }
+    try (java.net.URLClassLoader runtime =
+            new java.net.URLClassLoader(
+                worker.toArray(java.net.URL[]::new), ClassLoader.getPlatformClassLoader());
+        java.net.URLClassLoader plugin =
+            new java.net.URLClassLoader(jars.toArray(java.net.URL[]::new), runtime)) {
+      for (String name :
+          List.of(
+              "org.apache.iceberg.aws.s3.S3FileIO",
+              "org.apache.iceberg.aws.s3.S3InputStream",
+              "dev.failsafe.RetryPolicy",
+              "io.sluice.connect.upsert.UpsertSinkConnector")) {
+        Class<?> type = Class.forName(name, false, plugin);
+        assertThat(type.getClassLoader()).as(name).isSameAs(plugin);
+        // Resolving the declared methods links every type their signatures name.
+        assertThat(type.getDeclaredMethods()).as(name).isNotNull();
+      }
+      Object io =
+          Class.forName("org.apache.iceberg.aws.s3.S3FileIO", true, plugin)
+              .getConstructor()
+              .newInstance();
+      assertThat(io).isNotNull();
+    }
+  }
+
   // --- the stack -------------------------------------------------------------------------------
 
   private ChildJvm child(ChildJvm.Builder builder) {

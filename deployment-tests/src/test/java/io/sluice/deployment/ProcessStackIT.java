@@ -7,6 +7,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.sluice.cli.SluiceCli;
 import io.sluice.embedded.process.ChildJvm;
+import io.sluice.embedded.process.ListeningSockets;
 import io.sluice.lab.stack.ProcessStack;
 import io.sluice.lab.stack.control.ComponentStatus;
 import io.sluice.lab.stack.control.StackControlClient;

@@ -6,6 +6,7 @@ import static org.awaitility.Awaitility.await;
 import io.sluice.embedded.ConnectRestClient;
 import io.sluice.embedded.EmbeddedMariaDb;
 import io.sluice.embedded.process.Leftovers;
+import io.sluice.embedded.process.ListeningSockets;
 import io.sluice.lab.db.LabTables;
 import io.sluice.lab.db.TableWorkload;
 import io.sluice.lab.stack.EmbeddedStack;
@@ -71,6 +72,14 @@ class UpStopsOnSigtermIT {
         .until(() -> Files.exists(ready) || !up.isAlive());
     assertThat(up.isAlive()).as("sluice up; its output:%n%s", Files.readString(log)).isTrue();
     Map<String, Object> endpoints = new ReadyFile(ready).read();
+    // Every port of the ready file, and any other the stack opened, is on loopback only.
+    for (long pid :
+        List.of(up.pid(), Leftovers.find("--datadir=" + tmp.resolve("data")).get(0).pid())) {
+      assertThat(ListeningSockets.of(pid))
+          .as("sockets pid %d listens on", pid)
+          .isNotEmpty()
+          .allMatch(ListeningSockets.Socket::loopback);
+    }
     try (Connection c =
         DriverManager.getConnection(
             endpoints.get(ReadyFile.JDBC_URL).toString(),

@@ -1,4 +1,4 @@
-package io.sluice.deployment;
+package io.sluice.embedded.process;
 
 import java.io.IOException;
 import java.nio.file.Files;
@@ -12,15 +12,15 @@ import java.util.stream.Stream;
 /**
  * The TCP sockets a process listens on, read from Linux's {@code /proc}: its file descriptors name
  * socket inodes, and {@code /proc/net/tcp} and {@code tcp6} give each inode's local address and
- * state.
+ * state. For tests that prove a component binds to loopback only (Linux only).
  */
-final class ListeningSockets {
+public final class ListeningSockets {
   private static final String LISTEN = "0A";
 
   /** A listening socket: its local address as the kernel prints it and its port. */
-  record Socket(String address, int port) {
+  public record Socket(String address, int port) {
     /** 127.0.0.1 (IPv4) or ::1 / ::ffff:127.0.0.1 (IPv6). */
-    boolean loopback() {
+    public boolean loopback() {
       return address.equals("0100007F")
           || address.equals("00000000000000000000000001000000")
           || address.equals("0000000000000000FFFF00000100007F");
@@ -30,7 +30,7 @@ final class ListeningSockets {
   private ListeningSockets() {}
 
   /** Every socket {@code pid} listens on. */
-  static List<Socket> of(long pid) throws IOException {
+  public static List<Socket> of(long pid) throws IOException {
     Set<String> inodes = new HashSet<>();
     try (Stream<Path> fds = Files.list(Path.of("/proc", String.valueOf(pid), "fd"))) {
       for (Path fd : (Iterable<Path>) fds::iterator) {
