@@ -3,14 +3,12 @@ package io.sluice.lab.verify.fault;
 import static io.sluice.lab.verify.fault.FaultCheck.CLIENTS_RECOVERED_WITHOUT_RESTART;
 import static io.sluice.lab.verify.fault.FaultCheck.COMPONENT_RECOVERED;
 import static io.sluice.lab.verify.fault.FaultCheck.EACH_POISON_QUARANTINED_ONCE;
-import static io.sluice.lab.verify.fault.FaultCheck.EARLIER_ROWS_KEEP_NULL;
 import static io.sluice.lab.verify.fault.FaultCheck.EVERY_INPUT_IN_CLEAN_OR_DLQ_ONCE;
 import static io.sluice.lab.verify.fault.FaultCheck.FAULTS_INJECTED;
 import static io.sluice.lab.verify.fault.FaultCheck.FINAL_EVENT_ID_AUDIT_CONSISTENT;
 import static io.sluice.lab.verify.fault.FaultCheck.FINAL_EVERY_TABLE_EQUAL;
 import static io.sluice.lab.verify.fault.FaultCheck.FINAL_SNAPSHOT_DIFF_ZERO;
 import static io.sluice.lab.verify.fault.FaultCheck.KILLED_BETWEEN_ICEBERG_AND_CONNECT_COMMIT;
-import static io.sluice.lab.verify.fault.FaultCheck.NEW_COLUMN_REACHED_ICEBERG_WITH_VALUES;
 import static io.sluice.lab.verify.fault.FaultCheck.NO_DUPLICATE_KEY;
 import static io.sluice.lab.verify.fault.FaultCheck.NO_RESURRECTED_ROW;
 import static io.sluice.lab.verify.fault.FaultCheck.POST_FAULT_EVENT_FLOW_CONTINUED;
@@ -21,7 +19,6 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.sluice.lab.db.OrdersTable;
 import io.sluice.lab.db.TableWorkload;
-import io.sluice.lab.stack.EmbeddedStack;
 import io.sluice.lab.stack.control.ComponentStatus;
 import io.sluice.lab.stack.control.StackController;
 import io.sluice.lab.verify.BoundedWait;
@@ -29,19 +26,12 @@ import io.sluice.lab.verify.ScenarioFailure;
 import io.sluice.lab.verify.ScenarioStack;
 import io.sluice.lab.verify.ScenarioStack.LakeReading;
 import io.sluice.lab.verify.poison.PoisonSections.QuarantineSection;
-import io.sluice.lab.verify.poison.ScenarioRows;
 import io.sluice.lab.verify.sinkpoison.ChangeEvent;
-import io.sluice.lab.verify.sinkpoison.RetypedSchemas;
-import io.sluice.lab.workload.OrderRow;
-import io.sluice.lake.offsets.SnapshotOffsets;
-import io.sluice.schema.Subjects;
-import io.sluice.schema.registry.RegisteredSchema;
 import io.sluice.tools.reconcile.ReconcileResult;
 import io.sluice.tools.reconcile.ReconciliationReport;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
-import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -56,11 +46,6 @@ import java.util.function.Consumer;
 import java.util.stream.Collectors;
 import org.apache.iceberg.Snapshot;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
-import org.apache.kafka.clients.producer.KafkaProducer;
-import org.apache.kafka.clients.producer.ProducerConfig;
-import org.apache.kafka.clients.producer.ProducerRecord;
-import org.apache.kafka.common.TopicPartition;
-import org.apache.kafka.common.serialization.ByteArraySerializer;
 
 /**
  * The steps of a process-fault class on one process stack ({@link FaultScenario}). Each takes the
@@ -69,12 +54,7 @@ import org.apache.kafka.common.serialization.ByteArraySerializer;
  */
 final class FaultSteps {
   private static final Duration STEP_TIMEOUT = Duration.ofSeconds(120);
-  private static final Duration SNAPSHOT_POLL = Duration.ofMillis(20);
   private static final ObjectMapper JSON = new ObjectMapper();
-  private static final String UPSERT_GROUP = "connect-" + EmbeddedStack.UPSERT_SINK;
-
-  /** registry-outage: events of the unseen schema version per outage. */
-  private static final int UNSEEN_EVENTS = 3;
 
   private final ScenarioStack stack;
   private final StackController control;
@@ -140,7 +120,7 @@ final class FaultSteps {
         workload.awaitRound(round, STEP_TIMEOUT);
         FaultSections.Injection injection =
             faultClass.injection() == FaultClass.Injection.SCHEMA_CHANGE
-                ? changeSchema(n, workload, proved)
+                ? new SchemaChange(stack, settings, progress).change(n, workload, proved)
                 : inject(n, workload);
         injections.add(injection);
         if (captureDuring == null) {
@@ -212,12 +192,13 @@ final class FaultSteps {
     int afterRound = workload.roundsDone();
     switch (faultClass.injection()) {
       case SIGKILL_AFTER_ICEBERG_COMMIT -> {
-        Snapshot committed = awaitNewSnapshot();
+        SinkCommitWindow window = new SinkCommitWindow(stack);
+        Snapshot committed = window.awaitNewSnapshot();
         at = Instant.now().toString();
         ended = control.kill(component);
         downFrom = System.nanoTime();
         snapshotId = committed.snapshotId();
-        between = beyondConnectCommit(committed);
+        between = window.beyondConnectCommit(committed);
       }
       case CRASH -> {
         at = Instant.now().toString();
@@ -240,11 +221,12 @@ final class FaultSteps {
             back);
       }
       case OUTAGE -> {
-        List<ChangeEvent> unseen = eventsOfANewVersion(number);
+        UnseenSchemaEvents events = new UnseenSchemaEvents(stack, settings);
+        List<ChangeEvent> unseen = events.build(number);
         at = Instant.now().toString();
         ended = control.stop(component);
         downFrom = System.nanoTime();
-        produce(unseen);
+        events.produce(unseen);
         progress.accept(
             "  registry down: "
                 + unseen.size()
@@ -281,221 +263,6 @@ final class FaultSteps {
         snapshotId,
         between,
         started.running());
-  }
-
-  /**
-   * Registers a version of the main topic's value schema the router has not seen (the latest with a
-   * doc naming the fault: the same fields, a new id), inserts rows of the run's seed in the source
-   * and builds their insert events encoded with it, as capture would send them: the router must
-   * look the id up while the registry is down. Capture sends the same rows too (with the id it
-   * knows): the lake gets each row twice, with the same values.
-   */
-  private List<ChangeEvent> eventsOfANewVersion(int fault) throws Exception {
-    String subject = Subjects.value(ScenarioStack.MAIN_TOPIC);
-    RegisteredSchema latest = stack.registry().latest(subject);
-    RegisteredSchema key = stack.registry().latest(Subjects.key(ScenarioStack.MAIN_TOPIC));
-    stack
-        .registry()
-        .register(
-            subject,
-            RetypedSchemas.reverted(
-                latest.schema(),
-                "amount_cents",
-                "registry-outage fault " + fault + " of seed " + settings.seed()));
-    RegisteredSchema unseen = stack.registry().latest(subject);
-    if (unseen.id() == latest.id()) {
-      throw new ScenarioFailure(
-          "the registry answered the known id " + latest.id() + " for the new version");
-    }
-    List<ChangeEvent> events = new ArrayList<>();
-    try (Connection c = stack.connect()) {
-      for (int i = 1; i <= UNSEEN_EVENTS; i++) {
-        OrderRow row =
-            ScenarioRows.row(
-                settings.seed(), settings.baselineRows() + (fault - 1) * UNSEEN_EVENTS + i);
-        ScenarioRows.insert(c, row);
-        events.add(
-            ChangeEvent.insert(
-                ScenarioStack.MAIN_TOPIC,
-                unseen,
-                key,
-                ScenarioRows.columns(row),
-                Clock.systemUTC()));
-      }
-    }
-    return events;
-  }
-
-  private void produce(List<ChangeEvent> events) throws Exception {
-    try (KafkaProducer<byte[], byte[]> producer =
-        new KafkaProducer<>(
-            Map.of(
-                ProducerConfig.BOOTSTRAP_SERVERS_CONFIG,
-                stack.endpoints().bootstrapServers(),
-                ProducerConfig.CLIENT_ID_CONFIG,
-                "sluice-verify-registry-outage",
-                ProducerConfig.ACKS_CONFIG,
-                "all",
-                ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG,
-                true),
-            new ByteArraySerializer(),
-            new ByteArraySerializer())) {
-      for (ChangeEvent e : events) {
-        producer.send(new ProducerRecord<>(ScenarioStack.MAIN_TOPIC, e.key(), e.value())).get();
-      }
-    }
-  }
-
-  /**
-   * schema-change: the first change adds a nullable column to {@code cdc_lab.orders} under load and
-   * gives it values in the rows of the next two rounds (which the workload wrote after the ADD),
-   * then waits until the current table has the column with those values and null in every row
-   * written before; the second change drops the column again.
-   */
-  private FaultSections.Injection changeSchema(
-      int number, SteadyWorkload workload, Map<FaultCheck, Boolean> proved) throws Exception {
-    String column = addedColumn();
-    int afterRound = workload.roundsDone();
-    String at = Instant.now().toString();
-    long from = System.nanoTime();
-    if (number == 1) {
-      execute(
-          "ALTER TABLE "
-              + OrdersTable.QUALIFIED_NAME
-              + " ADD COLUMN "
-              + column
-              + " VARCHAR(40) NULL");
-      int first = afterRound + 1;
-      int last = Math.min(settings.rounds(), afterRound + 2);
-      workload.awaitRound(last, STEP_TIMEOUT);
-      Map<String, String> valued = new HashMap<>();
-      try (Connection c = stack.connect()) {
-        c.setAutoCommit(true);
-        for (int round = first; round <= last; round++) {
-          int seed = SteadyWorkload.roundSeed(settings.seed(), round);
-          try (PreparedStatement ps =
-              c.prepareStatement(
-                  "UPDATE "
-                      + OrdersTable.QUALIFIED_NAME
-                      + " SET "
-                      + column
-                      + " = CONCAT('v-', order_id) WHERE seed = ?")) {
-            ps.setInt(1, seed);
-            ps.executeUpdate();
-          }
-          try (PreparedStatement ps =
-              c.prepareStatement(
-                  "SELECT order_id FROM " + OrdersTable.QUALIFIED_NAME + " WHERE seed = ?")) {
-            ps.setInt(1, seed);
-            try (ResultSet rs = ps.executeQuery()) {
-              while (rs.next()) {
-                valued.put(String.valueOf(rs.getLong(1)), "v-" + rs.getLong(1));
-              }
-            }
-          }
-        }
-      }
-      long baselineLow = TableWorkload.id(settings.seed(), 0);
-      long baselineHigh = TableWorkload.id(settings.seed() + 1, 0);
-      Map<String, Object> lake =
-          BoundedWait.latest(
-              settings.waitTimeout(),
-              () -> stack.columnValues(ScenarioStack.CURRENT_TABLE, OrdersTable.KEY_COLUMN, column),
-              values ->
-                  valued.entrySet().stream()
-                      .allMatch(e -> e.getValue().equals(values.get(e.getKey()))));
-      boolean reached =
-          lake != null
-              && !valued.isEmpty()
-              && valued.entrySet().stream()
-                  .allMatch(e -> e.getValue().equals(lake.get(e.getKey())));
-      boolean earlierNull =
-          lake != null
-              && lake.entrySet().stream()
-                  .filter(e -> inRange(e.getKey(), baselineLow, baselineHigh))
-                  .allMatch(e -> e.getValue() == null)
-              && lake.keySet().stream().anyMatch(k -> inRange(k, baselineLow, baselineHigh));
-      proved.put(NEW_COLUMN_REACHED_ICEBERG_WITH_VALUES, reached);
-      proved.put(EARLIER_ROWS_KEEP_NULL, earlierNull);
-      progress.accept(
-          "  added "
-              + column
-              + ": "
-              + valued.size()
-              + " rows given values, "
-              + (reached ? "all" : "NOT all")
-              + " in Iceberg; baseline rows "
-              + (earlierNull ? "null" : "NOT null")
-              + " in it");
-    } else {
-      execute("ALTER TABLE " + OrdersTable.QUALIFIED_NAME + " DROP COLUMN " + column);
-      progress.accept("  dropped " + column);
-    }
-    return new FaultSections.Injection(
-        number,
-        number == 1 ? "add column " + column : "drop column " + column,
-        at,
-        afterRound,
-        null,
-        null,
-        null,
-        (System.nanoTime() - from) / 1_000_000,
-        null,
-        null,
-        true);
-  }
-
-  /** The column schema-change adds: one per seed, so a run on a used stack adds its own. */
-  private String addedColumn() {
-    return "note_s" + settings.seed();
-  }
-
-  private static boolean inRange(String key, long low, long high) {
-    long id = Long.parseLong(key);
-    return id > low && id < high;
-  }
-
-  private void execute(String sql) throws Exception {
-    try (Connection c = stack.connect();
-        java.sql.Statement s = c.createStatement()) {
-      s.execute(sql);
-    }
-  }
-
-  /** Waits for the upsert sink's next commit to the orders table, and returns its snapshot. */
-  private Snapshot awaitNewSnapshot() {
-    Snapshot first = stack.currentSnapshot(ScenarioStack.CURRENT_TABLE);
-    long firstId = first == null ? -1 : first.snapshotId();
-    long deadline = System.nanoTime() + STEP_TIMEOUT.toNanos();
-    while (System.nanoTime() < deadline) {
-      Snapshot now = stack.currentSnapshot(ScenarioStack.CURRENT_TABLE);
-      if (now != null && now.snapshotId() != firstId) {
-        return now;
-      }
-      pause(SNAPSHOT_POLL);
-    }
-    throw new ScenarioFailure(
-        "no new snapshot of "
-            + ScenarioStack.CURRENT_TABLE
-            + " within "
-            + STEP_TIMEOUT.toSeconds()
-            + " s");
-  }
-
-  /**
-   * True when {@code snapshot} records an offset of a partition beyond the one the sink's group has
-   * committed in Kafka: the worker died between the two commits.
-   */
-  private boolean beyondConnectCommit(Snapshot snapshot) {
-    Map<TopicPartition, Long> inSnapshot =
-        SnapshotOffsets.fromSummary(snapshot.summary(), EmbeddedStack.UPSERT_SINK).orElse(Map.of());
-    Map<TopicPartition, Long> committed = new HashMap<>();
-    inSnapshot.keySet().stream()
-        .map(TopicPartition::topic)
-        .distinct()
-        .forEach(topic -> committed.putAll(stack.committed(UPSERT_GROUP, topic)));
-    return inSnapshot.entrySet().stream()
-        .anyMatch(e -> e.getValue() > committed.getOrDefault(e.getKey(), -1L));
   }
 
   FaultStep.Recovered recover(FaultStep.Faulted faulted) {
@@ -640,7 +407,7 @@ final class FaultSteps {
   }
 
   /** The outage's length: the fault itself, not a wait for anything. */
-  private static void pause(Duration d) {
+  static void pause(Duration d) {
     try {
       Thread.sleep(d.toMillis());
     } catch (InterruptedException e) {
