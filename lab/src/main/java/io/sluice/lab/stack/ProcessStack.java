@@ -1,43 +1,25 @@
 package io.sluice.lab.stack;
 
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
-import io.sluice.capture.CaptureMain;
-import io.sluice.embedded.ConnectRestClient;
 import io.sluice.embedded.EmbeddedMariaDb;
-import io.sluice.embedded.KafkaMain;
 import io.sluice.embedded.process.ChildJvm;
 import io.sluice.embedded.process.Leftovers;
 import io.sluice.lab.kafka.Topics;
 import io.sluice.lab.stack.control.ComponentStatus;
 import io.sluice.lab.stack.control.StackControlServer;
 import io.sluice.lab.stack.control.StackController;
-import io.sluice.router.RouterMain;
-import io.sluice.schema.server.RegistryMain;
 import io.sluice.tools.cli.ReadyFile;
-import io.sluice.tools.monitor.MonitorCommand;
 import java.io.IOException;
-import java.io.InputStream;
-import java.io.Reader;
 import java.io.UncheckedIOException;
-import java.io.Writer;
-import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
 import java.nio.channels.FileChannel;
 import java.nio.channels.FileLock;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
-import java.util.Properties;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
@@ -82,8 +64,6 @@ public final class ProcessStack implements StackController, AutoCloseable {
   private final ConnectRuntime connectRuntime;
   private final ReadyFile readyFile;
   private final Map<String, Slot> slots = new LinkedHashMap<>();
-  private final ObjectMapper json = new ObjectMapper();
-  private final HttpClient http = HttpClient.newHttpClient();
   private StackPorts ports;
   private Map<String, String> catalog;
   private FileChannel lockChannel;
@@ -144,7 +124,7 @@ public final class ProcessStack implements StackController, AutoCloseable {
     }
     ports = StackPorts.resolve(dataDir, options.ports());
     log.info("Starting the Sluice process stack in {}", dataDir);
-    define(dataDir, prometheusBinary);
+    define(prometheusBinary);
     for (Slot slot : slots.values()) {
       abortIfClosed();
       startSlot(slot, remaining(deadline));
@@ -163,134 +143,11 @@ public final class ProcessStack implements StackController, AutoCloseable {
     publishReadyFile();
   }
 
-  /** The components in start order; each builds its config afresh at every start. */
-  private void define(Path dataDir, Path prometheusBinary) {
-    Path logs = dataDir.resolve("logs");
-    Path config = dataDir.resolve("processes");
-    String bootstrap = bootstrapServers();
-    String registry = schemaRegistryUrl();
-    slots.put(
-        BROKER,
-        new Slot(
-            BROKER,
-            new JvmComponent(
-                logs.resolve("broker.log"),
-                () ->
-                    child(BROKER, KafkaMain.class.getName(), logs, "512m")
-                        .args(
-                            "--log-dir",
-                            dataDir.resolve("kafka").toString(),
-                            "--port",
-                            String.valueOf(ports.kafka()),
-                            "--controller-port",
-                            String.valueOf(ports.controller())),
-                JvmComponent.readyLine())));
-    slots.put(
-        REGISTRY,
-        new Slot(
-            REGISTRY,
-            new JvmComponent(
-                logs.resolve("registry.log"),
-                () ->
-                    child(REGISTRY, RegistryMain.class.getName(), logs, "192m")
-                        .args(
-                            "--bootstrap-servers",
-                            bootstrap,
-                            "--port",
-                            String.valueOf(ports.registry())),
-                JvmComponent.readyLine())));
-    slots.put(
-        MARIADB,
-        new Slot(
-            MARIADB,
-            new MariaDbComponent(
-                dataDir.resolve("mariadb"),
-                ports.mariadb(),
-                dataDir.resolve(StackOptions.LOG_FILE))));
-    slots.put(
-        ROUTER,
-        new Slot(
-            ROUTER,
-            new JvmComponent(
-                logs.resolve("router.log"),
-                () ->
-                    child(ROUTER, RouterMain.class.getName(), logs, "384m")
-                        .args(
-                            properties(
-                                    config.resolve("router.properties"),
-                                    StackConfigs.router(
-                                        bootstrap,
-                                        registry,
-                                        dataDir,
-                                        ports.metrics(),
-                                        EmbeddedStack.ROUTER_APPLICATION_ID + "-1"))
-                                .toString()),
-                JvmComponent.readiness(
-                    "Router", c -> new Readiness().http("Router", routerHealthUrl())))));
-    slots.put(
-        CONNECT,
-        new Slot(
-            CONNECT,
-            new JvmComponent(
-                logs.resolve("connect.log"),
-                () ->
-                    child(CONNECT, "org.apache.kafka.connect.cli.ConnectDistributed", logs, "768m")
-                        .classpath(connectRuntime.workerClasspath())
-                        .jvmOption("-Dlogback.configurationFile=" + connectLogback(config))
-                        .stopGrace(Duration.ofSeconds(30))
-                        .args(workerProperties(config).toString()),
-                JvmComponent.readiness("Kafka Connect", c -> connectReadiness()))));
-    slots.put(
-        CAPTURE,
-        new Slot(
-            CAPTURE,
-            new JvmComponent(
-                logs.resolve("capture.log"),
-                () ->
-                    child(CAPTURE, CaptureMain.class.getName(), logs, "384m")
-                        .args(
-                            properties(
-                                    config.resolve("capture.properties"),
-                                    StackConfigs.capture(
-                                        ports.mariadb(), bootstrap, registry, ports.captureAdmin()))
-                                .toString()),
-                JvmComponent.readiness(
-                    "Capture",
-                    c ->
-                        new Readiness()
-                            .check(
-                                "Capture",
-                                "capture RUNNING and streaming the binlog",
-                                this::captureStreaming)))));
-    slots.put(
-        MONITOR,
-        new Slot(
-            MONITOR,
-            new JvmComponent(
-                logs.resolve("monitor.log"),
-                () ->
-                    child(MONITOR, MonitorCommand.class.getName(), logs, "192m")
-                        .args(monitorArgs()),
-                JvmComponent.readiness(
-                    "Monitor",
-                    c ->
-                        new Readiness()
-                            .http("Monitor", baseUrl(ports.monitorMetrics()) + "/health")))));
-    if (prometheusBinary != null) {
-      slots.put(
-          PROMETHEUS,
-          new Slot(
-              PROMETHEUS,
-              new PrometheusComponent(
-                  prometheusBinary,
-                  dataDir.resolve("prometheus"),
-                  ports.prometheus(),
-                  EmbeddedStack.prometheusConfig(
-                      routerMetricsUrl(),
-                      captureAdminUrl(),
-                      Optional.of(upsertSinkMetricsUrl()),
-                      monitorMetricsUrl()))));
-    }
+  /** The components in start order ({@link ProcessComponents}). */
+  private void define(Path prometheusBinary) {
+    new ProcessComponents(options, ports, connectRuntime, () -> catalog)
+        .inStartOrder(prometheusBinary)
+        .forEach((name, component) -> slots.put(name, new Slot(name, component)));
   }
 
   /**
@@ -312,123 +169,6 @@ public final class ProcessStack implements StackController, AutoCloseable {
     Slot slot = slots.get(PROMETHEUS);
     if (slot != null && slot.state.equals(ComponentStatus.RUNNING)) {
       ((PrometheusComponent) slot.component).awaitTargetsUp(timeout);
-    }
-  }
-
-  private ChildJvm.Builder child(String name, String mainClass, Path logs, String heap) {
-    return ChildJvm.builder(name, mainClass, logs.resolve(name + ".log"))
-        .heap(heap)
-        .jvmOption(CHILD_MARK + options.dataDir())
-        .stopGrace(Duration.ofSeconds(20));
-  }
-
-  private String[] monitorArgs() {
-    List<String> args = new ArrayList<>();
-    args.addAll(
-        List.of(
-            "--bootstrap-servers",
-            bootstrapServers(),
-            "--metrics-host",
-            "127.0.0.1",
-            "--metrics-port",
-            String.valueOf(ports.monitorMetrics()),
-            "--interval",
-            String.valueOf(EmbeddedStack.MONITOR_REFRESH.toSeconds()),
-            "--iceberg-interval",
-            String.valueOf(EmbeddedStack.MONITOR_REFRESH.toSeconds())));
-    catalog.forEach((k, v) -> args.addAll(List.of("--catalog", k + "=" + v)));
-    return args.toArray(String[]::new);
-  }
-
-  /** Worker healthy, both connectors configured (unless they are already) and RUNNING. */
-  private Readiness connectReadiness() {
-    ConnectRestClient client = new ConnectRestClient(connectUrl());
-    SinkConnectors sinks = new SinkConnectors(client, catalog);
-    return new Readiness()
-        .check("Kafka Connect", "GET " + connectUrl() + "/health with status 200", client::healthy)
-        .check(
-            "Kafka Connect",
-            "both sink connectors configured",
-            () -> {
-              sinks.configure(bootstrapServers(), schemaRegistryUrl(), ports.upsertSinkMetrics());
-              return true;
-            })
-        .check(
-            "Kafka Connect",
-            "connector " + EmbeddedStack.UPSERT_SINK + " and its task RUNNING",
-            () -> sinks.running(EmbeddedStack.UPSERT_SINK))
-        .check(
-            "Kafka Connect",
-            "connector " + EmbeddedStack.CHANGELOG_SINK + " and its task RUNNING",
-            () -> sinks.running(EmbeddedStack.CHANGELOG_SINK));
-  }
-
-  private boolean captureStreaming() throws IOException, InterruptedException {
-    HttpResponse<String> response =
-        http.send(
-            HttpRequest.newBuilder(
-                    URI.create(
-                        captureAdminUrl()
-                            + "/connectors/"
-                            + EmbeddedStack.CAPTURE_NAME
-                            + "/status"))
-                .timeout(Duration.ofSeconds(5))
-                .build(),
-            HttpResponse.BodyHandlers.ofString());
-    if (response.statusCode() != 200) {
-      return false;
-    }
-    JsonNode status = json.readTree(response.body());
-    return "RUNNING".equals(status.path("connector").path("state").asText())
-        && status.path("streaming").asBoolean(false);
-  }
-
-  /**
-   * compose's worker properties with hosts, ports and {@code plugin.path} for this machine; every
-   * other key as compose has it.
-   */
-  private Path workerProperties(Path config) {
-    Properties props = new Properties();
-    try (Reader reader = Files.newBufferedReader(connectRuntime.workerProperties())) {
-      props.load(reader);
-    } catch (IOException e) {
-      throw new UncheckedIOException("cannot read " + connectRuntime.workerProperties(), e);
-    }
-    props.setProperty("bootstrap.servers", bootstrapServers());
-    props.setProperty("listeners", connectUrl());
-    props.setProperty("rest.advertised.host.name", "127.0.0.1");
-    props.setProperty("rest.advertised.port", String.valueOf(ports.connect()));
-    props.setProperty("plugin.path", connectRuntime.pluginsDir().toString());
-    Map<String, Object> all = new LinkedHashMap<>();
-    props.stringPropertyNames().stream().sorted().forEach(k -> all.put(k, props.getProperty(k)));
-    return properties(config.resolve("connect-distributed.properties"), all);
-  }
-
-  private static Path connectLogback(Path config) {
-    Path file = config.resolve("connect-logback.xml");
-    try (InputStream in = ProcessStack.class.getResourceAsStream("connect-worker-logback.xml")) {
-      if (in == null) {
-        throw new IllegalStateException("connect-worker-logback.xml is missing from the lab jar");
-      }
-      Files.createDirectories(config);
-      Files.copy(in, file, StandardCopyOption.REPLACE_EXISTING);
-      return file;
-    } catch (IOException e) {
-      throw new UncheckedIOException("cannot write " + file, e);
-    }
-  }
-
-  private static Path properties(Path file, Map<String, Object> values) {
-    Properties props = new Properties();
-    values.forEach((k, v) -> props.setProperty(k, String.valueOf(v)));
-    try {
-      Files.createDirectories(file.getParent());
-      try (Writer out = Files.newBufferedWriter(file)) {
-        props.store(out, "written by the Sluice process stack at each start of the component");
-      }
-      return file;
-    } catch (IOException e) {
-      throw new UncheckedIOException("cannot write " + file, e);
     }
   }
 
@@ -633,39 +373,43 @@ public final class ProcessStack implements StackController, AutoCloseable {
   }
 
   public String bootstrapServers() {
-    return "127.0.0.1:" + ports.kafka();
+    return urls().bootstrapServers();
   }
 
   public String schemaRegistryUrl() {
-    return baseUrl(ports.registry());
+    return urls().schemaRegistryUrl();
   }
 
   public String routerMetricsUrl() {
-    return baseUrl(ports.metrics()) + "/metrics";
+    return urls().routerMetricsUrl();
   }
 
   public String upsertSinkMetricsUrl() {
-    return baseUrl(ports.upsertSinkMetrics()) + "/metrics";
+    return urls().upsertSinkMetricsUrl();
   }
 
   public String monitorMetricsUrl() {
-    return baseUrl(ports.monitorMetrics()) + "/metrics";
+    return urls().monitorMetricsUrl();
   }
 
   public String routerHealthUrl() {
-    return baseUrl(ports.metrics()) + "/health";
+    return urls().routerHealthUrl();
   }
 
   public String jdbcUrl() {
-    return "jdbc:mariadb://127.0.0.1:" + ports.mariadb() + "/" + EmbeddedMariaDb.DATABASE;
+    return urls().jdbcUrl();
   }
 
   public String captureAdminUrl() {
-    return baseUrl(ports.captureAdmin());
+    return urls().captureAdminUrl();
   }
 
   public String connectUrl() {
-    return baseUrl(ports.connect());
+    return urls().connectUrl();
+  }
+
+  private ProcessUrls urls() {
+    return new ProcessUrls(ports);
   }
 
   /** The control API's base URL. */
@@ -675,10 +419,6 @@ public final class ProcessStack implements StackController, AutoCloseable {
 
   public StackPorts ports() {
     return ports;
-  }
-
-  private static String baseUrl(int port) {
-    return "http://127.0.0.1:" + port;
   }
 
   private synchronized void publishReadyFile() {

@@ -1,0 +1,301 @@
+package io.sluice.lab.stack;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.sluice.capture.CaptureMain;
+import io.sluice.embedded.ConnectRestClient;
+import io.sluice.embedded.KafkaMain;
+import io.sluice.embedded.process.ChildJvm;
+import io.sluice.router.RouterMain;
+import io.sluice.schema.server.RegistryMain;
+import io.sluice.tools.monitor.MonitorCommand;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.Reader;
+import java.io.UncheckedIOException;
+import java.io.Writer;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Properties;
+import java.util.function.Supplier;
+
+/**
+ * What each component of the {@link ProcessStack} runs and when it answers: its main class, heap,
+ * arguments and config files (written afresh at every start under {@code <data dir>/processes/}),
+ * its log under {@code <data dir>/logs/}, and its readiness check. The Connect worker runs on
+ * Kafka's runtime alone with compose's worker properties ({@link ConnectRuntime}).
+ */
+final class ProcessComponents {
+  private final StackOptions options;
+  private final StackPorts ports;
+  private final ProcessUrls urls;
+  private final ConnectRuntime connectRuntime;
+  private final Supplier<Map<String, String>> catalog;
+  private final ObjectMapper json = new ObjectMapper();
+  private final HttpClient http = HttpClient.newHttpClient();
+
+  /**
+   * @param catalog the Iceberg catalog, known once the broker ran its preparation: read when a
+   *     component after it starts
+   */
+  ProcessComponents(
+      StackOptions options,
+      StackPorts ports,
+      ConnectRuntime connectRuntime,
+      Supplier<Map<String, String>> catalog) {
+    this.options = options;
+    this.ports = ports;
+    this.urls = new ProcessUrls(ports);
+    this.connectRuntime = connectRuntime;
+    this.catalog = catalog;
+  }
+
+  /** The components in start order; each builds its config afresh at every start. */
+  Map<String, Supervised> inStartOrder(Path prometheusBinary) {
+    Path dataDir = options.dataDir();
+    Map<String, Supervised> components = new LinkedHashMap<>();
+    Path logs = dataDir.resolve("logs");
+    Path config = dataDir.resolve("processes");
+    String bootstrap = urls.bootstrapServers();
+    String registry = urls.schemaRegistryUrl();
+    components.put(
+        ProcessStack.BROKER,
+        new JvmComponent(
+            logs.resolve("broker.log"),
+            () ->
+                child(ProcessStack.BROKER, KafkaMain.class.getName(), logs, "512m")
+                    .args(
+                        "--log-dir",
+                        dataDir.resolve("kafka").toString(),
+                        "--port",
+                        String.valueOf(ports.kafka()),
+                        "--controller-port",
+                        String.valueOf(ports.controller())),
+            JvmComponent.readyLine()));
+    components.put(
+        ProcessStack.REGISTRY,
+        new JvmComponent(
+            logs.resolve("registry.log"),
+            () ->
+                child(ProcessStack.REGISTRY, RegistryMain.class.getName(), logs, "192m")
+                    .args(
+                        "--bootstrap-servers",
+                        bootstrap,
+                        "--port",
+                        String.valueOf(ports.registry())),
+            JvmComponent.readyLine()));
+    components.put(
+        ProcessStack.MARIADB,
+        new MariaDbComponent(
+            dataDir.resolve("mariadb"), ports.mariadb(), dataDir.resolve(StackOptions.LOG_FILE)));
+    components.put(
+        ProcessStack.ROUTER,
+        new JvmComponent(
+            logs.resolve("router.log"),
+            () ->
+                child(ProcessStack.ROUTER, RouterMain.class.getName(), logs, "384m")
+                    .args(
+                        properties(
+                                config.resolve("router.properties"),
+                                StackConfigs.router(
+                                    bootstrap,
+                                    registry,
+                                    dataDir,
+                                    ports.metrics(),
+                                    EmbeddedStack.ROUTER_APPLICATION_ID + "-1"))
+                            .toString()),
+            JvmComponent.readiness(
+                "Router", c -> new Readiness().http("Router", urls.routerHealthUrl()))));
+    components.put(
+        ProcessStack.CONNECT,
+        new JvmComponent(
+            logs.resolve("connect.log"),
+            () ->
+                child(
+                        ProcessStack.CONNECT,
+                        "org.apache.kafka.connect.cli.ConnectDistributed",
+                        logs,
+                        "768m")
+                    .classpath(connectRuntime.workerClasspath())
+                    .jvmOption("-Dlogback.configurationFile=" + connectLogback(config))
+                    .stopGrace(Duration.ofSeconds(30))
+                    .args(workerProperties(config).toString()),
+            JvmComponent.readiness("Kafka Connect", c -> connectReadiness())));
+    components.put(
+        ProcessStack.CAPTURE,
+        new JvmComponent(
+            logs.resolve("capture.log"),
+            () ->
+                child(ProcessStack.CAPTURE, CaptureMain.class.getName(), logs, "384m")
+                    .args(
+                        properties(
+                                config.resolve("capture.properties"),
+                                StackConfigs.capture(
+                                    ports.mariadb(), bootstrap, registry, ports.captureAdmin()))
+                            .toString()),
+            JvmComponent.readiness(
+                "Capture",
+                c ->
+                    new Readiness()
+                        .check(
+                            "Capture",
+                            "capture RUNNING and streaming the binlog",
+                            this::captureStreaming))));
+    components.put(
+        ProcessStack.MONITOR,
+        new JvmComponent(
+            logs.resolve("monitor.log"),
+            () ->
+                child(ProcessStack.MONITOR, MonitorCommand.class.getName(), logs, "192m")
+                    .args(monitorArgs()),
+            JvmComponent.readiness(
+                "Monitor", c -> new Readiness().http("Monitor", urls.monitorHealthUrl()))));
+    if (prometheusBinary != null) {
+      components.put(
+          ProcessStack.PROMETHEUS,
+          new PrometheusComponent(
+              prometheusBinary,
+              dataDir.resolve("prometheus"),
+              ports.prometheus(),
+              EmbeddedStack.prometheusConfig(
+                  urls.routerMetricsUrl(),
+                  urls.captureAdminUrl(),
+                  Optional.of(urls.upsertSinkMetricsUrl()),
+                  urls.monitorMetricsUrl())));
+    }
+    return components;
+  }
+
+  private ChildJvm.Builder child(String name, String mainClass, Path logs, String heap) {
+    return ChildJvm.builder(name, mainClass, logs.resolve(name + ".log"))
+        .heap(heap)
+        .jvmOption(ProcessStack.CHILD_MARK + options.dataDir())
+        .stopGrace(Duration.ofSeconds(20));
+  }
+
+  private String[] monitorArgs() {
+    List<String> args = new ArrayList<>();
+    args.addAll(
+        List.of(
+            "--bootstrap-servers",
+            urls.bootstrapServers(),
+            "--metrics-host",
+            "127.0.0.1",
+            "--metrics-port",
+            String.valueOf(ports.monitorMetrics()),
+            "--interval",
+            String.valueOf(EmbeddedStack.MONITOR_REFRESH.toSeconds()),
+            "--iceberg-interval",
+            String.valueOf(EmbeddedStack.MONITOR_REFRESH.toSeconds())));
+    catalog.get().forEach((k, v) -> args.addAll(List.of("--catalog", k + "=" + v)));
+    return args.toArray(String[]::new);
+  }
+
+  /** Worker healthy, both connectors configured (unless they are already) and RUNNING. */
+  private Readiness connectReadiness() {
+    ConnectRestClient client = new ConnectRestClient(urls.connectUrl());
+    SinkConnectors sinks = new SinkConnectors(client, catalog.get());
+    return new Readiness()
+        .check(
+            "Kafka Connect",
+            "GET " + urls.connectUrl() + "/health with status 200",
+            client::healthy)
+        .check(
+            "Kafka Connect",
+            "both sink connectors configured",
+            () -> {
+              sinks.configure(
+                  urls.bootstrapServers(), urls.schemaRegistryUrl(), ports.upsertSinkMetrics());
+              return true;
+            })
+        .check(
+            "Kafka Connect",
+            "connector " + EmbeddedStack.UPSERT_SINK + " and its task RUNNING",
+            () -> sinks.running(EmbeddedStack.UPSERT_SINK))
+        .check(
+            "Kafka Connect",
+            "connector " + EmbeddedStack.CHANGELOG_SINK + " and its task RUNNING",
+            () -> sinks.running(EmbeddedStack.CHANGELOG_SINK));
+  }
+
+  private boolean captureStreaming() throws IOException, InterruptedException {
+    HttpResponse<String> response =
+        http.send(
+            HttpRequest.newBuilder(
+                    URI.create(
+                        urls.captureAdminUrl()
+                            + "/connectors/"
+                            + EmbeddedStack.CAPTURE_NAME
+                            + "/status"))
+                .timeout(Duration.ofSeconds(5))
+                .build(),
+            HttpResponse.BodyHandlers.ofString());
+    if (response.statusCode() != 200) {
+      return false;
+    }
+    JsonNode status = json.readTree(response.body());
+    return "RUNNING".equals(status.path("connector").path("state").asText())
+        && status.path("streaming").asBoolean(false);
+  }
+
+  /**
+   * compose's worker properties with hosts, ports and {@code plugin.path} for this machine; every
+   * other key as compose has it.
+   */
+  private Path workerProperties(Path config) {
+    Properties props = new Properties();
+    try (Reader reader = Files.newBufferedReader(connectRuntime.workerProperties())) {
+      props.load(reader);
+    } catch (IOException e) {
+      throw new UncheckedIOException("cannot read " + connectRuntime.workerProperties(), e);
+    }
+    props.setProperty("bootstrap.servers", urls.bootstrapServers());
+    props.setProperty("listeners", urls.connectUrl());
+    props.setProperty("rest.advertised.host.name", "127.0.0.1");
+    props.setProperty("rest.advertised.port", String.valueOf(ports.connect()));
+    props.setProperty("plugin.path", connectRuntime.pluginsDir().toString());
+    Map<String, Object> all = new LinkedHashMap<>();
+    props.stringPropertyNames().stream().sorted().forEach(k -> all.put(k, props.getProperty(k)));
+    return properties(config.resolve("connect-distributed.properties"), all);
+  }
+
+  private static Path connectLogback(Path config) {
+    Path file = config.resolve("connect-logback.xml");
+    try (InputStream in =
+        ProcessComponents.class.getResourceAsStream("connect-worker-logback.xml")) {
+      if (in == null) {
+        throw new IllegalStateException("connect-worker-logback.xml is missing from the lab jar");
+      }
+      Files.createDirectories(config);
+      Files.copy(in, file, StandardCopyOption.REPLACE_EXISTING);
+      return file;
+    } catch (IOException e) {
+      throw new UncheckedIOException("cannot write " + file, e);
+    }
+  }
+
+  private static Path properties(Path file, Map<String, Object> values) {
+    Properties props = new Properties();
+    values.forEach((k, v) -> props.setProperty(k, String.valueOf(v)));
+    try {
+      Files.createDirectories(file.getParent());
+      try (Writer out = Files.newBufferedWriter(file)) {
+        props.store(out, "written by the Sluice process stack at each start of the component");
+      }
+      return file;
+    } catch (IOException e) {
+      throw new UncheckedIOException("cannot write " + file, e);
+    }
+  }
+}
