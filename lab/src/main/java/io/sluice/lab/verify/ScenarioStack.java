@@ -32,7 +32,10 @@ import org.apache.iceberg.Snapshot;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.serialization.ByteArraySerializer;
 
 /**
  * The stack a scenario runs against, as every scenario sees it: the pipeline's names, clients of
@@ -233,6 +236,25 @@ public final class ScenarioStack implements AutoCloseable {
   /** The sum of the router's committed offsets, which grows with every commit that moves one. */
   public long routerCommitId() {
     return routerCommitted().values().stream().mapToLong(Long::longValue).sum();
+  }
+
+  /**
+   * A producer of raw bytes to the stack's broker, as a scenario injects records: acks=all,
+   * idempotent, named {@code clientId}. The caller closes it.
+   */
+  public KafkaProducer<byte[], byte[]> producer(String clientId) {
+    return new KafkaProducer<>(
+        Map.of(
+            ProducerConfig.BOOTSTRAP_SERVERS_CONFIG,
+            endpoints.bootstrapServers(),
+            ProducerConfig.CLIENT_ID_CONFIG,
+            clientId,
+            ProducerConfig.ACKS_CONFIG,
+            "all",
+            ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG,
+            true),
+        new ByteArraySerializer(),
+        new ByteArraySerializer());
   }
 
   /** Every committed record of {@code topic} (read_committed, up to the last stable offsets). */

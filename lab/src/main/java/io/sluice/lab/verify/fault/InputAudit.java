@@ -1,11 +1,9 @@
 package io.sluice.lab.verify.fault;
 
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
+import io.sluice.dlq.DlqEnvelope;
 import io.sluice.dlq.Sha256;
 import io.sluice.lab.verify.ProducerMetadata;
 import io.sluice.lab.verify.ScenarioStack;
-import java.io.IOException;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
@@ -34,8 +32,6 @@ record InputAudit(
     long dlqOfPoison,
     long dlqDuplicates,
     long dlqOther) {
-  private static final ObjectMapper JSON = new ObjectMapper();
-
   static InputAudit of(
       ScenarioStack stack, FaultStep.Baseline baseline, List<ProducerMetadata> poison) {
     Set<String> poisonIds = new HashSet<>();
@@ -124,11 +120,10 @@ record InputAudit(
   /** {@code partition@offset} of the record a DLQ record quarantined. */
   private static String original(ConsumerRecord<byte[], byte[]> dlq) {
     try {
-      JsonNode envelope = JSON.readTree(dlq.value());
-      return envelope.path("original_partition").asInt()
-          + "@"
-          + envelope.path("original_offset").asLong();
-    } catch (IOException e) {
+      DlqEnvelope envelope = DlqEnvelope.fromJson(dlq.value());
+      return envelope.originalPartition() + "@" + envelope.originalOffset();
+    } catch (IllegalArgumentException e) {
+      // Counted as a DLQ record naming something else: everyInputOnce then fails.
       return "unreadable@" + dlq.partition() + "/" + dlq.offset();
     }
   }

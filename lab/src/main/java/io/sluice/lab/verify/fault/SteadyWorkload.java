@@ -11,16 +11,13 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
-import java.util.Map;
 import java.util.concurrent.Callable;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.concurrent.locks.ReentrantLock;
 import org.apache.kafka.clients.producer.KafkaProducer;
-import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
-import org.apache.kafka.common.serialization.ByteArraySerializer;
 
 /**
  * The workload a fault runs under: {@code rounds} rounds on {@code cdc_lab.orders}, one after
@@ -151,7 +148,8 @@ final class SteadyWorkload implements AutoCloseable {
   private void run(boolean withPoison) {
     DeleteStormWorkload storm =
         deleteStorm ? new DeleteStormWorkload(stormSeed(settings.seed()), stormKeys()) : null;
-    try (KafkaProducer<byte[], byte[]> producer = withPoison ? producer() : null) {
+    try (KafkaProducer<byte[], byte[]> producer =
+        withPoison ? stack.producer("sluice-verify-fault-poison") : null) {
       for (int round = 1; round <= settings.rounds() && !stopped; round++) {
         long rows = settings.rowsPerRound();
         this.round.lock();
@@ -187,21 +185,6 @@ final class SteadyWorkload implements AutoCloseable {
     } catch (Exception e) {
       failure.set(e);
     }
-  }
-
-  private KafkaProducer<byte[], byte[]> producer() {
-    return new KafkaProducer<>(
-        Map.of(
-            ProducerConfig.BOOTSTRAP_SERVERS_CONFIG,
-            stack.endpoints().bootstrapServers(),
-            ProducerConfig.CLIENT_ID_CONFIG,
-            "sluice-verify-fault-poison",
-            ProducerConfig.ACKS_CONFIG,
-            "all",
-            ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG,
-            true),
-        new ByteArraySerializer(),
-        new ByteArraySerializer());
   }
 
   /** The workload's pace: its pause between rounds is the load's shape, not a wait for anything. */

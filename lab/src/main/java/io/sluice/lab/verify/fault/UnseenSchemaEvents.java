@@ -12,11 +12,8 @@ import java.sql.Connection;
 import java.time.Clock;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 import org.apache.kafka.clients.producer.KafkaProducer;
-import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
-import org.apache.kafka.common.serialization.ByteArraySerializer;
 
 /** registry-outage's records: change events of a schema version the router has not seen. */
 final class UnseenSchemaEvents {
@@ -75,19 +72,7 @@ final class UnseenSchemaEvents {
   }
 
   void produce(List<ChangeEvent> events) throws Exception {
-    try (KafkaProducer<byte[], byte[]> producer =
-        new KafkaProducer<>(
-            Map.of(
-                ProducerConfig.BOOTSTRAP_SERVERS_CONFIG,
-                stack.endpoints().bootstrapServers(),
-                ProducerConfig.CLIENT_ID_CONFIG,
-                "sluice-verify-registry-outage",
-                ProducerConfig.ACKS_CONFIG,
-                "all",
-                ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG,
-                true),
-            new ByteArraySerializer(),
-            new ByteArraySerializer())) {
+    try (KafkaProducer<byte[], byte[]> producer = stack.producer("sluice-verify-registry-outage")) {
       for (ChangeEvent e : events) {
         producer.send(new ProducerRecord<>(ScenarioStack.MAIN_TOPIC, e.key(), e.value())).get();
       }

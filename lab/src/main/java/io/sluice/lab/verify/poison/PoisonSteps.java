@@ -55,10 +55,8 @@ import java.util.concurrent.ExecutionException;
 import java.util.function.Consumer;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.producer.KafkaProducer;
-import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.TopicPartition;
-import org.apache.kafka.common.serialization.ByteArraySerializer;
 
 /**
  * The steps of the poison-dlq scenario on one stack (docs/design.md#the-poison-dlq-scenario). Each
@@ -320,18 +318,7 @@ final class PoisonSteps {
 
   private ProducerMetadata produce(PoisonRecord record)
       throws InterruptedException, ExecutionException {
-    Map<String, Object> config =
-        Map.of(
-            ProducerConfig.BOOTSTRAP_SERVERS_CONFIG,
-            stack.endpoints().bootstrapServers(),
-            ProducerConfig.CLIENT_ID_CONFIG,
-            "sluice-verify-poison",
-            ProducerConfig.ACKS_CONFIG,
-            "all",
-            ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG,
-            true);
-    try (KafkaProducer<byte[], byte[]> producer =
-        new KafkaProducer<>(config, new ByteArraySerializer(), new ByteArraySerializer())) {
+    try (KafkaProducer<byte[], byte[]> producer = stack.producer("sluice-verify-poison")) {
       return ProducerMetadata.of(
           producer.send(new ProducerRecord<>(MAIN, record.key(), record.value())).get());
     }

@@ -70,10 +70,8 @@ import java.util.function.Consumer;
 import org.apache.avro.Schema;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.producer.KafkaProducer;
-import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.TopicPartition;
-import org.apache.kafka.common.serialization.ByteArraySerializer;
 
 /**
  * The steps of the sink-poison scenario on one stack (docs/design.md#the-sink-poison-scenario).
@@ -457,18 +455,7 @@ final class SinkPoisonSteps {
 
   private List<ProducerMetadata> produce(List<ChangeEvent> events)
       throws InterruptedException, ExecutionException {
-    Map<String, Object> config =
-        Map.of(
-            ProducerConfig.BOOTSTRAP_SERVERS_CONFIG,
-            stack.endpoints().bootstrapServers(),
-            ProducerConfig.CLIENT_ID_CONFIG,
-            "sluice-verify-sink-poison",
-            ProducerConfig.ACKS_CONFIG,
-            "all",
-            ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG,
-            true);
-    try (KafkaProducer<byte[], byte[]> producer =
-        new KafkaProducer<>(config, new ByteArraySerializer(), new ByteArraySerializer())) {
+    try (KafkaProducer<byte[], byte[]> producer = stack.producer("sluice-verify-sink-poison")) {
       List<ProducerMetadata> at = new ArrayList<>();
       for (ChangeEvent e : events) {
         // One at a time: the following event is sent only once the retyped one is acknowledged.
