@@ -31,10 +31,11 @@ import picocli.CommandLine;
  * {@code sluice verify} of two process fault classes on one process stack, as a user runs them
  * against {@code sluice up --processes --ready-file F}: router-crash (SIGKILLs of the router with
  * poison mixed in: every input in .clean or .dlq exactly once) and sink-crash (SIGKILLs of the
- * Connect worker right after an Iceberg commit), and delete-storm (deletes and re-inserts of the
- * same keys, no process fault), schema-change (a column added and dropped under load), and the
- * reference run, poison-dlq, whose payload no log may hold. Each must pass every check of its class
- * and write a report with every top-level key of the reference report.
+ * Connect worker right after an Iceberg commit), registry-outage (the registry stopped while events
+ * of an unseen schema id arrive), and delete-storm (deletes and re-inserts of the same keys, no
+ * process fault), schema-change (a column added and dropped under load), and the reference run,
+ * poison-dlq, whose payload no log may hold. Each must pass every check of its class and write a
+ * report with every top-level key of the reference report.
  */
 class FaultClassesIT {
   private static final Logger log = LoggerFactory.getLogger(FaultClassesIT.class);
@@ -79,6 +80,15 @@ class FaultClassesIT {
     assertThat(report.at("/checks/killed_between_iceberg_and_connect_commit").asBoolean()).isTrue();
     assertThat(report.at("/checks/no_duplicate_key").asBoolean()).isTrue();
     assertThat(report.at("/reconciliation/snapshot_diff_count").asLong()).isZero();
+  }
+
+  @Test
+  void registryOutageQuarantinesNothingAndCountsTheRoutersRetries() throws IOException {
+    JsonNode report = verify("registry-outage", 26, "--faults", "1");
+    assertThat(report.at("/checks/router_registry_retries_counted").asBoolean()).isTrue();
+    assertThat(report.at("/checks/zero_records_quarantined").asBoolean()).isTrue();
+    assertThat(report.at("/fault/injections/0/action").asText()).isEqualTo("stop");
+    assertThat(report.at("/fault/injections/0/exit_code").isNull()).isFalse();
   }
 
   @Test
@@ -139,29 +149,32 @@ class FaultClassesIT {
   }
 
   /** Runs one class with a short workload; asserts it passed and has the reference shape. */
-  private static JsonNode verify(String failureClass, int seed) throws IOException {
+  private static JsonNode verify(String failureClass, int seed, String... more) throws IOException {
     Path reports = dir.resolve("reports-" + failureClass);
     CommandLine cli = SluiceCli.commandLine();
     StringWriter out = new StringWriter();
     cli.setOut(new PrintWriter(out, true));
     cli.setErr(new PrintWriter(out, true));
-    int code =
-        cli.execute(
-            "verify",
-            "--failure",
-            failureClass,
-            "--ready-file",
-            ready.toString(),
-            "--seed",
-            String.valueOf(seed),
-            "--baseline-rows",
-            "20",
-            "--rounds",
-            "12",
-            "--rows-per-round",
-            "15",
-            "--report-dir",
-            reports.toString());
+    List<String> args =
+        new ArrayList<>(
+            List.of(
+                "verify",
+                "--failure",
+                failureClass,
+                "--ready-file",
+                ready.toString(),
+                "--seed",
+                String.valueOf(seed),
+                "--baseline-rows",
+                "20",
+                "--rounds",
+                "12",
+                "--rows-per-round",
+                "15",
+                "--report-dir",
+                reports.toString()));
+    args.addAll(List.of(more));
+    int code = cli.execute(args.toArray(String[]::new));
     log.info("sluice verify --failure {}:\n{}", failureClass, out);
     assertThat(code).as("exit code of verify --failure %s:%n%s", failureClass, out).isZero();
     Path file;
