@@ -59,7 +59,12 @@ public final class ConnectRestClient {
   }
 
   /** One task's state; {@code trace} is the stack trace of a FAILED task, else null. */
-  public record TaskStatus(int id, String state, String trace) {}
+  /**
+   * One task's status.
+   *
+   * @param workerId the worker running it ({@code host:port} of its REST API)
+   */
+  public record TaskStatus(int id, String state, String trace, String workerId) {}
 
   /**
    * True once the worker finished starting: joined its group and read the config topic ({@code GET
@@ -99,7 +104,8 @@ public final class ConnectRestClient {
           new TaskStatus(
               task.path("id").asInt(),
               task.path("state").asText(),
-              task.hasNonNull("trace") ? task.get("trace").asText() : null));
+              task.hasNonNull("trace") ? task.get("trace").asText() : null,
+              task.path("worker_id").asText(null)));
     }
     return new ConnectorStatus(node.path("connector").path("state").asText(), tasks);
   }

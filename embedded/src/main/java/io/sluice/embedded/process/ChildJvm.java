@@ -7,7 +7,9 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 import java.util.OptionalInt;
 import java.util.concurrent.TimeUnit;
@@ -214,6 +216,7 @@ public final class ChildJvm implements AutoCloseable {
     private final Path logFile;
     private final List<String> args = new ArrayList<>();
     private final List<String> jvmOptions = new ArrayList<>();
+    private final Map<String, String> environment = new LinkedHashMap<>();
     private String heap = "256m";
     private String classpath = System.getProperty("java.class.path");
     private Duration stopGrace = Duration.ofSeconds(30);
@@ -240,6 +243,12 @@ public final class ChildJvm implements AutoCloseable {
     /** A further JVM option, e.g. {@code -Dkey=value}. */
     public Builder jvmOption(String option) {
       jvmOptions.add(option);
+      return this;
+    }
+
+    /** A variable of the child's environment, beside the ones it inherits from this JVM. */
+    public Builder environment(String variable, String value) {
+      environment.put(variable, value);
       return this;
     }
 
@@ -285,11 +294,12 @@ public final class ChildJvm implements AutoCloseable {
         }
         long offset = Files.exists(logFile) ? Files.size(logFile) : 0;
         Instant started = Instant.now();
-        Process process =
+        ProcessBuilder builder =
             new ProcessBuilder(command)
                 .redirectErrorStream(true)
-                .redirectOutput(ProcessBuilder.Redirect.appendTo(logFile.toFile()))
-                .start();
+                .redirectOutput(ProcessBuilder.Redirect.appendTo(logFile.toFile()));
+        builder.environment().putAll(environment);
+        Process process = builder.start();
         log.info("{} started (pid {}, log {})", name, process.pid(), logFile);
         return new ChildJvm(name, process, logFile, offset, stopGrace, started);
       } catch (IOException e) {

@@ -32,7 +32,8 @@ import picocli.CommandLine.Spec;
       "  crash                a machine crash: SIGKILL to every running component at once, then"
           + " every component started again in start order; returns once all of them run",
       "Components: broker, registry, mariadb, router, connect, capture, monitor, and prometheus"
-          + " with `sluice up --processes --prometheus`. Exit code 0 on"
+          + " with `sluice up --processes --prometheus`; router-2, connect-2, ... with --routers"
+          + " and --connect-workers. Exit code 0 on"
           + " success, 1 when the supervisor refuses (unknown component, one that runs already or is"
           + " not running, a start that failed: the message says why), 2 on a usage error."
     })

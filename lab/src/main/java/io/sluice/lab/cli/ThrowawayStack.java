@@ -1,6 +1,7 @@
 package io.sluice.lab.cli;
 
 import io.sluice.lab.stack.EmbeddedStack;
+import io.sluice.lab.stack.ProcessScale;
 import io.sluice.lab.stack.ProcessStack;
 import io.sluice.lab.stack.StackOptions;
 import io.sluice.lab.verify.ScenarioEndpoints;
@@ -34,12 +35,18 @@ final class ThrowawayStack implements AutoCloseable {
     this.progress = progress;
   }
 
-  static ThrowawayStack start(Path dir, boolean processes, Consumer<String> progress) {
-    String kind = processes ? "process" : "embedded";
+  /**
+   * @param processes the process stack to start at this scale, or null for the embedded stack
+   */
+  static ThrowawayStack start(Path dir, ProcessScale processes, Consumer<String> progress) {
+    String kind =
+        processes == null
+            ? "embedded"
+            : processes.equals(ProcessScale.SINGLE) ? "process" : "scaled-out process";
     progress.accept("[stack] starting a throwaway " + kind + " stack in " + dir);
-    StackOptions options = StackOptions.in(dir.resolve("data"));
+    StackOptions options = StackOptions.in(dir.resolve("data")).withScale(processes);
     try {
-      if (processes) {
+      if (processes != null) {
         ProcessStack stack = new ProcessStack(options).start();
         return new ThrowawayStack(stack, stack.endpoints(), null, progress);
       }

@@ -2,6 +2,7 @@ package io.sluice.lab.cli;
 
 import io.sluice.lab.logging.CommandLog;
 import io.sluice.lab.stack.EmbeddedStack;
+import io.sluice.lab.stack.ProcessScale;
 import io.sluice.lab.stack.ProcessStack;
 import io.sluice.lab.stack.PrometheusServer;
 import io.sluice.lab.stack.StackOptions;
@@ -53,7 +54,11 @@ import picocli.CommandLine.Spec;
           + " and restarts one, `sluice stack crash` SIGKILLs them all at once and starts them"
           + " again. No component outlives the supervisor, however it ends; a start stops what a"
           + " killed supervisor left running on the data dir, and a second supervisor on the same"
-          + " data dir is refused."
+          + " data dir is refused.",
+      "Scale-out (--processes only): --routers N runs N router instances of one application"
+          + " (router, router-2, ...; the main topic's partitions shared among them),"
+          + " --connect-workers N runs N workers of one Connect cluster (connect, connect-2, ...),"
+          + " --sink-tasks N gives both sinks tasks.max=N. The ready file's `scale` says what runs."
     })
 public final class UpCommand implements Callable<Integer> {
   /** The log of {@code sluice up}, relative to the data dir. */
@@ -136,6 +141,24 @@ public final class UpCommand implements Callable<Integer> {
   boolean processes;
 
   @Option(
+      names = "--routers",
+      defaultValue = "1",
+      description = "With --processes: router instances, 1-3 (default: 1).")
+  int routers;
+
+  @Option(
+      names = "--connect-workers",
+      defaultValue = "1",
+      description = "With --processes: Connect workers in one cluster, 1-3 (default: 1).")
+  int connectWorkers;
+
+  @Option(
+      names = "--sink-tasks",
+      defaultValue = "1",
+      description = "With --processes: tasks.max of both sinks, 1-3 (default: 1).")
+  int sinkTasks;
+
+  @Option(
       names = "--verbose",
       description =
           "Show every log line on the console too, not only Sluice's own lines and the warnings"
@@ -171,7 +194,8 @@ public final class UpCommand implements Callable<Integer> {
             readyFile,
             Duration.ofSeconds(readyTimeoutSeconds),
             prometheus || prometheusBinary != null,
-            prometheusBinary);
+            prometheusBinary,
+            scale());
     // Open until the JVM exits: the stop in the shutdown hook logs into it too.
     CommandLog commandLog = CommandLog.open(options.dataDir().resolve(LOG_FILE), verbose);
     log.info(
@@ -251,6 +275,20 @@ public final class UpCommand implements Callable<Integer> {
     out.printf("  Full log                 %s%n", logFile);
     out.println("Press Ctrl-C to stop.");
     out.flush();
+  }
+
+  private ProcessScale scale() {
+    if (!processes && (routers != 1 || connectWorkers != 1 || sinkTasks != 1)) {
+      throw new ParameterException(
+          spec.commandLine(),
+          "--routers, --connect-workers and --sink-tasks scale the process stack: add"
+              + " --processes");
+    }
+    try {
+      return new ProcessScale(routers, connectWorkers, sinkTasks);
+    } catch (IllegalArgumentException e) {
+      throw new ParameterException(spec.commandLine(), e.getMessage(), e);
+    }
   }
 
   private void checkPort(String option, int port) {

@@ -4,6 +4,7 @@ import ch.qos.logback.classic.LoggerContext;
 import ch.qos.logback.classic.encoder.PatternLayoutEncoder;
 import ch.qos.logback.classic.spi.ILoggingEvent;
 import ch.qos.logback.core.FileAppender;
+import io.sluice.lab.stack.ProcessScale;
 import io.sluice.lab.verify.EventIdAuditReport;
 import io.sluice.lab.verify.Findings;
 import io.sluice.lab.verify.RunContext;
@@ -71,11 +72,16 @@ import picocli.CommandLine.Spec;
           + " load, gives it values and drops it again (the values reach Iceberg, earlier rows"
           + " keep null); delete-storm faults no process: its workload deletes (delete"
           + " event and tombstone), updates and re-inserts the same keys round after round, and no"
-          + " deleted key may be in the lake. Each then checks no duplicate key, every table equal"
-          + " to the source and the event-id audit.",
+          + " deleted key may be in the lake; scale-out runs on a stack of two routers and two"
+          + " Connect workers with both sinks at tasks.max=3 (`sluice up --processes --routers 2"
+          + " --connect-workers 2 --sink-tasks 3`), SIGKILLs the worker running the upsert sink's"
+          + " tasks with poison records mixed in, and checks every partition's offset is held in"
+          + " Iceberg and no commit was fenced. Each then checks no duplicate key, every table"
+          + " equal to the source and the event-id audit.",
       "Against the stack of --ready-file and/or the --endpoint/--catalog flags (e.g. compose),"
           + " or, without them, a throwaway stack in a temporary directory: a process stack when"
-          + " a process fault class runs (also with --all), else the one-JVM embedded stack.",
+          + " a process fault class runs (also with --all; scale-out gets a scaled-out one of its"
+          + " own), else the one-JVM embedded stack.",
       "Exit code 0 when every check holds, 1 when one does not (the report says which), 2 on a"
           + " usage error."
     })
@@ -187,8 +193,8 @@ public final class VerifyCommand implements Callable<Integer> {
   @Option(
       names = "--all",
       description =
-          "Run every failure class, one after another on one stack (class i seeds rows of --seed"
-              + " + i), print one table (class, passed, checks held, time, report) and write it"
+          "Run every failure class, one after another on one stack (scale-out on a second,"
+              + " scaled-out one; class i seeds rows of --seed + i), print one table (class, passed, checks held, time, report) and write it"
               + " as <report dir>/matrix-<run>.json.")
   boolean all;
 
@@ -260,19 +266,35 @@ public final class VerifyCommand implements Callable<Integer> {
             : "throwaway " + (processStack ? "process" : "embedded") + " stack");
     out.flush();
     List<MatrixReport.Run> runs = new ArrayList<>();
-    Path temp = given == null ? Files.createTempDirectory("sluice-verify-") : null;
-    try (ThrowawayStack stack =
-        given == null
-            ? ThrowawayStack.start(temp, processStack, line -> progress(out, line))
-            : null) {
+    if (given != null) {
       for (int i = 0; i < scenarios.size(); i++) {
-        ScenarioEndpoints endpoints = given != null ? given : stack.endpoints();
-        String notStarted = stack == null ? null : stack.failure();
-        runs.add(runOne(scenarios.get(i), seed + i, endpoints, notStarted, processStack, out));
+        runs.add(runOne(scenarios.get(i), seed + i, given, null, processStack, out));
       }
-    } finally {
-      if (temp != null) {
-        deleteTree(temp);
+    } else {
+      // One throwaway stack per scale in need: scale-out runs more routers and workers.
+      Map<ProcessScale, List<Integer>> byStack = new LinkedHashMap<>();
+      for (int i = 0; i < scenarios.size(); i++) {
+        ProcessScale needs = scenarios.get(i).processScale();
+        ProcessScale scale = needs != null ? needs : processStack ? ProcessScale.SINGLE : null;
+        byStack.computeIfAbsent(scale, k -> new ArrayList<>()).add(i);
+      }
+      for (Map.Entry<ProcessScale, List<Integer>> group : byStack.entrySet()) {
+        Path temp = Files.createTempDirectory("sluice-verify-");
+        try (ThrowawayStack stack =
+            ThrowawayStack.start(temp, group.getKey(), line -> progress(out, line))) {
+          for (int i : group.getValue()) {
+            runs.add(
+                runOne(
+                    scenarios.get(i),
+                    seed + i,
+                    stack.endpoints(),
+                    stack.failure(),
+                    group.getKey() != null,
+                    out));
+          }
+        } finally {
+          deleteTree(temp);
+        }
       }
     }
     if (all) {

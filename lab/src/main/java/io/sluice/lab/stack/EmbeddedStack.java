@@ -200,7 +200,7 @@ public final class EmbeddedStack implements AutoCloseable {
                           StackConfigs.router(
                               kafka.bootstrapServers(),
                               registry.url(),
-                              dataDir,
+                              dataDir.resolve("router-state"),
                               ports.metrics(),
                               ROUTER_APPLICATION_ID + "-embedded")));
               try {

@@ -73,7 +73,7 @@ final class LakeSinks implements AutoCloseable {
 
   /** Creates or updates both connectors ({@link SinkConnectors#configure}). */
   void createConnectors(String bootstrapServers, String registryUrl) {
-    new SinkConnectors(connect.client(), catalog).configure(bootstrapServers, registryUrl, 0);
+    new SinkConnectors(connect.client(), catalog).configure(bootstrapServers, registryUrl, "0", 1);
   }
 
   /** {@link SinkConnectors#running}. */

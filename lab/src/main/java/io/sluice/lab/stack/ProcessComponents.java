@@ -99,39 +99,14 @@ final class ProcessComponents {
         ProcessStack.MARIADB,
         new MariaDbComponent(
             dataDir.resolve("mariadb"), ports.mariadb(), dataDir.resolve(StackOptions.LOG_FILE)));
-    components.put(
-        ProcessStack.ROUTER,
-        new JvmComponent(
-            logs.resolve("router.log"),
-            () ->
-                child(ProcessStack.ROUTER, RouterMain.class.getName(), logs, "384m")
-                    .args(
-                        properties(
-                                config.resolve("router.properties"),
-                                StackConfigs.router(
-                                    bootstrap,
-                                    registry,
-                                    dataDir,
-                                    ports.metrics(),
-                                    EmbeddedStack.ROUTER_APPLICATION_ID + "-1"))
-                            .toString()),
-            JvmComponent.readiness(
-                "Router", c -> new Readiness().http("Router", urls.routerHealthUrl()))));
-    components.put(
-        ProcessStack.CONNECT,
-        new JvmComponent(
-            logs.resolve("connect.log"),
-            () ->
-                child(
-                        ProcessStack.CONNECT,
-                        "org.apache.kafka.connect.cli.ConnectDistributed",
-                        logs,
-                        "768m")
-                    .classpath(connectRuntime.workerClasspath())
-                    .jvmOption("-Dlogback.configurationFile=" + connectLogback(config))
-                    .stopGrace(Duration.ofSeconds(30))
-                    .args(workerProperties(config).toString()),
-            JvmComponent.readiness("Kafka Connect", c -> connectReadiness())));
+    ProcessScale scale = options.scale();
+    for (int n = 1; n <= scale.routers(); n++) {
+      components.put(ProcessScale.instanceName(ProcessStack.ROUTER, n), router(n, logs, config));
+    }
+    for (int n = 1; n <= scale.connectWorkers(); n++) {
+      components.put(
+          ProcessScale.instanceName(ProcessStack.CONNECT, n), connectWorker(n, logs, config));
+    }
     components.put(
         ProcessStack.CAPTURE,
         new JvmComponent(
@@ -177,6 +152,61 @@ final class ProcessComponents {
     return components;
   }
 
+  /**
+   * Router instance {@code n} (from 1): one application, each instance with its own static
+   * membership id, state dir and metrics port.
+   */
+  private JvmComponent router(int n, Path logs, Path config) {
+    String name = ProcessScale.instanceName(ProcessStack.ROUTER, n);
+    int metricsPort = n == 1 ? ports.metrics() : extraPort(name + ".metrics.port");
+    String healthUrl = n == 1 ? urls.routerHealthUrl() : ProcessUrls.health(metricsPort);
+    Path stateDir = options.dataDir().resolve(n == 1 ? "router-state" : "router-state-" + n);
+    return new JvmComponent(
+        logs.resolve(name + ".log"),
+        () ->
+            child(name, RouterMain.class.getName(), logs, "384m")
+                .args(
+                    properties(
+                            config.resolve(name + ".properties"),
+                            StackConfigs.router(
+                                urls.bootstrapServers(),
+                                urls.schemaRegistryUrl(),
+                                stateDir,
+                                metricsPort,
+                                EmbeddedStack.ROUTER_APPLICATION_ID + "-" + n))
+                        .toString()),
+        JvmComponent.readiness(
+            "Router", c -> new Readiness().http(ProcessUrls.label("Router", n), healthUrl)));
+  }
+
+  /**
+   * Connect worker {@code n} (from 1) of one distributed cluster: the same worker properties but
+   * its own REST port, and its own port for the upsert sink's metrics endpoint (the connector's
+   * {@code metrics.port} is {@code ${env:...}}, read from each worker's environment). The first
+   * worker configures both sinks; every worker is ready when they and all their tasks run.
+   */
+  private JvmComponent connectWorker(int n, Path logs, Path config) {
+    String name = ProcessScale.instanceName(ProcessStack.CONNECT, n);
+    int restPort = n == 1 ? ports.connect() : extraPort(name + ".rest.port");
+    int sinkMetricsPort =
+        n == 1 ? ports.upsertSinkMetrics() : extraPort(name + ".upsert.sink.metrics.port");
+    return new JvmComponent(
+        logs.resolve(name + ".log"),
+        () ->
+            child(name, "org.apache.kafka.connect.cli.ConnectDistributed", logs, "768m")
+                .classpath(connectRuntime.workerClasspath())
+                .environment(SinkConnectors.SINK_METRICS_PORT_ENV, String.valueOf(sinkMetricsPort))
+                .jvmOption("-Dlogback.configurationFile=" + connectLogback(config))
+                .stopGrace(Duration.ofSeconds(30))
+                .args(workerProperties(config, name, restPort).toString()),
+        JvmComponent.readiness(
+            "Kafka Connect", c -> connectReadiness(ProcessUrls.connect(restPort), n == 1)));
+  }
+
+  private int extraPort(String key) {
+    return StackPorts.instance(options.dataDir(), key);
+  }
+
   private ChildJvm.Builder child(String name, String mainClass, Path logs, String heap) {
     return ChildJvm.builder(name, mainClass, logs.resolve(name + ".log"))
         .heap(heap)
@@ -202,30 +232,39 @@ final class ProcessComponents {
     return args.toArray(String[]::new);
   }
 
-  /** Worker healthy, both connectors configured (unless they are already) and RUNNING. */
-  private Readiness connectReadiness() {
-    ConnectRestClient client = new ConnectRestClient(urls.connectUrl());
+  /**
+   * Worker healthy, both connectors configured (by the first worker, unless they are already) and
+   * RUNNING with all their tasks.
+   */
+  private Readiness connectReadiness(String connectUrl, boolean configures) {
+    ConnectRestClient client = new ConnectRestClient(connectUrl);
     SinkConnectors sinks = new SinkConnectors(client, catalog.get());
-    return new Readiness()
+    Readiness readiness =
+        new Readiness()
+            .check(
+                "Kafka Connect", "GET " + connectUrl + "/health with status 200", client::healthy);
+    if (configures) {
+      readiness =
+          readiness.check(
+              "Kafka Connect",
+              "both sink connectors configured",
+              () -> {
+                sinks.configure(
+                    urls.bootstrapServers(),
+                    urls.schemaRegistryUrl(),
+                    "${env:" + SinkConnectors.SINK_METRICS_PORT_ENV + "}",
+                    options.scale().sinkTasks());
+                return true;
+              });
+    }
+    return readiness
         .check(
             "Kafka Connect",
-            "GET " + urls.connectUrl() + "/health with status 200",
-            client::healthy)
-        .check(
-            "Kafka Connect",
-            "both sink connectors configured",
-            () -> {
-              sinks.configure(
-                  urls.bootstrapServers(), urls.schemaRegistryUrl(), ports.upsertSinkMetrics());
-              return true;
-            })
-        .check(
-            "Kafka Connect",
-            "connector " + EmbeddedStack.UPSERT_SINK + " and its task RUNNING",
+            "connector " + EmbeddedStack.UPSERT_SINK + " and its tasks RUNNING",
             () -> sinks.running(EmbeddedStack.UPSERT_SINK))
         .check(
             "Kafka Connect",
-            "connector " + EmbeddedStack.CHANGELOG_SINK + " and its task RUNNING",
+            "connector " + EmbeddedStack.CHANGELOG_SINK + " and its tasks RUNNING",
             () -> sinks.running(EmbeddedStack.CHANGELOG_SINK));
   }
 
@@ -253,7 +292,7 @@ final class ProcessComponents {
    * compose's worker properties with hosts, ports and {@code plugin.path} for this machine; every
    * other key as compose has it.
    */
-  private Path workerProperties(Path config) {
+  private Path workerProperties(Path config, String name, int restPort) {
     Properties props = new Properties();
     try (Reader reader = Files.newBufferedReader(connectRuntime.workerProperties())) {
       props.load(reader);
@@ -261,13 +300,14 @@ final class ProcessComponents {
       throw new UncheckedIOException("cannot read " + connectRuntime.workerProperties(), e);
     }
     props.setProperty("bootstrap.servers", urls.bootstrapServers());
-    props.setProperty("listeners", urls.connectUrl());
+    props.setProperty("listeners", ProcessUrls.connect(restPort));
     props.setProperty("rest.advertised.host.name", "127.0.0.1");
-    props.setProperty("rest.advertised.port", String.valueOf(ports.connect()));
+    props.setProperty("rest.advertised.port", String.valueOf(restPort));
     props.setProperty("plugin.path", connectRuntime.pluginsDir().toString());
     Map<String, Object> all = new LinkedHashMap<>();
     props.stringPropertyNames().stream().sorted().forEach(k -> all.put(k, props.getProperty(k)));
-    return properties(config.resolve("connect-distributed.properties"), all);
+    String file = name.equals(ProcessStack.CONNECT) ? "connect-distributed" : name;
+    return properties(config.resolve(file + ".properties"), all);
   }
 
   private static Path connectLogback(Path config) {

@@ -352,6 +352,12 @@ public final class ProcessStack implements StackController, AutoCloseable {
       endpoints.put(ReadyFile.PROMETHEUS_URL, p.url());
     }
     endpoints.put(ReadyFile.CONTROL_URL, control == null ? null : control.url());
+    ProcessScale scale = options.scale();
+    Map<String, Object> scaled = new LinkedHashMap<>();
+    scaled.put("routers", scale.routers());
+    scaled.put("connect_workers", scale.connectWorkers());
+    scaled.put("sink_tasks", scale.sinkTasks());
+    endpoints.put(ReadyFile.SCALE, scaled);
     Map<String, Object> components = new LinkedHashMap<>();
     for (Slot slot : slots.values()) {
       ComponentStatus s = status(slot);

@@ -47,6 +47,21 @@ record ProcessUrls(StackPorts ports) {
     return base(ports.connect());
   }
 
+  /** The health URL of a router instance's metrics endpoint on {@code port}. */
+  static String health(int metricsPort) {
+    return base(metricsPort) + "/health";
+  }
+
+  /** The REST URL of a Connect worker on {@code port}. */
+  static String connect(int restPort) {
+    return base(restPort);
+  }
+
+  /** {@code what}, with the instance number from the second instance on. */
+  static String label(String what, int n) {
+    return n == 1 ? what : what + " " + n;
+  }
+
   private static String base(int port) {
     return "http://127.0.0.1:" + port;
   }

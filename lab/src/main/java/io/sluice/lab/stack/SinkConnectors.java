@@ -17,6 +17,12 @@ import org.slf4j.LoggerFactory;
 final class SinkConnectors {
   private static final Logger log = LoggerFactory.getLogger(SinkConnectors.class);
 
+  /**
+   * The variable of a Connect worker's environment that names the port of the upsert sink's metrics
+   * endpoint in that worker (two workers on one machine cannot share one).
+   */
+  static final String SINK_METRICS_PORT_ENV = "SLUICE_UPSERT_SINK_METRICS_PORT";
+
   private final ConnectRestClient client;
   private final Map<String, String> catalog;
 
@@ -31,9 +37,10 @@ final class SinkConnectors {
    * Iceberg sink's tasks with it (its task configs carry a fresh random id each time).
    *
    * @param sinkMetricsPort the upsert sink's Prometheus endpoint on 127.0.0.1; 0 picks a free one
-   *     (known only inside the worker's JVM)
+   *     (known only inside the worker's JVM); a {@code ${env:...}} reference is read by each worker
+   * @param tasks {@code tasks.max} of both sinks
    */
-  void configure(String bootstrapServers, String registryUrl, int sinkMetricsPort) {
+  void configure(String bootstrapServers, String registryUrl, String sinkMetricsPort, int tasks) {
     Map<String, String> upsert =
         new LinkedHashMap<>(
             ConnectorConfigs.quarantining(
@@ -45,19 +52,22 @@ final class SinkConnectors {
                     EmbeddedStack.SINK_TOPIC_REFRESH_MS),
                 bootstrapServers));
     upsert.put("metrics.host", "127.0.0.1");
-    upsert.put("metrics.port", String.valueOf(sinkMetricsPort));
+    upsert.put("metrics.port", sinkMetricsPort);
+    upsert.put("tasks.max", String.valueOf(tasks));
+    Map<String, String> changelog =
+        new LinkedHashMap<>(
+            ConnectorConfigs.changelogSinkByRegex(
+                EmbeddedStack.CLEAN_TOPICS_REGEX,
+                registryUrl,
+                catalog,
+                bootstrapServers,
+                EmbeddedStack.ICEBERG_CONTROL_TOPIC,
+                EmbeddedStack.SINK_COMMIT_INTERVAL_MS,
+                EmbeddedStack.CHANGELOG_SINK_DLQ,
+                EmbeddedStack.SINK_TOPIC_REFRESH_MS));
+    changelog.put("tasks.max", String.valueOf(tasks));
     putIfChanged(EmbeddedStack.UPSERT_SINK, upsert);
-    putIfChanged(
-        EmbeddedStack.CHANGELOG_SINK,
-        ConnectorConfigs.changelogSinkByRegex(
-            EmbeddedStack.CLEAN_TOPICS_REGEX,
-            registryUrl,
-            catalog,
-            bootstrapServers,
-            EmbeddedStack.ICEBERG_CONTROL_TOPIC,
-            EmbeddedStack.SINK_COMMIT_INTERVAL_MS,
-            EmbeddedStack.CHANGELOG_SINK_DLQ,
-            EmbeddedStack.SINK_TOPIC_REFRESH_MS));
+    putIfChanged(EmbeddedStack.CHANGELOG_SINK, changelog);
     log.info(
         "Connectors {} and {} configured on every topic matching {}",
         EmbeddedStack.UPSERT_SINK,

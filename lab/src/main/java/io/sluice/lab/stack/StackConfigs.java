@@ -21,6 +21,7 @@ final class StackConfigs {
   /**
    * The router's {@link RouterConfig} keys.
    *
+   * @param stateDir its Kafka Streams state dir (one per router instance on a machine)
    * @param instanceId its static group membership: a restarted router takes its partitions back at
    *     once instead of waiting out the old member's session (Kafka Streams does not leave the
    *     group on close, and a SIGKILLed one cannot)
@@ -28,14 +29,14 @@ final class StackConfigs {
   static Map<String, Object> router(
       String bootstrapServers,
       String registryUrl,
-      Path dataDir,
+      Path stateDir,
       int metricsPort,
       String instanceId) {
     Map<String, Object> props = new LinkedHashMap<>();
     props.put(RouterConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers);
     props.put(RouterConfig.SCHEMA_REGISTRY_URL_CONFIG, registryUrl);
     props.put(RouterConfig.APPLICATION_ID_CONFIG, EmbeddedStack.ROUTER_APPLICATION_ID);
-    props.put(RouterConfig.STATE_DIR_CONFIG, dataDir.resolve("router-state").toString());
+    props.put(RouterConfig.STATE_DIR_CONFIG, stateDir.toString());
     props.put(RouterConfig.METRICS_HOST_CONFIG, "127.0.0.1");
     props.put(RouterConfig.METRICS_PORT_CONFIG, metricsPort);
     props.put("streams.group.instance.id", instanceId);

@@ -15,6 +15,8 @@ import java.time.Duration;
  *     PrometheusServer}, files under {@code <data dir>/prometheus/})
  * @param prometheusBinary the {@code prometheus} binary, or null to find it ({@link
  *     PrometheusServer#locate})
+ * @param scale how many routers, Connect workers and sink tasks the process stack runs (the one-JVM
+ *     stack runs one of each)
  */
 public record StackOptions(
     Path dataDir,
@@ -22,7 +24,8 @@ public record StackOptions(
     Path readyFile,
     Duration readyTimeout,
     boolean prometheus,
-    Path prometheusBinary) {
+    Path prometheusBinary,
+    ProcessScale scale) {
   /** {@code .sluice/data} under the current directory. */
   public static final Path DEFAULT_DATA_DIR = Path.of(".sluice", "data");
 
@@ -41,6 +44,18 @@ public record StackOptions(
     dataDir = dataDir.toAbsolutePath().normalize();
     ports = ports == null ? StackPorts.Requested.NONE : ports;
     readyTimeout = readyTimeout == null ? DEFAULT_READY_TIMEOUT : readyTimeout;
+    scale = scale == null ? ProcessScale.SINGLE : scale;
+  }
+
+  /** Options of one router, one Connect worker and one task per sink. */
+  public StackOptions(
+      Path dataDir,
+      StackPorts.Requested ports,
+      Path readyFile,
+      Duration readyTimeout,
+      boolean prometheus,
+      Path prometheusBinary) {
+    this(dataDir, ports, readyFile, readyTimeout, prometheus, prometheusBinary, null);
   }
 
   /** Options with no port preference, no ready file, no Prometheus and the default timeout. */
@@ -50,16 +65,23 @@ public record StackOptions(
   }
 
   public StackOptions withReadyFile(Path file) {
-    return new StackOptions(dataDir, ports, file, readyTimeout, prometheus, prometheusBinary);
+    return new StackOptions(
+        dataDir, ports, file, readyTimeout, prometheus, prometheusBinary, scale);
   }
 
   public StackOptions withPorts(StackPorts.Requested requested) {
     return new StackOptions(
-        dataDir, requested, readyFile, readyTimeout, prometheus, prometheusBinary);
+        dataDir, requested, readyFile, readyTimeout, prometheus, prometheusBinary, scale);
   }
 
   /** The same options with Prometheus scraping the stack; {@code binary} null finds it. */
   public StackOptions withPrometheus(Path binary) {
-    return new StackOptions(dataDir, ports, readyFile, readyTimeout, true, binary);
+    return new StackOptions(dataDir, ports, readyFile, readyTimeout, true, binary, scale);
+  }
+
+  /** The same options with {@code value} routers, Connect workers and sink tasks. */
+  public StackOptions withScale(ProcessScale value) {
+    return new StackOptions(
+        dataDir, ports, readyFile, readyTimeout, prometheus, prometheusBinary, value);
   }
 }

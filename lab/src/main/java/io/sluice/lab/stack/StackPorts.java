@@ -136,8 +136,29 @@ public record StackPorts(
         stored(p, CONTROL, file));
   }
 
+  /**
+   * A further component instance's port (a second router's metrics, a second Connect worker's REST
+   * API), under {@code key} in {@code stack.properties}: the stored one, else a free one that no
+   * other key of the file holds, stored for the next start.
+   */
+  public static synchronized int instance(Path dataDir, String key) {
+    Path file = dataDir.resolve(FILE_NAME);
+    Properties p = load(file);
+    String value = p.getProperty(key);
+    if (value != null) {
+      return parse(value, key);
+    }
+    Set<Integer> taken = new HashSet<>();
+    p.stringPropertyNames().forEach(k -> taken.add(parse(p.getProperty(k), k)));
+    int port = FreePort.pickOtherThan(taken);
+    p.setProperty(key, String.valueOf(port));
+    write(dataDir, p);
+    return port;
+  }
+
   void store(Path dataDir) {
-    Properties p = new Properties();
+    // Keeps the instance ports ({@link #instance}) a previous start stored.
+    Properties p = load(dataDir.resolve(FILE_NAME));
     p.setProperty(KAFKA, String.valueOf(kafka));
     p.setProperty(CONTROLLER, String.valueOf(controller));
     p.setProperty(REGISTRY, String.valueOf(registry));
@@ -149,6 +170,10 @@ public record StackPorts(
     p.setProperty(UPSERT_SINK_METRICS, String.valueOf(upsertSinkMetrics));
     p.setProperty(MONITOR_METRICS, String.valueOf(monitorMetrics));
     p.setProperty(CONTROL, String.valueOf(control));
+    write(dataDir, p);
+  }
+
+  private static void write(Path dataDir, Properties p) {
     Path file = dataDir.resolve(FILE_NAME);
     try {
       Files.createDirectories(dataDir);

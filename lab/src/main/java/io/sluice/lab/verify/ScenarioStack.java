@@ -9,6 +9,7 @@ import io.sluice.lab.stack.EmbeddedStack;
 import io.sluice.lake.Catalogs;
 import io.sluice.lake.IcebergRows;
 import io.sluice.lake.LakeCatalog;
+import io.sluice.lake.offsets.IcebergOffsets;
 import io.sluice.schema.registry.HttpSchemaRegistryClient;
 import io.sluice.schema.registry.SchemaRegistryClient;
 import io.sluice.tools.reconcile.ReconcileResult;
@@ -19,11 +20,14 @@ import java.sql.SQLException;
 import java.sql.Statement;
 import java.time.Clock;
 import java.time.Duration;
+import java.util.Comparator;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
+import java.util.TreeMap;
+import java.util.concurrent.ExecutionException;
 import java.util.function.Consumer;
 import java.util.function.Function;
 import java.util.function.Predicate;
@@ -31,6 +35,8 @@ import java.util.stream.Collectors;
 import org.apache.iceberg.Snapshot;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
+import org.apache.kafka.clients.admin.ConsumerGroupDescription;
+import org.apache.kafka.clients.admin.MemberDescription;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
@@ -226,6 +232,39 @@ public final class ScenarioStack implements AutoCloseable {
         0,
         row -> counts.merge(String.valueOf(row.getField(keyColumn)), 1L, Long::sum));
     return counts;
+  }
+
+  /**
+   * The partitions each member of consumer group {@code group} holds, by its group instance id
+   * (static membership) or else its client id; an empty group gives an empty map.
+   */
+  public Map<String, List<TopicPartition>> groupAssignments(String group) {
+    try {
+      ConsumerGroupDescription description =
+          admin.describeConsumerGroups(List.of(group)).describedGroups().get(group).get();
+      Map<String, List<TopicPartition>> members = new TreeMap<>();
+      for (MemberDescription m : description.members()) {
+        members.put(
+            m.groupInstanceId().orElse(m.clientId()),
+            m.assignment().topicPartitions().stream()
+                .sorted(Comparator.comparing(TopicPartition::toString))
+                .toList());
+      }
+      return members;
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new ScenarioFailure("interrupted describing group " + group, e);
+    } catch (ExecutionException e) {
+      throw new ScenarioFailure("cannot describe consumer group " + group, e.getCause());
+    }
+  }
+
+  /**
+   * The Kafka offsets the upsert sink recorded in {@code icebergTable}'s snapshots (found by
+   * walking the ancestry, as its tasks do when they start), per partition.
+   */
+  public Map<TopicPartition, Long> upsertSinkOffsets(String icebergTable) {
+    return IcebergOffsets.all(catalog.table(icebergTable), EmbeddedStack.UPSERT_SINK);
   }
 
   /** The router group's committed offsets on the main topic, per partition. */

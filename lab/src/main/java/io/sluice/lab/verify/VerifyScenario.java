@@ -1,5 +1,7 @@
 package io.sluice.lab.verify;
 
+import io.sluice.lab.stack.ProcessScale;
+
 /** A failure scenario of {@code sluice verify}: what {@code --failure <class>} runs. */
 public interface VerifyScenario {
   /** The {@code --failure} name, which is also the report's {@code failure_class}. */
@@ -17,6 +19,14 @@ public interface VerifyScenario {
    * not throw, the findings say where and why.
    */
   Findings run(ScenarioEndpoints endpoints, RunContext context);
+
+  /**
+   * The process stack a throwaway stack for this scenario must run, at its scale; null when any
+   * stack does (the embedded one, unless another scenario of the run needs processes).
+   */
+  default ProcessScale processScale() {
+    return null;
+  }
 
   /** The findings of a run that never reached the scenario: every check false. */
   Findings notRun(String phase, String reason);

@@ -30,7 +30,7 @@ class VerifyCommandTest {
     assertThat(help.out().replaceAll("\\s+", " "))
         .contains(
             "one of: poison-dlq, sink-poison, router-crash, sink-crash, capture-restart,"
-                + " broker-restart, registry-outage, stack-crash, schema-change, delete-storm.")
+                + " broker-restart, registry-outage, stack-crash, schema-change, delete-storm, scale-out.")
         .contains("--all", "matrix-<run>.json")
         .contains("The sink-poison scenario");
   }
@@ -44,7 +44,7 @@ class VerifyCommandTest {
         .contains(
             "unknown --failure 'disk-full'; known: [poison-dlq, sink-poison, router-crash,"
                 + " sink-crash, capture-restart, broker-restart, registry-outage, stack-crash,"
-                + " schema-change, delete-storm]");
+                + " schema-change, delete-storm, scale-out]");
   }
 
   @Test

@@ -32,6 +32,21 @@ class StackPortsTest {
   }
 
   @Test
+  void anInstancePortIsNewToTheFileAndSurvivesTheNextResolve() {
+    StackPorts ports = StackPorts.resolve(dataDir, StackPorts.Requested.NONE);
+
+    int router2 = StackPorts.instance(dataDir, "router.2.metrics.port");
+    int connect2 = StackPorts.instance(dataDir, "connect.2.rest.port");
+
+    assertThat(List.of(ports.kafka(), ports.metrics(), ports.connect(), ports.control()))
+        .doesNotContain(router2, connect2);
+    assertThat(router2).isNotEqualTo(connect2);
+    assertThat(StackPorts.resolve(dataDir, StackPorts.Requested.NONE)).isEqualTo(ports);
+    assertThat(StackPorts.instance(dataDir, "router.2.metrics.port")).isEqualTo(router2);
+    assertThat(StackPorts.instance(dataDir, "connect.2.rest.port")).isEqualTo(connect2);
+  }
+
+  @Test
   void requestedPortsWinAndAreKeptForTheNextStart() {
     StackPorts first = StackPorts.resolve(dataDir, StackPorts.Requested.NONE);
 

@@ -62,6 +62,12 @@ public final class ReadyFile {
    */
   public static final String COMPONENTS = "components";
 
+  /**
+   * The process stack only: how many instances of the scalable components run, {@code {"routers":
+   * n, "connect_workers": n, "sink_tasks": n}} (the sinks' {@code tasks.max}).
+   */
+  public static final String SCALE = "scale";
+
   private static final ObjectMapper JSON =
       new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
 

@@ -37,6 +37,21 @@ public enum FaultCheck implements Check {
   EARLIER_ROWS_KEEP_NULL("earlier_rows_keep_null"),
   /** No key that the source deleted (and did not insert again) is in the current table. */
   NO_RESURRECTED_ROW("no_resurrected_row"),
+  /**
+   * scale-out: before the fault and at the end, two or more router instances each hold partitions
+   * of the main topic, each sink runs two or more tasks, and the tasks run on two or more workers.
+   */
+  SCALED_OUT("routers_and_sink_tasks_scaled_out"),
+  /**
+   * scale-out: for every partition of the clean topic, the upsert sink's snapshots hold an offset
+   * at or past its last committed record (the tasks' positions live in Iceberg, not only in Kafka).
+   */
+  EVERY_TASK_OFFSET_HELD_IN_ICEBERG("every_task_offset_held_in_iceberg"),
+  /**
+   * scale-out: no upsert-sink commit was refused by its offset fence or failed while tasks of the
+   * connector committed to the same table concurrently (every worker's log since the baseline).
+   */
+  NO_COMMIT_FENCED_BY_MISTAKE("no_commit_fenced_by_mistake"),
   /** Every key of the current table is there once. */
   NO_DUPLICATE_KEY("no_duplicate_key"),
   /** The row written after the workload's last round reached the current and changelog table. */

@@ -5,18 +5,22 @@ import static io.sluice.lab.verify.fault.FaultCheck.COMPONENT_RECOVERED;
 import static io.sluice.lab.verify.fault.FaultCheck.EACH_POISON_QUARANTINED_ONCE;
 import static io.sluice.lab.verify.fault.FaultCheck.EARLIER_ROWS_KEEP_NULL;
 import static io.sluice.lab.verify.fault.FaultCheck.EVERY_INPUT_IN_CLEAN_OR_DLQ_ONCE;
+import static io.sluice.lab.verify.fault.FaultCheck.EVERY_TASK_OFFSET_HELD_IN_ICEBERG;
 import static io.sluice.lab.verify.fault.FaultCheck.FAULTS_INJECTED;
 import static io.sluice.lab.verify.fault.FaultCheck.FINAL_EVENT_ID_AUDIT_CONSISTENT;
 import static io.sluice.lab.verify.fault.FaultCheck.FINAL_EVERY_TABLE_EQUAL;
 import static io.sluice.lab.verify.fault.FaultCheck.FINAL_SNAPSHOT_DIFF_ZERO;
 import static io.sluice.lab.verify.fault.FaultCheck.KILLED_BETWEEN_ICEBERG_AND_CONNECT_COMMIT;
 import static io.sluice.lab.verify.fault.FaultCheck.NEW_COLUMN_REACHED_ICEBERG_WITH_VALUES;
+import static io.sluice.lab.verify.fault.FaultCheck.NO_COMMIT_FENCED_BY_MISTAKE;
 import static io.sluice.lab.verify.fault.FaultCheck.NO_DUPLICATE_KEY;
 import static io.sluice.lab.verify.fault.FaultCheck.NO_RESURRECTED_ROW;
 import static io.sluice.lab.verify.fault.FaultCheck.POST_FAULT_EVENT_FLOW_CONTINUED;
 import static io.sluice.lab.verify.fault.FaultCheck.ROUTER_REGISTRY_RETRIES_COUNTED;
+import static io.sluice.lab.verify.fault.FaultCheck.SCALED_OUT;
 import static io.sluice.lab.verify.fault.FaultCheck.ZERO_RECORDS_QUARANTINED;
 
+import io.sluice.lab.stack.ProcessScale;
 import io.sluice.lab.stack.ProcessStack;
 import java.util.Arrays;
 import java.util.EnumSet;
@@ -102,7 +106,25 @@ public enum FaultClass {
       false,
       "no process fault: a workload of deletes (each a delete event and a tombstone), updates and"
           + " re-inserts of the deleted keys, round after round on one pool of keys",
-      EnumSet.of(ZERO_RECORDS_QUARANTINED, NO_RESURRECTED_ROW));
+      EnumSet.of(ZERO_RECORDS_QUARANTINED, NO_RESURRECTED_ROW)),
+  SCALE_OUT(
+      "scale-out",
+      ProcessStack.CONNECT,
+      Injection.SIGKILL,
+      true,
+      "SIGKILL of one of two Connect workers (each sink with tasks.max=3, spread over both) while"
+          + " rows and poison records stream in through two router instances; the supervisor"
+          + " starts it again (needs `sluice up --processes --routers 2 --connect-workers 2"
+          + " --sink-tasks 3`)",
+      EnumSet.of(
+          EACH_POISON_QUARANTINED_ONCE,
+          EVERY_INPUT_IN_CLEAN_OR_DLQ_ONCE,
+          SCALED_OUT,
+          EVERY_TASK_OFFSET_HELD_IN_ICEBERG,
+          NO_COMMIT_FENCED_BY_MISTAKE));
+
+  /** The scale the process stack needs for {@link #SCALE_OUT}. */
+  public static final ProcessScale SCALE_OUT_STACK = new ProcessScale(2, 2, 3);
 
   /** The component name of {@link #STACK_CRASH}: every component (the string in its constant). */
   public static final String STACK = "stack";

@@ -2,6 +2,7 @@ package io.sluice.lab.verify.fault;
 
 import static io.sluice.lab.verify.fault.FaultCheck.POST_FAULT_EVENT_FLOW_CONTINUED;
 
+import io.sluice.lab.stack.ProcessScale;
 import io.sluice.lab.stack.control.StackControlClient;
 import io.sluice.lab.verify.Checks;
 import io.sluice.lab.verify.Findings;
@@ -96,6 +97,11 @@ public final class FaultScenario implements VerifyScenario {
   @Override
   public String failureClass() {
     return faultClass.failureName();
+  }
+
+  @Override
+  public ProcessScale processScale() {
+    return faultClass == FaultClass.SCALE_OUT ? FaultClass.SCALE_OUT_STACK : ProcessScale.SINGLE;
   }
 
   @Override

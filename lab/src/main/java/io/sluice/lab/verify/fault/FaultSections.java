@@ -1,5 +1,6 @@
 package io.sluice.lab.verify.fault;
 
+import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.PropertyNamingStrategies;
 import com.fasterxml.jackson.databind.annotation.JsonNaming;
@@ -44,8 +45,33 @@ public final class FaultSections {
       String payloadSha256,
       String component,
       List<Injection> injections,
-      List<ProducerMetadata> poisonRecords)
-      implements ReportSection {}
+      List<ProducerMetadata> poisonRecords,
+      @JsonInclude(JsonInclude.Include.NON_NULL) ScaleOutSection scaleOut)
+      implements ReportSection {
+    FaultSection withScaleOut(ScaleOutSection value) {
+      return new FaultSection(
+          mechanism,
+          producerMetadata,
+          connectorStatusDuringInjection,
+          payloadSha256,
+          component,
+          injections,
+          poisonRecords,
+          value);
+    }
+  }
+
+  /**
+   * {@code fault.scale_out} (scale-out only): where the routers' partitions and the sinks' tasks
+   * ran before the fault and at the end, what the workers logged about commits in between, and the
+   * upsert sink's offset held in Iceberg for every partition of the clean topic.
+   */
+  @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
+  public record ScaleOutSection(
+      ScaleOut.Placement before,
+      ScaleOut.Placement after,
+      ScaleOut.LogScan commits,
+      List<ScaleOut.HeldOffset> offsetsHeldInIceberg) {}
 
   /**
    * One injection.
@@ -57,6 +83,8 @@ public final class FaultSections {
    * @param betweenIcebergAndConnectCommit sink-crash: the snapshot held offsets of a partition
    *     beyond those Connect had committed to Kafka when the worker died
    * @param recovered the component (stack-crash: every component) runs again
+   * @param component the component faulted (scale-out: the worker that ran the upsert sink's tasks
+   *     then); null when no process was
    */
   @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
   public record Injection(
@@ -70,7 +98,8 @@ public final class FaultSections {
       long downMs,
       Long icebergSnapshotId,
       Boolean betweenIcebergAndConnectCommit,
-      boolean recovered) {}
+      boolean recovered,
+      String component) {}
 
   /**
    * {@code recovery}: how the stack recovered (the supervisor started the component; nothing was

@@ -101,17 +101,21 @@ sealed interface FaultStep {
     @Override
     public void addTo(Findings.Builder<FaultCheck> report) {
       baseline.addTo(report);
-      FaultClass c = plan().faultClass();
-      report.fault(
-          new FaultSections.FaultSection(
-              c.mechanism(),
-              poison.isEmpty() ? null : poison.get(0),
-              captureStatusDuringInjection,
-              poison.isEmpty() ? null : Sha256.hex(SteadyWorkload.poisonValue(firstPoisonRound())),
-              c.component(),
-              injections,
-              poison));
+      report.fault(section());
       report.proved(proved);
+    }
+
+    FaultSections.FaultSection section() {
+      FaultClass c = plan().faultClass();
+      return new FaultSections.FaultSection(
+          c.mechanism(),
+          poison.isEmpty() ? null : poison.get(0),
+          captureStatusDuringInjection,
+          poison.isEmpty() ? null : Sha256.hex(SteadyWorkload.poisonValue(firstPoisonRound())),
+          c.component(),
+          injections,
+          poison,
+          null);
     }
 
     private int firstPoisonRound() {
@@ -153,6 +157,7 @@ sealed interface FaultStep {
       LinkageSnapshot linkage,
       QuarantineSection quarantine,
       long dlqRecordCount,
+      FaultSections.ScaleOutSection scaleOut,
       Map<FaultCheck, Boolean> proved)
       implements FaultStep {
     @Override
@@ -163,6 +168,9 @@ sealed interface FaultStep {
     @Override
     public void addTo(Findings.Builder<FaultCheck> report) {
       recovered.addTo(report);
+      if (scaleOut != null) {
+        report.fault(recovered.faulted().section().withScaleOut(scaleOut));
+      }
       report
           .finalLinkage(linkage)
           .reconciliation(reconciliation)

@@ -4,15 +4,18 @@ import static io.sluice.lab.verify.fault.FaultCheck.CLIENTS_RECOVERED_WITHOUT_RE
 import static io.sluice.lab.verify.fault.FaultCheck.COMPONENT_RECOVERED;
 import static io.sluice.lab.verify.fault.FaultCheck.EACH_POISON_QUARANTINED_ONCE;
 import static io.sluice.lab.verify.fault.FaultCheck.EVERY_INPUT_IN_CLEAN_OR_DLQ_ONCE;
+import static io.sluice.lab.verify.fault.FaultCheck.EVERY_TASK_OFFSET_HELD_IN_ICEBERG;
 import static io.sluice.lab.verify.fault.FaultCheck.FAULTS_INJECTED;
 import static io.sluice.lab.verify.fault.FaultCheck.FINAL_EVENT_ID_AUDIT_CONSISTENT;
 import static io.sluice.lab.verify.fault.FaultCheck.FINAL_EVERY_TABLE_EQUAL;
 import static io.sluice.lab.verify.fault.FaultCheck.FINAL_SNAPSHOT_DIFF_ZERO;
 import static io.sluice.lab.verify.fault.FaultCheck.KILLED_BETWEEN_ICEBERG_AND_CONNECT_COMMIT;
+import static io.sluice.lab.verify.fault.FaultCheck.NO_COMMIT_FENCED_BY_MISTAKE;
 import static io.sluice.lab.verify.fault.FaultCheck.NO_DUPLICATE_KEY;
 import static io.sluice.lab.verify.fault.FaultCheck.NO_RESURRECTED_ROW;
 import static io.sluice.lab.verify.fault.FaultCheck.POST_FAULT_EVENT_FLOW_CONTINUED;
 import static io.sluice.lab.verify.fault.FaultCheck.ROUTER_REGISTRY_RETRIES_COUNTED;
+import static io.sluice.lab.verify.fault.FaultCheck.SCALED_OUT;
 import static io.sluice.lab.verify.fault.FaultCheck.ZERO_RECORDS_QUARANTINED;
 
 import com.fasterxml.jackson.databind.JsonNode;
@@ -29,6 +32,7 @@ import io.sluice.lab.verify.poison.PoisonSections.QuarantineSection;
 import io.sluice.lab.verify.sinkpoison.ChangeEvent;
 import io.sluice.tools.reconcile.ReconcileResult;
 import io.sluice.tools.reconcile.ReconciliationReport;
+import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
@@ -62,6 +66,9 @@ final class FaultSteps {
   private final FaultClass faultClass;
   private final FaultScenario.Settings settings;
   private final Consumer<String> progress;
+  private final ScaleOut scaleOut;
+  private ScaleOut.Placement placementBefore;
+  private Map<Path, Long> workerLogMarks;
 
   FaultSteps(
       ScenarioStack stack,
@@ -74,6 +81,7 @@ final class FaultSteps {
     this.faultClass = plan.faultClass();
     this.settings = plan.settings();
     this.progress = progress;
+    this.scaleOut = faultClass == FaultClass.SCALE_OUT ? new ScaleOut(stack) : null;
   }
 
   FaultStep.Versions versions(FaultStep.Plan plan) throws Exception {
@@ -87,8 +95,17 @@ final class FaultSteps {
       throw new ScenarioFailure(
           "components " + down + " are not running; `sluice stack start <component>` first");
     }
+    if (scaleOut != null) {
+      placementBefore = scaleOut.requireScaledOut();
+      progress.accept(
+          "  scaled out: routers "
+              + placementBefore.routers()
+              + ", sink tasks "
+              + placementBefore.tasks());
+    }
     ScenarioStack.Baselined b =
         stack.baseline(settings.seed(), settings.baselineRows(), settings.waitTimeout(), progress);
+    workerLogMarks = ScaleOut.logMarks(control.status());
     return new FaultStep.Baseline(
         versions,
         b.dlqBefore(),
@@ -133,7 +150,7 @@ final class FaultSteps {
                 + injection.action()
                 + (injection.exitCode() == null
                     ? ""
-                    : " " + faultClass.component() + " (exit " + injection.exitCode() + ")")
+                    : " " + injection.component() + " (exit " + injection.exitCode() + ")")
                 + " after round "
                 + injection.afterRound()
                 + (injection.exitCode() == null ? ", done in " : ", back in ")
@@ -177,7 +194,8 @@ final class FaultSteps {
   }
 
   private FaultSections.Injection inject(int number, SteadyWorkload workload) throws Exception {
-    String component = faultClass.component();
+    String component =
+        faultClass == FaultClass.SCALE_OUT ? scaleOut.upsertSinkWorker() : faultClass.component();
     Long pidBefore =
         control.status().stream()
             .filter(c -> c.name().equals(component))
@@ -218,7 +236,8 @@ final class FaultSteps {
             (System.nanoTime() - from) / 1_000_000,
             null,
             null,
-            back);
+            back,
+            FaultClass.STACK);
       }
       case OUTAGE -> {
         UnseenSchemaEvents events = new UnseenSchemaEvents(stack, settings);
@@ -262,7 +281,8 @@ final class FaultSteps {
         (System.nanoTime() - downFrom) / 1_000_000,
         snapshotId,
         between,
-        started.running());
+        started.running(),
+        component);
   }
 
   FaultStep.Recovered recover(FaultStep.Faulted faulted) {
@@ -317,7 +337,7 @@ final class FaultSteps {
             .filter(
                 c ->
                     faultClass.component().equals(FaultClass.STACK)
-                        || c.name().equals(faultClass.component()))
+                        || faultedComponents(faulted).contains(c.name()))
             .allMatch(ComponentStatus::running));
     proved.put(ZERO_RECORDS_QUARANTINED, dlq.isEmpty());
     if (faultClass.poison()) {
@@ -337,6 +357,10 @@ final class FaultSteps {
             + dlq.size()
             + " new DLQ record(s); tables: "
             + ScenarioStack.describe(last.tables()));
+    FaultSections.ScaleOutSection scaled = null;
+    if (scaleOut != null) {
+      scaled = scaleOutEvidence(proved);
+    }
     QuarantineSection quarantine =
         dlq.isEmpty()
             ? null
@@ -349,7 +373,40 @@ final class FaultSteps {
         stack.linkage(),
         quarantine,
         dlq.size(),
+        scaled,
         proved);
+  }
+
+  /** scale-out's own checks: placement again, the workers' logs, the offsets Iceberg holds. */
+  private FaultSections.ScaleOutSection scaleOutEvidence(Map<FaultCheck, Boolean> proved) {
+    ScaleOut.Placement after = scaleOut.placement();
+    ScaleOut.LogScan commits = ScaleOut.scan(workerLogMarks);
+    List<ScaleOut.HeldOffset> held = scaleOut.heldOffsets();
+    proved.put(SCALED_OUT, placementBefore.scaledOut() && after.scaledOut());
+    proved.put(
+        EVERY_TASK_OFFSET_HELD_IN_ICEBERG, held.stream().allMatch(ScaleOut.HeldOffset::held));
+    proved.put(NO_COMMIT_FENCED_BY_MISTAKE, commits.fenced() == 0 && commits.failed() == 0);
+    progress.accept(
+        "  scale-out: "
+            + commits.fenced()
+            + " fenced and "
+            + commits.failed()
+            + " failed commit(s), "
+            + commits.icebergRetries()
+            + " commit(s) retried by Iceberg after a concurrent one; offsets in Iceberg "
+            + held
+            + "; tasks at the end "
+            + after.tasks());
+    return new FaultSections.ScaleOutSection(placementBefore, after, commits, held);
+  }
+
+  private Set<String> faultedComponents(FaultStep.Faulted faulted) {
+    Set<String> names = new HashSet<>(Set.of(faultClass.component()));
+    faulted.injections().stream()
+        .map(FaultSections.Injection::component)
+        .filter(Objects::nonNull)
+        .forEach(names::add);
+    return names;
   }
 
   /** The storm's keys that the lake holds and the source does not. */

@@ -127,7 +127,8 @@ final class SchemaChange {
         (System.nanoTime() - from) / 1_000_000,
         null,
         null,
-        true);
+        true,
+        null);
   }
 
   /** The column schema-change adds: one per seed, so a run on a used stack adds its own. */
