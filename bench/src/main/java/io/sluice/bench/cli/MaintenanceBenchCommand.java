@@ -208,9 +208,11 @@ final class MaintenanceBenchCommand implements Callable<Integer> {
           "  visible after p50 %,d ms, p99 %,d ms, max %,d ms%n",
           m.visibility().p50Ms(), m.visibility().p99Ms(), m.visibility().maxMs());
       out.printf(
-          "  scan ratio over %d samples: max %.2f, last %.2f; files left: %d data (%,d rows),"
-              + " %d equality-delete (%,d deletes), %d position-delete (%,d deletes)%n",
+          "  scan ratio over %d samples (%.1f s of sampling while the sink ran): max %.2f, last"
+              + " %.2f; files left: %d data (%,d rows), %d equality-delete (%,d deletes),"
+              + " %d position-delete (%,d deletes)%n",
           m.samples().size(),
+          m.samplingSeconds(),
           m.maxRatio(),
           m.lastRatio(),
           f.dataFiles(),

@@ -16,6 +16,8 @@ import java.util.List;
  * @param otherSnapshots snapshots that made none visible (maintenance)
  * @param visibility produce-to-visible of every record
  * @param samples along the run, in order; the last one after the last record became visible
+ * @param samplingSeconds how long the samples took while the sink ran (the last one left out): time
+ *     the sampler competed with the sink for the machine
  * @param maxRatio the highest scan ratio of the samples
  * @param lastRatio the last sample's scan ratio
  * @param finalFiles the files of the last sample's snapshot: what the run left
@@ -32,6 +34,7 @@ public record ModeResult(
     int otherSnapshots,
     Freshness visibility,
     List<Sample> samples,
+    double samplingSeconds,
     double maxRatio,
     double lastRatio,
     TableFiles finalFiles,
@@ -50,6 +53,7 @@ public record ModeResult(
       int otherSnapshots,
       Freshness visibility,
       List<Sample> samples,
+      double samplingSeconds,
       TableCheck check,
       double seconds) {
     Sample last = samples.isEmpty() ? null : samples.get(samples.size() - 1);
@@ -63,6 +67,7 @@ public record ModeResult(
         otherSnapshots,
         visibility,
         samples,
+        samplingSeconds,
         samples.stream().mapToDouble(Sample::ratio).max().orElse(0),
         last == null ? 0 : last.ratio(),
         last == null ? TableFiles.NONE : last.files(),

@@ -131,9 +131,14 @@ final class ModeRun {
     progress.accept(SampleTable.HEADER);
 
     long firstSent = System.currentTimeMillis();
-    Future<?> producing =
-        producerThread.submit(() -> producer.produce(workload::next, workload.size(), pacing));
+    Future<Long> producing =
+        producerThread.submit(
+            () -> {
+              producer.produce(workload::next, workload.size(), pacing);
+              return System.currentTimeMillis();
+            });
     List<Sample> samples = new ArrayList<>();
+    long samplingNanos = 0;
     int nextSample = settings.sampleEvery();
     Map<Integer, Long> ends = null;
     long deadline = Long.MAX_VALUE;
@@ -141,18 +146,20 @@ final class ModeRun {
     while (ends == null || poller.upserts().allVisibleAt(ends) < 0) {
       poller.checkAlive();
       if (ends == null && producing.isDone()) {
-        awaitProduced(producing);
+        long producedAt = awaitProduced(producing);
         ends = producer.sends().ends();
         deadline = System.nanoTime() + settings.timeoutSeconds() * 1_000_000_000L;
         progress.accept(
             String.format(
                 "mode %s: produced %,d records in %.1f s; waiting for the sink",
-                mode.label(), workload.size(), (System.currentTimeMillis() - firstSent) / 1000.0));
+                mode.label(), workload.size(), (producedAt - firstSent) / 1000.0));
         continue;
       }
       int commits = poller.upserts().commits();
       if (commits >= nextSample) {
+        long sampling = System.nanoTime();
         sample(sampler, commits, firstSent).ifPresent(samples::add);
+        samplingNanos += System.nanoTime() - sampling;
         nextSample = (commits / settings.sampleEvery() + 1) * settings.sampleEvery();
         continue;
       }
@@ -209,6 +216,7 @@ final class ModeRun {
         otherSnapshots,
         Freshness.of(poller.upserts(), producer.sends(), Map.of(), ends),
         samples,
+        samplingNanos / 1e9,
         check,
         (System.nanoTime() - started) / 1e9);
   }
@@ -229,9 +237,10 @@ final class ModeRun {
     }
   }
 
-  private static void awaitProduced(Future<?> producing) {
+  /** When the producer had sent and flushed every record. */
+  private static long awaitProduced(Future<Long> producing) {
     try {
-      producing.get();
+      return producing.get();
     } catch (ExecutionException e) {
       throw e.getCause() instanceof RuntimeException r
           ? r

@@ -83,8 +83,9 @@ class MaintenanceBenchCommandTest {
         .contains("maintenance on:     1,571 records/s")
         .contains("  visible after p50 700 ms, p99 1,400 ms, max 2,100 ms")
         .contains(
-            "  scan ratio over 2 samples: max 1.60, last 1.60; files left: 10 data (20,000 rows),"
-                + " 10 equality-delete (10,000 deletes), 0 position-delete (0 deletes)")
+            "  scan ratio over 2 samples (12.3 s of sampling while the sink ran): max 1.60, last"
+                + " 1.60; files left: 10 data (20,000 rows), 10 equality-delete (10,000 deletes),"
+                + " 0 position-delete (0 deletes)")
         .contains("  check: 9,950 rows (expected 9,950), wrong keys 0, duplicate keys 0: passed")
         .contains("target scan ratio with maintenance on, every sample <= 1.5: 1.600, MISSED")
         .contains("target throughput maintenance on / off >= 0.8: 0.786, MISSED")

@@ -94,6 +94,7 @@ class MaintenanceBenchIT {
             "other_snapshots",
             "visibility",
             "samples",
+            "sampling_seconds",
             "max_ratio",
             "last_ratio",
             "final_files",

@@ -48,6 +48,7 @@ final class Results {
         mode == Mode.ON ? 10 : 0,
         new Freshness(110_000, 700, 1_400, 2_100),
         samples,
+        12.25,
         check,
         62.5);
   }
