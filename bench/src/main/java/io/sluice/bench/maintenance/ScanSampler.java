@@ -3,8 +3,9 @@ package io.sluice.bench.maintenance;
 import io.sluice.lake.IcebergRows;
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.time.Duration;
 import java.util.ArrayList;
-import java.util.Arrays;
+import java.util.Collections;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -31,10 +32,12 @@ import org.slf4j.LoggerFactory;
  * written compacted, i.e. into a fresh table of the same catalog, schema and properties holding
  * exactly the scanned rows in one data file without deletes (unpartitioned), dropped again
  * afterwards. Each side is scanned once untimed (the first scan of the table also collects its
- * rows), then {@value #TIMED_SCANS} times; the median counts.
+ * rows), then {@value #TIMED_SCANS} times or more ({@link #medianScanMs}); the median counts.
  */
 public final class ScanSampler {
   static final int TIMED_SCANS = 3;
+  static final int MAX_TIMED_SCANS = 51;
+  static final Duration MIN_TIMED = Duration.ofMillis(200);
   static final int ATTEMPTS = 3;
   private static final Logger log = LoggerFactory.getLogger(ScanSampler.class);
 
@@ -131,14 +134,23 @@ public final class ScanSampler {
     return copy;
   }
 
+  /**
+   * The median of {@value #TIMED_SCANS} scans, or of more while they add up to less than {@link
+   * #MIN_TIMED}: a scan of a few milliseconds (the compacted copy) is thrown off by one collection
+   * or one busy moment of the machine, and it is cheap to repeat.
+   */
   private static double medianScanMs(Table table) {
-    double[] ms = new double[TIMED_SCANS];
-    for (int i = 0; i < ms.length; i++) {
+    List<Double> ms = new ArrayList<>();
+    long total = 0;
+    while (ms.size() < TIMED_SCANS
+        || (total < MIN_TIMED.toNanos() && ms.size() < MAX_TIMED_SCANS)) {
       long started = System.nanoTime();
       IcebergRows.read(table, 0, r -> {});
-      ms[i] = (System.nanoTime() - started) / 1e6;
+      long took = System.nanoTime() - started;
+      total += took;
+      ms.add(took / 1e6);
     }
-    Arrays.sort(ms);
-    return ms[ms.length / 2];
+    Collections.sort(ms);
+    return ms.get(ms.size() / 2);
   }
 }
