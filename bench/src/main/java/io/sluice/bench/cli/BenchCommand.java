@@ -11,12 +11,14 @@ import picocli.CommandLine.Spec;
     mixinStandardHelpOptions = true,
     description =
         "Benchmarks: router throughput against a pass-through topology, the validation hot"
-            + " path (JMH), and the upsert sink against the Apache Iceberg sink.",
+            + " path (JMH), the upsert sink against the Apache Iceberg sink, a timed"
+            + " reconciliation, and the upsert sink's table maintenance off against on.",
     subcommands = {
       RouterBenchCommand.class,
       ValidateBenchCommand.class,
       SinkBenchCommand.class,
-      ReconcileBenchCommand.class
+      ReconcileBenchCommand.class,
+      MaintenanceBenchCommand.class
     })
 public final class BenchCommand implements Runnable {
   @Spec CommandSpec spec;
@@ -24,6 +26,6 @@ public final class BenchCommand implements Runnable {
   @Override
   public void run() {
     throw new ParameterException(
-        spec.commandLine(), "Missing benchmark: router, validate, sink or reconcile");
+        spec.commandLine(), "Missing benchmark: router, validate, sink, reconcile or maintenance");
   }
 }

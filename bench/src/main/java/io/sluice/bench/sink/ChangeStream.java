@@ -40,8 +40,18 @@ public final class ChangeStream {
     this.random = new SplittableRandom(seed);
   }
 
+  /** The next change, to a key drawn uniformly. */
   public Change next() {
-    long orderId = 1 + random.nextLong(keys);
+    return next(1 + random.nextLong(keys));
+  }
+
+  /**
+   * The next change, to {@code orderId}: created when it does not exist, else deleted or updated.
+   */
+  public Change next(long orderId) {
+    if (orderId < 1 || orderId > keys) {
+      throw new IllegalArgumentException("order id must be in [1, " + keys + "], got " + orderId);
+    }
     long event = ++eventId;
     OrderRow before = live.get(orderId);
     if (before == null) {

@@ -11,11 +11,12 @@ import java.util.Map;
  * visible from the first commit whose offset exceeds its own. Thread-safe: one poller adds, the
  * benchmark reads.
  */
-final class Coverage {
+public final class Coverage {
   private record Commit(long timeMs, long nextOffset) {}
 
   private final Map<Integer, List<Commit>> commits = new HashMap<>();
   private int snapshots;
+  private int advancing;
 
   /**
    * Records a snapshot committed at {@code timeMs} covering, per partition, every offset below the
@@ -23,17 +24,22 @@ final class Coverage {
    */
   synchronized void add(long timeMs, Map<Integer, Long> nextOffsets) {
     snapshots++;
-    nextOffsets.forEach(
-        (partition, next) -> {
-          List<Commit> list = commits.computeIfAbsent(partition, p -> new ArrayList<>());
-          if (list.isEmpty() || next > list.get(list.size() - 1).nextOffset()) {
-            list.add(new Commit(timeMs, next));
-          }
-        });
+    boolean advanced = false;
+    for (Map.Entry<Integer, Long> entry : nextOffsets.entrySet()) {
+      List<Commit> list = commits.computeIfAbsent(entry.getKey(), p -> new ArrayList<>());
+      long next = entry.getValue();
+      if (list.isEmpty() || next > list.get(list.size() - 1).nextOffset()) {
+        list.add(new Commit(timeMs, next));
+        advanced = true;
+      }
+    }
+    if (advanced) {
+      advancing++;
+    }
   }
 
   /** Commit time of the first snapshot that made {@code offset} visible, or -1 if none did yet. */
-  synchronized long visibleAt(int partition, long offset) {
+  public synchronized long visibleAt(int partition, long offset) {
     List<Commit> list = commits.get(partition);
     if (list == null) {
       return -1;
@@ -54,7 +60,7 @@ final class Coverage {
   }
 
   /** Records below {@code ends} that are visible, summed over partitions. */
-  synchronized long visibleRecords(Map<Integer, Long> starts, Map<Integer, Long> ends) {
+  public synchronized long visibleRecords(Map<Integer, Long> starts, Map<Integer, Long> ends) {
     long visible = 0;
     for (Map.Entry<Integer, Long> end : ends.entrySet()) {
       long start = starts.getOrDefault(end.getKey(), 0L);
@@ -67,7 +73,7 @@ final class Coverage {
    * When every record below {@code ends} had become visible (the latest of the partitions' times),
    * or -1 while some are not.
    */
-  synchronized long allVisibleAt(Map<Integer, Long> ends) {
+  public synchronized long allVisibleAt(Map<Integer, Long> ends) {
     long latest = 0;
     for (Map.Entry<Integer, Long> end : ends.entrySet()) {
       if (end.getValue() == 0) {
@@ -83,8 +89,16 @@ final class Coverage {
   }
 
   /** How many snapshots were added. */
-  synchronized int snapshots() {
+  public synchronized int snapshots() {
     return snapshots;
+  }
+
+  /**
+   * How many of the snapshots made more records visible: the sink's commits, leaving out snapshots
+   * that carry no offsets or none beyond the last (a table's maintenance).
+   */
+  public synchronized int commits() {
+    return advancing;
   }
 
   private long next(int partition) {

@@ -9,7 +9,7 @@ import java.util.Map;
  * written without transactions are dense from 0). Written from the producer's callback thread, read
  * after {@code flush()}.
  */
-final class SendLog {
+public final class SendLog {
   private final Map<Integer, long[]> times = new HashMap<>();
   private final Map<Integer, Long> ends = new HashMap<>();
 
@@ -24,11 +24,11 @@ final class SendLog {
   }
 
   /** Per partition, the offset after the last record sent so far. */
-  synchronized Map<Integer, Long> ends() {
+  public synchronized Map<Integer, Long> ends() {
     return Map.copyOf(ends);
   }
 
-  synchronized long sentAt(int partition, long offset) {
+  public synchronized long sentAt(int partition, long offset) {
     return times.get(partition)[(int) offset];
   }
 }

@@ -1,6 +1,7 @@
 package io.sluice.bench.sink;
 
 import java.util.Arrays;
+import java.util.Map;
 
 /**
  * What {@code sluice bench sink} measured: throughput of both sinks on the same backlog, freshness
@@ -61,6 +62,27 @@ public record SinkBenchResult(
           percentile(latenciesMs, 0.50),
           percentile(latenciesMs, 0.99),
           latenciesMs[latenciesMs.length - 1]);
+    }
+
+    /**
+     * Produce-to-visible of every record from {@code starts} (inclusive) to {@code ends}
+     * (exclusive), by partition: when {@code coverage} first showed it less when it was sent.
+     */
+    public static Freshness of(
+        Coverage coverage, SendLog sends, Map<Integer, Long> starts, Map<Integer, Long> ends) {
+      long records = 0;
+      for (Map.Entry<Integer, Long> end : ends.entrySet()) {
+        records += end.getValue() - starts.getOrDefault(end.getKey(), 0L);
+      }
+      long[] latencies = new long[(int) records];
+      int i = 0;
+      for (Map.Entry<Integer, Long> end : ends.entrySet()) {
+        int partition = end.getKey();
+        for (long offset = starts.getOrDefault(partition, 0L); offset < end.getValue(); offset++) {
+          latencies[i++] = coverage.visibleAt(partition, offset) - sends.sentAt(partition, offset);
+        }
+      }
+      return of(latencies);
     }
 
     static long percentile(long[] sorted, double p) {

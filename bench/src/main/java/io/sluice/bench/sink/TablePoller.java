@@ -23,7 +23,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Watches the two sink tables for new snapshots and records what each made visible:
+ * Watches the sink tables for new snapshots and records what each made visible:
  *
  * <ul>
  *   <li>upsert table: the offsets its commit recorded in the snapshot summary ({@code
@@ -33,8 +33,9 @@ import org.slf4j.LoggerFactory;
  * </ul>
  *
  * A snapshot counts from its own commit time, so how often this polls does not change the figures.
+ * Without a changelog table it watches the upsert table alone.
  */
-final class TablePoller implements AutoCloseable {
+public final class TablePoller implements AutoCloseable {
   private static final Logger log = LoggerFactory.getLogger(TablePoller.class);
   private static final String KAFKA_METADATA = "_kafka_metadata";
 
@@ -60,6 +61,12 @@ final class TablePoller implements AutoCloseable {
   private Table current;
   private Table changelog;
 
+  /** Watches the upsert table {@code currentTable} alone. */
+  public TablePoller(
+      Catalog catalog, TableIdentifier currentTable, String upsertConnector, String topic) {
+    this(catalog, currentTable, upsertConnector, null, topic);
+  }
+
   TablePoller(
       Catalog catalog,
       TableIdentifier currentTable,
@@ -73,11 +80,11 @@ final class TablePoller implements AutoCloseable {
     this.topic = topic;
   }
 
-  void start(Duration every) {
+  public void start(Duration every) {
     executor.scheduleWithFixedDelay(this::pollQuietly, 0, every.toMillis(), TimeUnit.MILLISECONDS);
   }
 
-  Coverage upserts() {
+  public Coverage upserts() {
     return upserts;
   }
 
@@ -110,7 +117,7 @@ final class TablePoller implements AutoCloseable {
    *
    * @throws IllegalStateException with the error that stopped it
    */
-  void checkAlive() {
+  public void checkAlive() {
     Throwable error = fatal;
     if (error != null) {
       throw new IllegalStateException("polling the sink tables stopped: " + error, error);
@@ -128,7 +135,7 @@ final class TablePoller implements AutoCloseable {
         }
       }
     }
-    changelog = refreshed(changelog, changelogTable);
+    changelog = changelogTable == null ? null : refreshed(changelog, changelogTable);
     if (changelog != null) {
       for (Snapshot s : changelog.snapshots()) {
         if (!seenAppends.contains(s.snapshotId())) {

@@ -69,6 +69,22 @@ class ChangeStreamTest {
   }
 
   @Test
+  void aChangeToAGivenKeyCreatesItWhenAbsentAndOtherwiseChangesIt() {
+    ChangeStream stream = new ChangeStream(1, 5, 0.1);
+
+    ChangeStream.Change first = stream.next(3);
+    ChangeStream.Change second = stream.next(3);
+
+    assertThat(first.op()).isEqualTo("c");
+    assertThat(first.orderId()).isEqualTo(3);
+    assertThat(second.op()).isIn("u", "d");
+    assertThat(second.before()).as("the row the create left").isEqualTo(first.after());
+    assertThatThrownBy(() -> stream.next(6))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessage("order id must be in [1, 5], got 6");
+  }
+
+  @Test
   void badSettingsAreRefused() {
     assertThatThrownBy(() -> new ChangeStream(1, 0, 0.1))
         .isInstanceOf(IllegalArgumentException.class)

@@ -1,0 +1,249 @@
+package io.sluice.bench.cli;
+
+import io.sluice.bench.maintenance.MaintenanceBench;
+import io.sluice.bench.maintenance.MaintenanceBench.Settings;
+import io.sluice.bench.maintenance.MaintenanceBenchResult;
+import io.sluice.bench.maintenance.MaintenanceWorkload;
+import io.sluice.bench.maintenance.Mode;
+import io.sluice.bench.maintenance.ModeResult;
+import io.sluice.bench.maintenance.SinkSettings;
+import io.sluice.bench.maintenance.TableFiles;
+import io.sluice.bench.maintenance.Target;
+import io.sluice.bench.sink.TableCheck;
+import java.io.PrintWriter;
+import java.nio.file.Path;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.ParameterException;
+import picocli.CommandLine.Spec;
+
+/** {@code sluice bench maintenance}: the upsert sink's table maintenance, off against on. */
+@Command(
+    name = "maintenance",
+    mixinStandardHelpOptions = true,
+    description = {
+      "Runs the Sluice upsert sink once per mode (--modes: maintenance off, then on), each on a"
+          + " fresh topic, connector and table, on one fresh broker, registry, Connect worker and"
+          + " SQLite catalog in a temporary directory, with the same workload: --keys orders"
+          + " inserted, then --updates changes to keys drawn uniformly (--seed; "
+          + MaintenanceWorkload.DELETE_PERCENT
+          + "%% of those to a live key delete it, a deleted key drawn again is re-inserted).",
+      "Pacing: the records not sent yet are spread over the commit intervals still wanted"
+          + " (--commits less the sink's commits so far), so the sink makes at least --commits"
+          + " commits of the workload.",
+      "Samples: every --sample-every commits and once after the last record became visible, the"
+          + " current snapshot is scanned in full with Iceberg's generic reader (deletes applied;"
+          + " one untimed scan, then the median of 3 timed ones, or of more while they add up to"
+          + " less than 200 ms, at most 51) and so are the same rows written compacted"
+          + " (a fresh table in the same catalog, one data file, no deletes, dropped again); the"
+          + " scan ratio is the first time over the second. Each sample also counts the"
+          + " snapshot's data, equality-delete and position-delete files (from its manifests).",
+      "Throughput: all records over the time from the first record produced to the commit of"
+          + " the snapshot that made the last one visible; visibility: produce-to-visible of every"
+          + " record. The producer is paced, so the throughput says whether the sink keeps up"
+          + " with the pace; the visibility percentiles show its stalls.",
+      "Targets: scan ratio with maintenance on <= "
+          + Target.MAX_SCAN_RATIO
+          + " at every sample; throughput on / off >= "
+          + Target.MIN_THROUGHPUT_RATIO
+          + ". A missed target prints MISSED (exit 1 only with --strict).",
+      "Check: each mode's table must hold exactly the rows the workload leaves (same keys, same"
+          + " event_id, no key twice); exits 1 when it does not."
+    })
+final class MaintenanceBenchCommand implements Callable<Integer> {
+  @Spec CommandSpec spec;
+
+  @Option(
+      names = "--keys",
+      defaultValue = "10000",
+      description = "Orders inserted first (default: ${DEFAULT-VALUE}).")
+  long keys;
+
+  @Option(
+      names = "--updates",
+      defaultValue = "100000",
+      description =
+          "Changes after the inserts, to keys drawn uniformly: updates, and "
+              + MaintenanceWorkload.DELETE_PERCENT
+              + "%% deletes of which most are re-inserted later (default: ${DEFAULT-VALUE}).")
+  long updates;
+
+  @Option(
+      names = "--commits",
+      defaultValue = "50",
+      description =
+          "At least this many sink commits per mode; the producer is paced to get them"
+              + " (default: ${DEFAULT-VALUE}).")
+  int commits;
+
+  @Option(
+      names = "--commit-interval-ms",
+      defaultValue = "1000",
+      description = "The sink's commit interval (default: ${DEFAULT-VALUE}).")
+  long commitIntervalMs;
+
+  @Option(
+      names = "--sample-every",
+      defaultValue = "5",
+      description = "Sample the table every this many sink commits (default: ${DEFAULT-VALUE}).")
+  int sampleEvery;
+
+  @Option(
+      names = "--modes",
+      defaultValue = "off,on",
+      split = ",",
+      paramLabel = "MODE",
+      description =
+          "off, on or both, in the order to run (default: ${DEFAULT-VALUE}). off leaves "
+              + SinkSettings.MAINTENANCE_ENABLED
+              + " out while the sink does not declare it (then it has no maintenance), else sets"
+              + " it false; on sets it true and is refused while the sink does not declare it.")
+  List<String> modes;
+
+  @Option(
+      names = "--seed",
+      defaultValue = "42",
+      description = "The workload's seed (default: ${DEFAULT-VALUE}).")
+  int seed;
+
+  @Option(
+      names = "--sink-config",
+      paramLabel = "KEY=VALUE",
+      description =
+          "An upsert sink setting for every mode (repeatable), e.g."
+              + " maintenance.rewrite.delete-files=5. Checked against the sink's configuration"
+              + " before anything starts; the keys the benchmark sets itself (topics, converters,"
+              + " catalog, commit.interval.ms, "
+              + SinkSettings.MAINTENANCE_ENABLED
+              + ") are refused.")
+  Map<String, String> sinkConfig = new LinkedHashMap<>();
+
+  @Option(
+      names = "--timeout",
+      defaultValue = "600",
+      description =
+          "Seconds the sink may take, after the last record was produced, to make every record"
+              + " visible (default: ${DEFAULT-VALUE}).")
+  long timeoutSeconds;
+
+  @Option(names = "--output", paramLabel = "FILE", description = "Write the result as JSON.")
+  Path output;
+
+  @Option(
+      names = "--strict",
+      description = "Exit 1 when a target is missed, too (default: only when the check fails).")
+  boolean strict;
+
+  @Override
+  public Integer call() {
+    Settings settings;
+    try {
+      settings =
+          new Settings(
+              keys,
+              updates,
+              commits,
+              commitIntervalMs,
+              sampleEvery,
+              modes.stream().map(Mode::of).toList(),
+              seed,
+              sinkConfig,
+              timeoutSeconds);
+    } catch (IllegalArgumentException e) {
+      throw new ParameterException(spec.commandLine(), e.getMessage());
+    }
+    PrintWriter err = spec.commandLine().getErr();
+    MaintenanceBench bench =
+        new MaintenanceBench(
+            settings,
+            line -> {
+              err.println("bench maintenance: " + line);
+              err.flush();
+            });
+    MaintenanceBenchResult result;
+    try {
+      result = bench.run();
+    } catch (IllegalArgumentException e) {
+      throw new ParameterException(spec.commandLine(), e.getMessage());
+    }
+    print(spec.commandLine().getOut(), result);
+    if (output != null) {
+      result.write(output);
+      spec.commandLine().getOut().println("result: " + output.toAbsolutePath());
+      spec.commandLine().getOut().flush();
+    }
+    return !result.checkPassed() || (strict && result.missed()) ? 1 : 0;
+  }
+
+  static void print(PrintWriter out, MaintenanceBenchResult r) {
+    Settings s = r.settings();
+    out.printf(
+        "workload: %,d keys inserted, then %,d updates (seed %d), 3 partitions, commit interval"
+            + " %d ms, at least %d commits, sampled every %d%n",
+        s.keys(), s.updates(), s.seed(), s.commitIntervalMs(), s.commits(), s.sampleEvery());
+    if (!s.sinkConfig().isEmpty()) {
+      out.printf("sink config: %s%n", s.sinkConfig());
+    }
+    for (ModeResult m : r.modes()) {
+      MaintenanceWorkload.Counts w = m.workload();
+      TableFiles f = m.finalFiles();
+      TableCheck c = m.check();
+      out.printf(
+          "maintenance %-3s  %,8.0f records/s (%,d records: c %,d, u %,d, d %,d, in %.1f s),"
+              + " %d commits, %d other snapshots%n",
+          m.mode().label() + ":",
+          m.recordsPerSecond(),
+          m.records(),
+          w.creates(),
+          w.updated(),
+          w.deletes(),
+          m.elapsedMs() / 1000.0,
+          m.sinkCommits(),
+          m.otherSnapshots());
+      out.printf(
+          "  visible after p50 %,d ms, p99 %,d ms, max %,d ms%n",
+          m.visibility().p50Ms(), m.visibility().p99Ms(), m.visibility().maxMs());
+      out.printf(
+          "  scan ratio over %d samples (%.1f s of sampling while the sink ran): max %.2f, last"
+              + " %.2f; files left: %d data (%,d rows), %d equality-delete (%,d deletes),"
+              + " %d position-delete (%,d deletes)%n",
+          m.samples().size(),
+          m.samplingSeconds(),
+          m.maxRatio(),
+          m.lastRatio(),
+          f.dataFiles(),
+          f.dataRecords(),
+          f.equalityDeleteFiles(),
+          f.equalityDeletes(),
+          f.positionDeleteFiles(),
+          f.positionDeletes());
+      out.printf(
+          "  check: %,d rows (expected %,d), wrong keys %d, duplicate keys %d: %s; mode took"
+              + " %.0f s%n",
+          c.rows(),
+          c.expectedRows(),
+          c.wrongKeys(),
+          c.duplicateKeys(),
+          c.passed() ? "passed" : "FAILED",
+          m.seconds());
+    }
+    for (Target t : r.targets()) {
+      out.printf(
+          "target %s %s: %s%n",
+          t.name(),
+          t.bound(),
+          switch (t.status()) {
+            case MET -> String.format("%.3f, met", t.value());
+            case MISSED -> String.format("%.3f, MISSED", t.value());
+            case NOT_MEASURED -> "not measured (a mode it compares did not run)";
+          });
+    }
+    out.printf("check: %s; run took %.0f s%n", r.checkPassed() ? "passed" : "FAILED", r.seconds());
+    out.flush();
+  }
+}

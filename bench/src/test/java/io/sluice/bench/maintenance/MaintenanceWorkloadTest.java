@@ -1,0 +1,91 @@
+package io.sluice.bench.maintenance;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.sluice.bench.sink.ChangeStream.Change;
+import io.sluice.lab.workload.OrderRow;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import org.junit.jupiter.api.Test;
+
+class MaintenanceWorkloadTest {
+  @Test
+  void theSameSeedGivesTheSameChangesAndAnotherSeedOthers() {
+    assertThat(all(new MaintenanceWorkload(50, 2_000, 7)))
+        .isEqualTo(all(new MaintenanceWorkload(50, 2_000, 7)));
+    assertThat(all(new MaintenanceWorkload(50, 2_000, 7)))
+        .isNotEqualTo(all(new MaintenanceWorkload(50, 2_000, 8)));
+  }
+
+  @Test
+  void everyKeyIsInsertedFirstInKeyOrderThenUpdated() {
+    List<Change> changes = all(new MaintenanceWorkload(100, 5_000, 1));
+
+    assertThat(changes).hasSize(5_100);
+    for (int i = 0; i < 100; i++) {
+      assertThat(changes.get(i).op()).isEqualTo("c");
+      assertThat(changes.get(i).orderId()).isEqualTo(i + 1L);
+    }
+    List<Change> updates = changes.subList(100, changes.size());
+    assertThat(updates).allMatch(c -> c.orderId() >= 1 && c.orderId() <= 100);
+    Set<Long> touched = new HashSet<>();
+    updates.forEach(c -> touched.add(c.orderId()));
+    assertThat(touched).as("updates spread over every key").hasSize(100);
+  }
+
+  @Test
+  void aFewDeletesAndReinsertsAreMixedIn() {
+    MaintenanceWorkload workload = new MaintenanceWorkload(1_000, 20_000, 3);
+    List<Change> changes = all(workload);
+
+    MaintenanceWorkload.Counts counts = workload.counts();
+    assertThat(counts.records()).isEqualTo(21_000);
+    assertThat(counts.deletes()).as("about 1%% of 20,000").isBetween(120L, 280L);
+    long reinserts =
+        changes.subList(1_000, changes.size()).stream().filter(c -> c.op().equals("c")).count();
+    assertThat(reinserts).isPositive().isLessThanOrEqualTo(counts.deletes());
+    assertThat(counts.creates()).isEqualTo(1_000 + reinserts);
+    assertThat(counts.updated()).isEqualTo(20_000 - reinserts - counts.deletes());
+  }
+
+  @Test
+  void theLiveStateIsWhatTheChangesLeave() {
+    MaintenanceWorkload workload = new MaintenanceWorkload(30, 3_000, 5);
+    Map<Long, OrderRow> replayed = new HashMap<>();
+    for (Change change : all(workload)) {
+      if (change.after() == null) {
+        replayed.remove(change.orderId());
+      } else {
+        replayed.put(change.orderId(), change.after());
+      }
+    }
+
+    assertThat(workload.live()).isEqualTo(replayed);
+  }
+
+  @Test
+  void itEndsAfterItsSize() {
+    MaintenanceWorkload workload = new MaintenanceWorkload(2, 1, 1);
+    all(workload);
+
+    assertThatThrownBy(workload::next)
+        .isInstanceOf(IllegalStateException.class)
+        .hasMessage("the workload has only 3 changes");
+    assertThatThrownBy(() -> new MaintenanceWorkload(2, -1, 1))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessage("updates must be >= 0, got -1");
+  }
+
+  private static List<Change> all(MaintenanceWorkload workload) {
+    List<Change> changes = new ArrayList<>();
+    for (long i = 0; i < workload.size(); i++) {
+      changes.add(workload.next());
+    }
+    return changes;
+  }
+}
