@@ -287,7 +287,17 @@ public final class HttpSchemaRegistryClient implements SchemaRegistryClient {
   }
 
   /** Avro caches a schema's hash and compares the same instance first: cheap per record. */
-  private record SubjectSchema(String subject, Schema schema) {}
+  /**
+   * A cache key: the subject and the schema's full text. Not the {@link Schema} itself: Avro's
+   * equality ignores docs, while a registry keeps a version that differs only in a doc as a new
+   * schema with an id of its own (keyed by the Schema, the second of two such versions was given
+   * the first one's id without asking the registry).
+   */
+  private record SubjectSchema(String subject, String schema) {
+    SubjectSchema(String subject, Schema schema) {
+      this(subject, schema.toString());
+    }
+  }
 
   private record SubjectId(String subject, int id) {}
 }

@@ -19,6 +19,7 @@ import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.stream.Stream;
+import org.apache.avro.Schema;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -36,6 +37,21 @@ class HttpSchemaRegistryClientTest {
   @AfterEach
   void stopStub() {
     stub.close();
+  }
+
+  @Test
+  void aVersionDifferingOnlyInADocIsRegisteredNotTakenFromTheCache() {
+    stub.answer("POST", "/subjects/orders-value/versions", 200, "{\"id\":7}");
+    HttpSchemaRegistryClient client = client(10_000);
+    Schema documented =
+        new Schema.Parser()
+            .parse(ORDER_V1.toString().replaceFirst("\\{", "{\"doc\":\"a second version\","));
+    assertThat(documented).as("Avro's equality ignores the doc").isEqualTo(ORDER_V1);
+
+    client.register(SUBJECT, ORDER_V1);
+    client.register(SUBJECT, documented);
+
+    assertThat(stub.count("POST", "/subjects/orders-value/versions")).isEqualTo(2);
   }
 
   @Test
