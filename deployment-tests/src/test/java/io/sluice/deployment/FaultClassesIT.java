@@ -17,6 +17,7 @@ import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.condition.EnabledIfSystemProperty;
 import org.junit.jupiter.api.io.TempDir;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -33,6 +34,9 @@ import org.slf4j.LoggerFactory;
  */
 class FaultClassesIT {
   private static final Logger log = LoggerFactory.getLogger(FaultClassesIT.class);
+
+  /** The system property that adds the classes the suite leaves out ({@code full}). */
+  static final String FULL_MATRIX = "sluice.matrix";
 
   @TempDir static Path dir;
   private static ProcessStack stack;
@@ -100,6 +104,35 @@ class FaultClassesIT {
     assertThat(report.at("/checks/no_resurrected_row").asBoolean()).isTrue();
     assertThat(report.at("/checks").has("faults_injected")).as("no process fault").isFalse();
     assertThat(report.at("/fault/injections")).isEmpty();
+  }
+
+  /**
+   * The classes the suite leaves out for its time (minutes more on 2 cores): {@code mvn verify -pl
+   * deployment-tests -am -Dsluice.matrix=full -Dit.test=FaultClassesIT -Dtest=none
+   * -Dsurefire.failIfNoSpecifiedTests=false} runs them with the others.
+   */
+  @Test
+  @EnabledIfSystemProperty(named = FULL_MATRIX, matches = "full")
+  void captureRestartAbsorbsItsResentEvents() throws IOException {
+    JsonNode report = verify("capture-restart", 27);
+    assertThat(report.at("/checks/zero_records_quarantined").asBoolean()).isTrue();
+    assertThat(report.at("/fault/injections/0/exit_code").asInt()).isEqualTo(137);
+  }
+
+  @Test
+  @EnabledIfSystemProperty(named = FULL_MATRIX, matches = "full")
+  void brokerRestartRestartsNoOtherComponent() throws IOException {
+    JsonNode report = verify("broker-restart", 28);
+    assertThat(report.at("/checks/clients_recovered_without_restart").asBoolean()).isTrue();
+    assertThat(report.at("/fault/injections/0/component").asText()).isEqualTo("broker");
+  }
+
+  @Test
+  @EnabledIfSystemProperty(named = FULL_MATRIX, matches = "full")
+  void stackCrashConvergesAfterEveryProcessWasKilled() throws IOException {
+    JsonNode report = verify("stack-crash", 29, "--faults", "1");
+    assertThat(report.at("/fault/injections/0/action").asText()).isEqualTo("crash");
+    assertThat(report.at("/fault/injections/0/recovered").asBoolean()).isTrue();
   }
 
   /**
