@@ -5,14 +5,18 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.sluice.lab.stack.ProcessStack;
 import io.sluice.lab.stack.StackOptions;
+import io.sluice.lab.stack.control.ComponentStatus;
+import io.sluice.lab.verify.fault.FaultClass;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Base64;
+import java.util.HashSet;
 import java.util.HexFormat;
 import java.util.List;
+import java.util.Set;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -23,14 +27,17 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * {@code sluice verify} of two process fault classes on one process stack, as a user runs them
- * against {@code sluice up --processes --ready-file F}: router-crash (SIGKILLs of the router with
- * poison mixed in: every input in .clean or .dlq exactly once) and sink-crash (SIGKILLs of the
- * Connect worker right after an Iceberg commit), registry-outage (the registry stopped while events
- * of an unseen schema id arrive), and delete-storm (deletes and re-inserts of the same keys, no
- * process fault), schema-change (a column added and dropped under load), and the reference run,
- * poison-dlq, whose payload no log may hold. Each must pass every check of its class and write a
- * report with every top-level key of the reference report.
+ * {@code sluice verify} of the process fault classes on one process stack, as a user runs them
+ * against {@code sluice up --processes --ready-file F}, scaled out as scale-out needs it (two
+ * routers, two Connect workers, both sinks at {@code tasks.max=3}), so every class also runs on
+ * more than one instance: router-crash (SIGKILLs of a router with poison mixed in: every input in
+ * .clean or .dlq exactly once), sink-crash (SIGKILLs of the worker running the upsert sink's tasks
+ * right after an Iceberg commit), registry-outage (the registry stopped while events of an unseen
+ * schema id arrive; both routers' retries counted), delete-storm (deletes and re-inserts of the
+ * same keys, no process fault), schema-change (a column added and dropped under load), scale-out,
+ * and the reference run, poison-dlq, whose payload no log may hold. Each must pass every check of
+ * its class and write a report with every top-level key of the reference report. One worker, as
+ * compose runs it, is PluginPathConnectIT's and ProcessStackIT's.
  */
 class FaultClassesIT {
   private static final Logger log = LoggerFactory.getLogger(FaultClassesIT.class);
@@ -45,7 +52,12 @@ class FaultClassesIT {
   @BeforeAll
   static void startStack() {
     ready = dir.resolve("ready.json");
-    stack = new ProcessStack(StackOptions.in(dir.resolve("data")).withReadyFile(ready)).start();
+    stack =
+        new ProcessStack(
+                StackOptions.in(dir.resolve("data"))
+                    .withReadyFile(ready)
+                    .withScale(FaultClass.SCALE_OUT_STACK))
+            .start();
   }
 
   @AfterAll
@@ -104,6 +116,37 @@ class FaultClassesIT {
     assertThat(report.at("/checks/no_resurrected_row").asBoolean()).isTrue();
     assertThat(report.at("/checks").has("faults_injected")).as("no process fault").isFalse();
     assertThat(report.at("/fault/injections")).isEmpty();
+  }
+
+  @Test
+  void aKilledWorkerOfTwoLosesAndDuplicatesNoKeyAndFencesNoCommit() throws IOException {
+    List<String> names = stack.status().stream().map(ComponentStatus::name).toList();
+    assertThat(names).contains("router", "router-2", "connect", "connect-2");
+
+    JsonNode report = verify("scale-out", 31, "--faults", "1");
+
+    assertThat(report.at("/checks/routers_and_sink_tasks_scaled_out").asBoolean()).isTrue();
+    assertThat(report.at("/checks/every_task_offset_held_in_iceberg").asBoolean()).isTrue();
+    assertThat(report.at("/checks/no_commit_fenced_by_mistake").asBoolean()).isTrue();
+    assertThat(report.at("/checks/every_input_in_clean_or_dlq_exactly_once").asBoolean()).isTrue();
+    JsonNode scaleOut = report.at("/fault/scale_out");
+    assertThat(scaleOut.at("/before/routers").size()).as("router members").isEqualTo(2);
+    for (String sink : List.of("sluice-upsert-sink", "sluice-changelog-sink")) {
+      assertThat(scaleOut.at("/before/tasks/" + sink).size()).as(sink + " tasks").isEqualTo(3);
+      assertThat(scaleOut.at("/after/tasks/" + sink).size()).as(sink + " tasks").isEqualTo(3);
+    }
+    assertThat(scaleOut.at("/commits/fenced_commits").asLong()).isZero();
+    assertThat(scaleOut.at("/offsets_held_in_iceberg")).hasSize(3);
+    Set<String> killed = new HashSet<>();
+    for (JsonNode injection : report.at("/fault/injections")) {
+      assertThat(injection.path("exit_code").asInt()).as("SIGKILL").isEqualTo(137);
+      killed.add(injection.path("component").asText());
+    }
+    assertThat(killed).isSubsetOf("connect", "connect-2").isNotEmpty();
+    assertThat(report.at("/summary/dlq_record_count").asLong())
+        .as("one DLQ record per poison record")
+        .isEqualTo(report.at("/fault/poison_records").size())
+        .isPositive();
   }
 
   /**

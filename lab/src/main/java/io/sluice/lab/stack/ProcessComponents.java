@@ -158,7 +158,7 @@ final class ProcessComponents {
    */
   private JvmComponent router(int n, Path logs, Path config) {
     String name = ProcessScale.instanceName(ProcessStack.ROUTER, n);
-    int metricsPort = n == 1 ? ports.metrics() : extraPort(name + ".metrics.port");
+    int metricsPort = routerMetricsPort(n);
     String healthUrl = n == 1 ? urls.routerHealthUrl() : ProcessUrls.health(metricsPort);
     Path stateDir = options.dataDir().resolve(n == 1 ? "router-state" : "router-state-" + n);
     return new JvmComponent(
@@ -201,6 +201,13 @@ final class ProcessComponents {
                 .args(workerProperties(config, name, restPort).toString()),
         JvmComponent.readiness(
             "Kafka Connect", c -> connectReadiness(ProcessUrls.connect(restPort), n == 1)));
+  }
+
+  /** The metrics port of router instance {@code n} (from 1). */
+  int routerMetricsPort(int n) {
+    return n == 1
+        ? ports.metrics()
+        : extraPort(ProcessScale.instanceName(ProcessStack.ROUTER, n) + ".metrics.port");
   }
 
   private int extraPort(String key) {

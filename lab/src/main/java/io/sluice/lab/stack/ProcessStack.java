@@ -23,6 +23,7 @@ import java.util.Map;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
+import java.util.stream.IntStream;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.slf4j.Logger;
@@ -65,6 +66,7 @@ public final class ProcessStack implements StackController, AutoCloseable {
   private final ReadyFile readyFile;
   private final Map<String, Slot> slots = new LinkedHashMap<>();
   private StackPorts ports;
+  private List<String> routerMetricsUrls = List.of();
   private Map<String, String> catalog;
   private FileChannel lockChannel;
   private StackControlServer control;
@@ -145,7 +147,13 @@ public final class ProcessStack implements StackController, AutoCloseable {
 
   /** The components in start order ({@link ProcessComponents}). */
   private void define(Path prometheusBinary) {
-    new ProcessComponents(options, ports, connectRuntime, () -> catalog)
+    ProcessComponents components =
+        new ProcessComponents(options, ports, connectRuntime, () -> catalog);
+    routerMetricsUrls =
+        IntStream.rangeClosed(1, options.scale().routers())
+            .mapToObj(n -> "http://127.0.0.1:" + components.routerMetricsPort(n) + "/metrics")
+            .toList();
+    components
         .inStartOrder(prometheusBinary)
         .forEach((name, component) -> slots.put(name, new Slot(name, component)));
   }
@@ -338,6 +346,7 @@ public final class ProcessStack implements StackController, AutoCloseable {
     endpoints.put(ReadyFile.BOOTSTRAP_SERVERS, bootstrapServers());
     endpoints.put(ReadyFile.SCHEMA_REGISTRY_URL, schemaRegistryUrl());
     endpoints.put(ReadyFile.ROUTER_METRICS_URL, routerMetricsUrl());
+    endpoints.put(ReadyFile.ROUTER_METRICS_URLS, routerMetricsUrls);
     endpoints.put(ReadyFile.JDBC_URL, jdbcUrl());
     endpoints.put(ReadyFile.JDBC_USER, EmbeddedMariaDb.APP_USER);
     endpoints.put(ReadyFile.JDBC_PASSWORD, EmbeddedMariaDb.APP_PASSWORD);

@@ -2,6 +2,7 @@ package io.sluice.lab.verify;
 
 import io.sluice.tools.cli.ReadyFile;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 
 /**
@@ -11,6 +12,8 @@ import java.util.Map;
  *     scenario that reads the sinks' status then fails saying so)
  * @param controlUrl the process stack's control API ({@code sluice up --processes}); null for any
  *     other stack (a scenario that injects a process fault then fails saying so)
+ * @param routerMetricsUrls every router instance's metrics URL (a scaled-out process stack runs
+ *     several); {@code routerMetricsUrl} alone when the ready file lists none
  */
 public record ScenarioEndpoints(
     String bootstrapServers,
@@ -22,7 +25,8 @@ public record ScenarioEndpoints(
     String captureAdminUrl,
     Map<String, String> icebergCatalog,
     String connectUrl,
-    String controlUrl) {
+    String controlUrl,
+    List<String> routerMetricsUrls) {
 
   /**
    * The endpoints of a ready file's entries.
@@ -55,7 +59,10 @@ public record ScenarioEndpoints(
         required(ready, ReadyFile.CAPTURE_ADMIN_URL),
         properties,
         optional(ready, ReadyFile.CONNECT_URL),
-        optional(ready, ReadyFile.CONTROL_URL));
+        optional(ready, ReadyFile.CONTROL_URL),
+        ready.get(ReadyFile.ROUTER_METRICS_URLS) instanceof List<?> urls && !urls.isEmpty()
+            ? urls.stream().map(String::valueOf).toList()
+            : List.of(required(ready, ReadyFile.ROUTER_METRICS_URL)));
   }
 
   private static String optional(Map<String, Object> ready, String key) {

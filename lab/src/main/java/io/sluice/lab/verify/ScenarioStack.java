@@ -159,6 +159,16 @@ public final class ScenarioStack implements AutoCloseable {
     return capture;
   }
 
+  /**
+   * The registry calls every router instance retried so far ({@code
+   * sluice_router_registry_retries_total}, summed over the instances).
+   */
+  public long routerRegistryRetries() {
+    return endpoints.routerMetricsUrls().stream()
+        .mapToLong(url -> new RouterProbe(url).registryRetries())
+        .sum();
+  }
+
   public RouterProbe router() {
     return router;
   }

@@ -28,6 +28,13 @@ public final class ReadyFile {
   public static final String BOOTSTRAP_SERVERS = "bootstrap_servers";
   public static final String SCHEMA_REGISTRY_URL = "schema_registry_url";
   public static final String ROUTER_METRICS_URL = "router_metrics_url";
+
+  /**
+   * The process stack only: the metrics URL of every router instance, the first one's ({@link
+   * #ROUTER_METRICS_URL}) first.
+   */
+  public static final String ROUTER_METRICS_URLS = "router_metrics_urls";
+
   public static final String JDBC_URL = "jdbc_url";
   public static final String JDBC_USER = "jdbc_user";
   public static final String JDBC_PASSWORD = "jdbc_password";

@@ -22,6 +22,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.sluice.lab.db.OrdersTable;
 import io.sluice.lab.db.TableWorkload;
+import io.sluice.lab.stack.ProcessStack;
 import io.sluice.lab.stack.control.ComponentStatus;
 import io.sluice.lab.stack.control.StackController;
 import io.sluice.lab.verify.BoundedWait;
@@ -117,7 +118,7 @@ final class FaultSteps {
   /** Runs the workload and faults the component while it runs. */
   FaultStep.Faulted fault(FaultStep.Baseline baseline) throws Exception {
     Map<String, ComponentStatus> before = byName(control.status());
-    long retriesBefore = stack.router().registryRetries();
+    long retriesBefore = stack.routerRegistryRetries();
     List<FaultSections.Injection> injections = new ArrayList<>();
     JsonNode captureDuring = null;
     long lastFaultEnded;
@@ -173,7 +174,7 @@ final class FaultSteps {
           injections.size() == faults
               && injections.stream().allMatch(FaultSections.Injection::recovered));
       proved.put(CLIENTS_RECOVERED_WITHOUT_RESTART, untouched(before, after));
-      long retries = stack.router().registryRetries() - retriesBefore;
+      long retries = stack.routerRegistryRetries() - retriesBefore;
       proved.put(ROUTER_REGISTRY_RETRIES_COUNTED, retries > 0);
       if (faultClass.injection() == FaultClass.Injection.OUTAGE) {
         progress.accept("  router: " + retries + " registry call(s) retried during the outage");
@@ -194,8 +195,11 @@ final class FaultSteps {
   }
 
   private FaultSections.Injection inject(int number, SteadyWorkload workload) throws Exception {
+    // With two Connect workers, the one running the upsert sink's tasks (else its commits go on).
     String component =
-        faultClass == FaultClass.SCALE_OUT ? scaleOut.upsertSinkWorker() : faultClass.component();
+        faultClass.component().equals(ProcessStack.CONNECT) && connectWorkers() > 1
+            ? (scaleOut != null ? scaleOut : new ScaleOut(stack)).upsertSinkWorker()
+            : faultClass.component();
     Long pidBefore =
         control.status().stream()
             .filter(c -> c.name().equals(component))
@@ -398,6 +402,10 @@ final class FaultSteps {
             + "; tasks at the end "
             + after.tasks());
     return new FaultSections.ScaleOutSection(placementBefore, after, commits, held);
+  }
+
+  private long connectWorkers() {
+    return control.status().stream().filter(c -> ScaleOut.isConnectWorker(c.name())).count();
   }
 
   private Set<String> faultedComponents(FaultStep.Faulted faulted) {

@@ -152,6 +152,12 @@ final class ScaleOut {
     return marks;
   }
 
+  /** Whether {@code component} is a Connect worker of the process stack ({@code connect[-n]}). */
+  static boolean isConnectWorker(String component) {
+    return component.equals(ProcessStack.CONNECT)
+        || component.startsWith(ProcessStack.CONNECT + "-");
+  }
+
   /** What the workers logged after their marks: fences, failed commits, Iceberg's retries. */
   record LogScan(
       @JsonProperty("fenced_commits") long fenced,
