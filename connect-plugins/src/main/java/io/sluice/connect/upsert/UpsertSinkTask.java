@@ -26,6 +26,8 @@ import java.util.Collection;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.locks.Lock;
+import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.LongSupplier;
 import org.apache.iceberg.catalog.Catalog;
 import org.apache.kafka.clients.consumer.OffsetAndMetadata;
@@ -59,6 +61,8 @@ public class UpsertSinkTask extends SinkTask {
   private final LongSupplier nanoClock;
   private final QuarantineClients clients;
   private final PendingChanges pending = new PendingChanges();
+  // The task's commits and its maintenance's take turns at the catalog.
+  private final Lock catalogTurns = new ReentrantLock();
   private final Map<TopicPartition, Long> held = new HashMap<>();
   // Next offsets of partitions whose records since Iceberg's offsets were all keyless (skipped):
   // nothing of them is waiting for a commit, so Connect may commit these.
@@ -117,7 +121,8 @@ public class UpsertSinkTask extends SinkTask {
             config.connectorName(),
             config.taskId(),
             extractor.excludedField(),
-            metrics);
+            metrics,
+            catalogTurns);
     if (config.errorsSinkTolerance() == ErrorTolerance.ALL) {
       Map<String, Object> kafka = config.kafkaProperties();
       quarantine =
@@ -145,7 +150,8 @@ public class UpsertSinkTask extends SinkTask {
               id -> metrics.table(id).maintenance(),
               config.connectorName(),
               config.taskId(),
-              Clock.systemUTC());
+              Clock.systemUTC(),
+              catalogTurns);
     }
     lastCommitNanos = nanoClock.getAsLong();
     log.info(

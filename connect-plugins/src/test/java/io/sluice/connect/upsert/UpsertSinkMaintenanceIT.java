@@ -113,7 +113,9 @@ class UpsertSinkMaintenanceIT {
 
   @Test
   void anExternalCompactionRacingTheSinkAndItsMaintenanceBreaksNoCommit() throws Exception {
-    SinkHarness task = start(List.of(P0, P1));
+    // Its own maintenance less eager than the external compaction (every third commit), so that
+    // both commit rewrites and each sometimes overtakes the other.
+    SinkHarness task = start(List.of(P0, P1), 8);
     ExternalCompaction external = new ExternalCompaction(lake.catalog(), TABLE);
     CompletableFuture<Void> compaction = CompletableFuture.completedFuture(null);
     int commits = 0;
@@ -133,6 +135,7 @@ class UpsertSinkMaintenanceIT {
     assertTableEqualsModel("after the last compaction");
 
     assertThat(external.committed()).as("external compactions committed").isGreaterThanOrEqualTo(3);
+    assertThat(rewrites("success")).as("own rewrites committed").isGreaterThanOrEqualTo(1);
     assertThat(lake.offsets(TABLE, CONNECTOR)).isEqualTo(next);
     assertNoFence();
     task.stop();
@@ -226,12 +229,16 @@ class UpsertSinkMaintenanceIT {
   }
 
   private SinkHarness start(List<TopicPartition> partitions) {
+    return start(partitions, DELETE_FILES);
+  }
+
+  private SinkHarness start(List<TopicPartition> partitions, int deleteFiles) {
     Map<String, String> props = new HashMap<>(lake.connectorProperties());
     props.put("name", CONNECTOR);
     props.put("topics", TOPIC);
     props.put("commit.interval.ms", "1000");
     props.put("metrics.port", "0");
-    props.put("maintenance.rewrite.delete-files", String.valueOf(DELETE_FILES));
+    props.put("maintenance.rewrite.delete-files", String.valueOf(deleteFiles));
     props.put("maintenance.snapshots.keep-last", "4");
     props.put("maintenance.snapshots.max-age-ms", "0");
     props.put("maintenance.manifests.max-count", "4");

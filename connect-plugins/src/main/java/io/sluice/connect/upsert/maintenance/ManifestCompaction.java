@@ -1,5 +1,6 @@
 package io.sluice.connect.upsert.maintenance;
 
+import java.util.concurrent.locks.Lock;
 import org.apache.iceberg.Snapshot;
 import org.apache.iceberg.Table;
 import org.slf4j.Logger;
@@ -14,9 +15,14 @@ final class ManifestCompaction {
   private static final Logger log = LoggerFactory.getLogger(ManifestCompaction.class);
 
   private final int maxCount;
+  private final Lock commits;
 
-  ManifestCompaction(int maxCount) {
+  /**
+   * @param commits held while the commit reaches the catalog
+   */
+  ManifestCompaction(int maxCount, Lock commits) {
     this.maxCount = maxCount;
+    this.commits = commits;
   }
 
   /** Rewrites when due; true when it committed. */
@@ -31,7 +37,12 @@ final class ManifestCompaction {
     }
     // Clustered by spec only: one rolling set of manifests per spec, as large as Iceberg's target
     // manifest size allows.
-    table.rewriteManifests().clusterBy(file -> file.specId()).commit();
+    commits.lock();
+    try {
+      table.rewriteManifests().clusterBy(file -> file.specId()).commit();
+    } finally {
+      commits.unlock();
+    }
     log.info(
         "Rewrote the {} data manifests of {} into {}",
         manifests,

@@ -3,6 +3,7 @@ package io.sluice.connect.upsert.maintenance;
 import java.util.List;
 import org.apache.iceberg.PartitionField;
 import org.apache.iceberg.PartitionSpec;
+import org.apache.iceberg.Schema;
 import org.apache.iceberg.StructLike;
 import org.apache.iceberg.expressions.Expression;
 import org.apache.iceberg.expressions.Expressions;
@@ -16,12 +17,15 @@ import org.apache.iceberg.expressions.UnboundTerm;
 final class PartitionFilter {
   private PartitionFilter() {}
 
-  static Expression of(PartitionSpec spec, StructLike partition) {
+  /**
+   * @param schema the table's current schema, which names the source columns now
+   */
+  static Expression of(Schema schema, PartitionSpec spec, StructLike partition) {
     Expression filter = Expressions.alwaysTrue();
     List<PartitionField> fields = spec.fields();
     for (int i = 0; i < fields.size(); i++) {
       PartitionField field = fields.get(i);
-      String column = spec.schema().findColumnName(field.sourceId());
+      String column = schema.findColumnName(field.sourceId());
       @SuppressWarnings("unchecked")
       UnboundTerm<Object> term =
           field.transform().isIdentity()

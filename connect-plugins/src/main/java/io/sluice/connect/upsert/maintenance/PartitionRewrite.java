@@ -2,6 +2,7 @@ package io.sluice.connect.upsert.maintenance;
 
 import java.util.List;
 import java.util.Set;
+import java.util.concurrent.locks.Lock;
 import java.util.function.BooleanSupplier;
 import java.util.stream.Collectors;
 import org.apache.iceberg.DataFile;
@@ -68,13 +69,16 @@ final class PartitionRewrite {
   }
 
   private final PartitionWriter writer;
+  private final Lock commits;
 
   /**
    * @param taskId part of the new files' names
    * @param stopping true once the task stops: the rewrite ends, its files deleted
+   * @param commits held while the commit reaches the catalog (the task's commits wait meanwhile)
    */
-  PartitionRewrite(int taskId, long targetFileSizeBytes, BooleanSupplier stopping) {
+  PartitionRewrite(int taskId, long targetFileSizeBytes, BooleanSupplier stopping, Lock commits) {
     this.writer = new PartitionWriter(taskId, targetFileSizeBytes, stopping);
+    this.commits = commits;
   }
 
   /** Rewrites {@code group}, the files of one partition at {@code base}. */
@@ -92,6 +96,7 @@ final class PartitionRewrite {
     group.dataFiles().forEach(rewrite::deleteFile);
     dangling.forEach(rewrite::deleteFile);
     written.forEach(rewrite::addFile);
+    commits.lock();
     try {
       rewrite.commit();
     } catch (CommitStateUnknownException e) {
@@ -111,6 +116,8 @@ final class PartitionRewrite {
       // As Iceberg itself judges: anything but an unknown state means the commit did not happen.
       delete(table, written);
       throw e;
+    } finally {
+      commits.unlock();
     }
     log.info(
         "Rewrote {} {} as of snapshot {}: {} data files into {}, {} delete files removed",

@@ -67,7 +67,7 @@ final class PartitionWriter {
           IcebergGenerics.read(table)
               .useSnapshot(base.snapshotId())
               .project(schema)
-              .where(PartitionFilter.of(spec, group.partition()))
+              .where(PartitionFilter.of(schema, spec, group.partition()))
               .build()) {
         long count = 0;
         for (Record row : rows) {

@@ -13,6 +13,7 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.Lock;
 import java.util.function.Function;
 import org.apache.iceberg.Table;
 import org.apache.iceberg.catalog.Catalog;
@@ -32,7 +33,9 @@ import org.slf4j.LoggerFactory;
  */
 public final class SinkMaintenance implements AutoCloseable {
   private static final Logger log = LoggerFactory.getLogger(SinkMaintenance.class);
-  private static final long STOP_WAIT_MS = 30_000;
+  // Below Connect's task.shutdown.graceful.timeout.ms default (5 s): a pass checks for the stop
+  // between steps and every 1,024 rows, and the interrupt ends Iceberg's retry waits.
+  private static final long STOP_WAIT_MS = 4_000;
 
   private final Catalog catalog;
   private final MaintainedTables tables;
@@ -44,12 +47,13 @@ public final class SinkMaintenance implements AutoCloseable {
   private final Set<TableIdentifier> queued = ConcurrentHashMap.newKeySet();
   // Used on the maintenance thread only.
   private final Map<TableIdentifier, Long> lastOrphanSearch = new HashMap<>();
-  private final long startedMs;
   private volatile boolean stopping;
 
   /**
    * @param catalog the task's catalog (the maintenance loads its own table objects from it)
    * @param meters the maintenance meters of a table
+   * @param commits held while a maintenance commit reaches the catalog, shared with the task's own
+   *     commits so that the two take turns instead of racing
    */
   public SinkMaintenance(
       Catalog catalog,
@@ -58,14 +62,14 @@ public final class SinkMaintenance implements AutoCloseable {
       Function<TableIdentifier, MaintenanceMeters> meters,
       String connector,
       int taskId,
-      Clock clock) {
+      Clock clock,
+      Lock commits) {
     this.catalog = catalog;
     this.tables = new MaintainedTables(names);
     this.settings = settings;
     this.meters = meters;
     this.clock = clock;
-    this.maintenance = new TableMaintenance(settings, taskId, () -> stopping);
-    this.startedMs = clock.millis();
+    this.maintenance = new TableMaintenance(settings, taskId, () -> stopping, commits);
     String name = "sluice-maintenance-" + connector + "-" + taskId;
     this.thread =
         Executors.newSingleThreadScheduledExecutor(
@@ -117,8 +121,10 @@ public final class SinkMaintenance implements AutoCloseable {
     try {
       Table table = catalog.loadTable(id);
       long now = clock.millis();
-      boolean orphansDue =
-          now - lastOrphanSearch.getOrDefault(id, startedMs) >= settings.orphansIntervalMs();
+      // The first pass of a task searches too: tasks restarted more often than the interval would
+      // otherwise never search.
+      Long last = lastOrphanSearch.get(id);
+      boolean orphansDue = last == null || now - last >= settings.orphansIntervalMs();
       maintenance.run(table, meters.apply(id), orphansDue, now);
       if (orphansDue) {
         lastOrphanSearch.put(id, now);
@@ -128,6 +134,11 @@ public final class SinkMaintenance implements AutoCloseable {
     } catch (CancellationException e) {
       log.info("Maintenance of {} stopped: the task stops", id);
     } catch (RuntimeException e) {
+      if (stopping) {
+        // Interrupted by close(): Iceberg wraps the interrupt of its retry wait.
+        log.info("Maintenance of {} stopped: the task stops ({})", id, e.toString());
+        return;
+      }
       log.warn("Maintenance of {} failed; the next pass tries again: {}", id, e.toString());
     }
   }

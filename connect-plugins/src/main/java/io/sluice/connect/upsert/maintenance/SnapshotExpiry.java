@@ -24,6 +24,9 @@ import org.slf4j.LoggerFactory;
  * plan and its commit only add newer snapshots, which can make the needed one newer, never older,
  * so the plan stays safe. The snapshots are named explicitly, and Iceberg's own age rule is set to
  * keep everything else, so that nothing but the planned suffix of the ancestry is expired.
+ *
+ * <p>Snapshots expire in batches of at least a tenth of the kept count: each expiry is a commit
+ * that races the sink's own, so one every few passes rather than one per pass.
  */
 final class SnapshotExpiry {
   private static final Logger log = LoggerFactory.getLogger(SnapshotExpiry.class);
@@ -64,7 +67,7 @@ final class SnapshotExpiry {
         expirable(ancestry, keepLast, nowMs - maxAgeMs).stream()
             .filter(s -> !referenced.contains(s.snapshotId()))
             .toList();
-    if (expired.isEmpty()) {
+    if (expired.isEmpty() || expired.size() < Math.max(1, keepLast / 10)) {
       return 0;
     }
     // retainLast(MAX) keeps every ancestor from Iceberg's own age rule (the table's

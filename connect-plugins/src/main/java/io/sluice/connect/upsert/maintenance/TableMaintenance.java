@@ -5,6 +5,7 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
 import java.util.concurrent.CancellationException;
+import java.util.concurrent.locks.Lock;
 import java.util.function.BooleanSupplier;
 import org.apache.iceberg.Snapshot;
 import org.apache.iceberg.Table;
@@ -31,13 +32,15 @@ final class TableMaintenance {
   /**
    * @param taskId part of the rewritten files' names
    * @param stopping true once the task stops: the pass ends after its current step
+   * @param commits held while a rewrite or manifest rewrite reaches the catalog
    */
-  TableMaintenance(MaintenanceSettings settings, int taskId, BooleanSupplier stopping) {
+  TableMaintenance(
+      MaintenanceSettings settings, int taskId, BooleanSupplier stopping, Lock commits) {
     this.settings = settings;
     this.planner = new RewritePlanner(settings);
-    this.rewrite = new PartitionRewrite(taskId, settings.targetFileSizeBytes(), stopping);
+    this.rewrite = new PartitionRewrite(taskId, settings.targetFileSizeBytes(), stopping, commits);
     this.expiry = new SnapshotExpiry(settings.keepLastSnapshots(), settings.snapshotMaxAgeMs());
-    this.manifests = new ManifestCompaction(settings.manifestsMaxCount());
+    this.manifests = new ManifestCompaction(settings.manifestsMaxCount(), commits);
     this.stopping = stopping;
   }
 

@@ -31,6 +31,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CancellationException;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.locks.ReentrantLock;
 import java.util.stream.Stream;
 import org.apache.iceberg.DataFile;
 import org.apache.iceberg.DataFiles;
@@ -91,7 +92,8 @@ class TableMaintenanceIT {
     List<String> before = rows();
     Map<TopicPartition, Long> offsets = IcebergOffsets.all(lake.table(TABLE), "orders-upsert");
 
-    new TableMaintenance(SETTINGS, 0, () -> false).run(lake.table(TABLE), meters, false, NOW);
+    new TableMaintenance(SETTINGS, 0, () -> false, new ReentrantLock())
+        .run(lake.table(TABLE), meters, false, NOW);
 
     Table table = lake.table(TABLE);
     assertThat(rows()).isEqualTo(before);
@@ -115,7 +117,7 @@ class TableMaintenanceIT {
     new ExternalCompaction(lake.catalog(), TABLE).compactOnce();
 
     PartitionRewrite.Result result =
-        new PartitionRewrite(0, SETTINGS.targetFileSizeBytes(), () -> false)
+        new PartitionRewrite(0, SETTINGS.targetFileSizeBytes(), () -> false, new ReentrantLock())
             .rewrite(table, base, group);
 
     assertThat(result).isEqualTo(PartitionRewrite.Result.ABANDONED);
@@ -135,7 +137,11 @@ class TableMaintenanceIT {
     FileGroup group = TableInventory.read(table, base, true).groups().iterator().next();
     AtomicInteger asked = new AtomicInteger();
     PartitionRewrite rewrite =
-        new PartitionRewrite(0, SETTINGS.targetFileSizeBytes(), () -> asked.incrementAndGet() > 1);
+        new PartitionRewrite(
+            0,
+            SETTINGS.targetFileSizeBytes(),
+            () -> asked.incrementAndGet() > 1,
+            new ReentrantLock());
 
     assertThatThrownBy(() -> rewrite.rewrite(table, base, group))
         .isInstanceOf(CancellationException.class)
@@ -179,13 +185,13 @@ class TableMaintenanceIT {
     }
     List<String> before = rows();
 
-    assertThat(new ManifestCompaction(3).compact(lake.table(TABLE))).isTrue();
+    assertThat(new ManifestCompaction(3, new ReentrantLock()).compact(lake.table(TABLE))).isTrue();
 
     Table table = lake.table(TABLE);
     assertThat(table.currentSnapshot().dataManifests(table.io())).hasSize(1);
     assertThat(rows()).isEqualTo(before);
     assertThat(IcebergOffsets.all(table, "orders-upsert")).isEqualTo(Map.of(P0, next.get(P0)));
-    assertThat(new ManifestCompaction(3).compact(table)).isFalse();
+    assertThat(new ManifestCompaction(3, new ReentrantLock()).compact(table)).isFalse();
   }
 
   @Test
