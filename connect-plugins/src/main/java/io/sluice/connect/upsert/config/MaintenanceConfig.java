@@ -29,7 +29,7 @@ public final class MaintenanceConfig {
           + " files removed) once it has this many delete files. Every commit adds one equality"
           + " delete file per partition it touches, and each one slows every read of the"
           + " partition (docs/design.md#table-maintenance).";
-  static final int REWRITE_DELETE_FILES_DEFAULT = 8;
+  static final int REWRITE_DELETE_FILES_DEFAULT = 4;
 
   public static final String REWRITE_SMALL_FILES_CONFIG = "maintenance.rewrite.small-files";
   public static final String REWRITE_SMALL_FILES_DOC =
@@ -62,7 +62,8 @@ public final class MaintenanceConfig {
 
   public static final String ORPHANS_INTERVAL_MS_CONFIG = "maintenance.orphans.interval-ms";
   public static final String ORPHANS_INTERVAL_MS_DOC =
-      "How often a maintained table's data location is listed for orphan files (only on storage"
+      "How often a maintained table's data location is listed for orphan files, besides each"
+          + " task's first pass over it (only on storage"
           + " whose FileIO lists prefixes: HadoopFileIO, S3FileIO, ...).";
 
   public static final String MANIFESTS_MAX_COUNT_CONFIG = "maintenance.manifests.max-count";
