@@ -54,6 +54,9 @@ class UpsertSinkMaintenanceIT {
   private static final int DELETE_FILES = 3;
   private static final int KEYS = 120;
 
+  private static final org.slf4j.Logger log =
+      LoggerFactory.getLogger(UpsertSinkMaintenanceIT.class);
+
   @TempDir java.nio.file.Path dir;
   private Lake lake;
   private final List<SinkHarness> harnesses = new ArrayList<>();
@@ -113,16 +116,16 @@ class UpsertSinkMaintenanceIT {
 
   @Test
   void anExternalCompactionRacingTheSinkAndItsMaintenanceBreaksNoCommit() throws Exception {
-    // Its own maintenance less eager than the external compaction (every third commit), so that
-    // both commit rewrites and each sometimes overtakes the other.
-    SinkHarness task = start(List.of(P0, P1), 8);
+    // An external compaction every fifth commit, the sink's own rewrite every fourth: both commit
+    // rewrites, and each sometimes overtakes the other.
+    SinkHarness task = start(List.of(P0, P1), 4);
     ExternalCompaction external = new ExternalCompaction(lake.catalog(), TABLE);
     CompletableFuture<Void> compaction = CompletableFuture.completedFuture(null);
     int commits = 0;
     for (int round = 0; round < 60; round++) {
       TopicPartition tp = round % 2 == 0 ? P0 : P1;
       task.put(changes(tp, 1 + random.nextInt(25)));
-      if (round > 0 && round % 3 == 0 && compaction.isDone()) {
+      if (round > 0 && round % 5 == 0 && compaction.isDone()) {
         compaction.join();
         // Started now, it races this commit and the maintenance this commit triggers.
         compaction = CompletableFuture.runAsync(external::compactOnce);
@@ -134,8 +137,14 @@ class UpsertSinkMaintenanceIT {
     compaction.join();
     assertTableEqualsModel("after the last compaction");
 
-    assertThat(external.committed()).as("external compactions committed").isGreaterThanOrEqualTo(3);
-    assertThat(rewrites("success")).as("own rewrites committed").isGreaterThanOrEqualTo(1);
+    log.info(
+        "External compactions: {} committed, {} refused; own rewrites: {} committed, {} refused",
+        external.committed(),
+        external.refused(),
+        rewrites("success"),
+        rewrites("failure"));
+    assertThat(external.committed()).as("external compactions committed").isGreaterThanOrEqualTo(2);
+    assertThat(rewrites("success")).as("own rewrites committed").isGreaterThanOrEqualTo(3);
     assertThat(lake.offsets(TABLE, CONNECTOR)).isEqualTo(next);
     assertNoFence();
     task.stop();
