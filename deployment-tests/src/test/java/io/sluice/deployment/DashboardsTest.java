@@ -9,6 +9,8 @@ import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import io.sluice.capture.metrics.CaptureMetrics;
 import io.sluice.connect.upsert.metrics.SinkMeters;
+import io.sluice.connect.upsert.metrics.TableFileCounts;
+import io.sluice.connect.upsert.metrics.TableMeters;
 import io.sluice.router.metrics.RouterMetrics;
 import io.sluice.router.validate.ErrorCode;
 import io.sluice.tools.monitor.DlqSnapshot;
@@ -201,10 +203,13 @@ class DashboardsTest {
     router.processingLatency(1_000_000);
     router.validatedAhead(new AtomicLong(1), AtomicLong::get);
     new CaptureMetrics(registry, Clock.systemUTC()).published(changeEvent());
-    // A commit registers the last-commit gauge, which exists only from the first commit on.
-    new SinkMeters(registry)
-        .table("sluice-upsert-sink", "cdc_lab.orders_current")
-        .committed(List.of(), List.of(), 1_000_000);
+    // A commit registers the last-commit gauge, which exists only from the first commit on; the
+    // table's file gauges and the last-maintenance gauges exist from its first maintenance pass.
+    TableMeters sink =
+        new SinkMeters(registry).table("sluice-upsert-sink", "cdc_lab.orders_current");
+    sink.committed(List.of(), List.of(), 1_000_000);
+    sink.maintenance().inspected(new TableFileCounts(1, 1, 0, 1, 1));
+    sink.maintenance().ran(1_000_000);
     // Lag rows and the last-refresh gauge exist from the monitor's first refresh on.
     MonitorMetrics monitor = new MonitorMetrics(registry, Clock.systemUTC());
     monitor.dlqTopic("broker.cdc_lab.orders.dlq", DlqSnapshot.EMPTY);

@@ -7,6 +7,7 @@ import io.sluice.connect.upsert.config.ErrorTolerance;
 import io.sluice.connect.upsert.config.UpsertSinkConfig;
 import io.sluice.connect.upsert.event.ChangeEvent;
 import io.sluice.connect.upsert.event.ChangeExtractor;
+import io.sluice.connect.upsert.maintenance.SinkMaintenance;
 import io.sluice.connect.upsert.metrics.SinkMetrics;
 import io.sluice.connect.upsert.metrics.SinkMetricsEndpoint;
 import io.sluice.connect.upsert.quarantine.DlqTopics;
@@ -23,7 +24,10 @@ import java.time.Clock;
 import java.time.Duration;
 import java.util.Collection;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
+import java.util.concurrent.locks.Lock;
+import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.LongSupplier;
 import org.apache.iceberg.catalog.Catalog;
 import org.apache.kafka.clients.consumer.OffsetAndMetadata;
@@ -57,6 +61,8 @@ public class UpsertSinkTask extends SinkTask {
   private final LongSupplier nanoClock;
   private final QuarantineClients clients;
   private final PendingChanges pending = new PendingChanges();
+  // The task's commits and its maintenance's take turns at the catalog.
+  private final Lock catalogTurns = new ReentrantLock();
   private final Map<TopicPartition, Long> held = new HashMap<>();
   // Next offsets of partitions whose records since Iceberg's offsets were all keyless (skipped):
   // nothing of them is waiting for a commit, so Connect may commit these.
@@ -69,6 +75,7 @@ public class UpsertSinkTask extends SinkTask {
   private SinkMetricsEndpoint.Lease metricsLease;
   private SinkMetrics metrics;
   private Quarantine quarantine;
+  private SinkMaintenance maintenance;
   private Rejections rejections = Rejections.FAIL;
   private long lastCommitNanos;
   private int commits;
@@ -114,7 +121,8 @@ public class UpsertSinkTask extends SinkTask {
             config.connectorName(),
             config.taskId(),
             extractor.excludedField(),
-            metrics);
+            metrics,
+            catalogTurns);
     if (config.errorsSinkTolerance() == ErrorTolerance.ALL) {
       Map<String, Object> kafka = config.kafkaProperties();
       quarantine =
@@ -133,6 +141,18 @@ public class UpsertSinkTask extends SinkTask {
               Clock.systemUTC());
       rejections = quarantine;
     }
+    if (config.maintenanceEnabled()) {
+      maintenance =
+          new SinkMaintenance(
+              catalog,
+              names,
+              config.maintenance(),
+              id -> metrics.table(id).maintenance(),
+              config.connectorName(),
+              config.taskId(),
+              Clock.systemUTC(),
+              catalogTurns);
+    }
     lastCommitNanos = nanoClock.getAsLong();
     log.info(
         "Upsert sink task {} of {} started (commit every {} ms)",
@@ -150,6 +170,9 @@ public class UpsertSinkTask extends SinkTask {
     if (quarantine != null) {
       quarantine.open(partitions, fromIceberg, committer.dlqStart(partitions));
     }
+    if (maintenance != null) {
+      maintenance.assigned(partitions);
+    }
   }
 
   @Override
@@ -159,6 +182,9 @@ public class UpsertSinkTask extends SinkTask {
     partitions.forEach(skippedTo::remove);
     if (quarantine != null) {
       quarantine.close(partitions);
+    }
+    if (maintenance != null) {
+      maintenance.revoked(partitions);
     }
   }
 
@@ -215,6 +241,10 @@ public class UpsertSinkTask extends SinkTask {
 
   @Override
   public void stop() {
+    // First: the maintenance thread uses the catalog closed below.
+    if (maintenance != null) {
+      maintenance.close();
+    }
     if (quarantine != null) {
       quarantine.close();
     }
@@ -244,6 +274,7 @@ public class UpsertSinkTask extends SinkTask {
     long retryTimeoutMs = config.errorsSinkRetryTimeoutMs();
     long deadline = System.nanoTime() + retryTimeoutMs * 1_000_000;
     long delayMs = 100;
+    List<TopicPartition> committing = List.copyOf(pending.partitions().keySet());
     while (true) {
       try {
         committer.commit(pending, held, rejections);
@@ -271,6 +302,9 @@ public class UpsertSinkTask extends SinkTask {
     }
     if (quarantine != null) {
       quarantine.committed(held);
+    }
+    if (maintenance != null) {
+      maintenance.committed(committing);
     }
     commits++;
     int failAfter = config.testFailAfterCommits();

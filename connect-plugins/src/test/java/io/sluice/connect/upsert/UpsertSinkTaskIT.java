@@ -12,7 +12,6 @@ import ch.qos.logback.classic.spi.ILoggingEvent;
 import ch.qos.logback.core.read.ListAppender;
 import io.sluice.connect.testing.Envelopes;
 import io.sluice.connect.testing.Lake;
-import io.sluice.connect.testing.StubTaskContext;
 import io.sluice.connect.upsert.quarantine.QuarantineClients;
 import io.sluice.dlq.DlqEnvelope;
 import io.sluice.lake.offsets.SnapshotOffsets;
@@ -23,14 +22,12 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.LocalDateTime;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicLong;
 import org.apache.iceberg.Snapshot;
 import org.apache.iceberg.Table;
 import org.apache.iceberg.TableUtil;
@@ -39,7 +36,6 @@ import org.apache.iceberg.data.Record;
 import org.apache.kafka.clients.consumer.Consumer;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.MockConsumer;
-import org.apache.kafka.clients.consumer.OffsetAndMetadata;
 import org.apache.kafka.clients.producer.MockProducer;
 import org.apache.kafka.clients.producer.Producer;
 import org.apache.kafka.common.TopicPartition;
@@ -90,7 +86,7 @@ class UpsertSinkTaskIT {
 
   @TempDir Path dir;
   private Lake lake;
-  private final List<Harness> harnesses = new ArrayList<>();
+  private final List<SinkHarness> harnesses = new ArrayList<>();
 
   @BeforeEach
   void openLake() {
@@ -99,13 +95,13 @@ class UpsertSinkTaskIT {
 
   @AfterEach
   void closeAll() throws Exception {
-    harnesses.forEach(Harness::stop);
+    harnesses.forEach(SinkHarness::stop);
     lake.close();
   }
 
   @Test
   void createReadUpdateDeleteSequenceGivesTheSourceState() {
-    Harness task = start(Map.of());
+    SinkHarness task = start(Map.of());
     task.put(upsert(0, 0, "c", 1, "ann"), upsert(0, 1, "c", 2, "bob"), upsert(1, 0, "r", 3, "cid"));
     task.commit();
     task.put(
@@ -126,7 +122,7 @@ class UpsertSinkTaskIT {
 
   @Test
   void tombstonesChangeNothing() {
-    Harness task = start(Map.of());
+    SinkHarness task = start(Map.of());
     task.put(upsert(0, 0, "c", 1, "ann"));
     task.commit();
     task.put(tombstone(0, 1, 1), tombstone(0, 2, 9));
@@ -137,7 +133,7 @@ class UpsertSinkTaskIT {
 
   @Test
   void redeliveredAndReplayedRecordsNeverLeaveTwoRowsOrAStaleRow() {
-    Harness task = start(Map.of());
+    SinkHarness task = start(Map.of());
     SinkRecord[] batch = {upsert(0, 0, "c", 1, "v1"), upsert(0, 1, "c", 2, "w1")};
     task.put(batch);
     task.commit();
@@ -158,7 +154,7 @@ class UpsertSinkTaskIT {
 
   @Test
   void preCommitHandsConnectOnlyOffsetsIcebergHolds() {
-    Harness task = start(Map.of());
+    SinkHarness task = start(Map.of());
     task.put(upsert(0, 0, "c", 1, "a"), upsert(1, 0, "c", 2, "b"));
     assertThat(task.preCommit()).isEmpty();
     task.commit();
@@ -168,7 +164,7 @@ class UpsertSinkTaskIT {
 
   @Test
   void newestSnapshotNamesEveryPartitionTheTaskHolds() {
-    Harness task = start(Map.of());
+    SinkHarness task = start(Map.of());
     task.put(upsert(0, 0, "c", 1, "a"), upsert(1, 0, "c", 2, "b"));
     task.commit();
     task.put(upsert(0, 1, "u", 1, "a2"));
@@ -180,12 +176,12 @@ class UpsertSinkTaskIT {
 
   @Test
   void restartedTaskSeeksToTheOffsetsIcebergHolds() {
-    Harness first = start(Map.of());
+    SinkHarness first = start(Map.of());
     first.put(upsert(0, 0, "c", 1, "a"), upsert(0, 1, "c", 2, "b"), upsert(1, 0, "c", 3, "c"));
     first.commit();
     first.put(upsert(0, 2, "u", 1, "lost-in-crash"));
     // Crash: no preCommit, no close; the uncommitted record is re-read after the restart.
-    Harness second = start(Map.of());
+    SinkHarness second = start(Map.of());
     assertThat(second.context.seeks).isEqualTo(Map.of(P0, 2L, P1, 1L));
     second.put(upsert(0, 2, "u", 1, "lost-in-crash"));
     second.commit();
@@ -194,7 +190,7 @@ class UpsertSinkTaskIT {
 
   @Test
   void testHookFailsRightAfterTheIcebergCommit() {
-    Harness task = start(Map.of("sluice.test.fail.after.commits", "1"));
+    SinkHarness task = start(Map.of("sluice.test.fail.after.commits", "1"));
     task.put(upsert(0, 0, "c", 1, "a"));
     assertThatThrownBy(task::commit).hasMessageContaining("failing right after Iceberg commit 1");
     assertThat(state()).containsExactly("1=a");
@@ -203,7 +199,7 @@ class UpsertSinkTaskIT {
 
   @Test
   void addedColumnAndWidenedTypeReachTheTable() {
-    Harness task = start(Map.of());
+    SinkHarness task = start(Map.of());
     task.put(upsert(0, 0, "c", 1, "a"));
     task.commit();
     Schema wider =
@@ -242,7 +238,7 @@ class UpsertSinkTaskIT {
             .put("id", 1)
             .put("created_at", 1_700_000_123_456L)
             .put("amount", new BigDecimal("19.90"));
-    Harness task = start(Map.of());
+    SinkHarness task = start(Map.of());
     task.put(record(0, 0, key(1), change(Envelopes.envelope(typed), "c", null, after)));
     task.commit();
     Record row = lake.rows(TABLE, "id").get(0);
@@ -255,7 +251,7 @@ class UpsertSinkTaskIT {
 
   @Test
   void formatV3TablesUpsertCorrectly() {
-    Harness task = start(Map.of("table.format.version", "3"));
+    SinkHarness task = start(Map.of("table.format.version", "3"));
     task.put(upsert(0, 0, "c", 1, "a"), upsert(0, 1, "c", 2, "b"));
     task.commit();
     task.put(upsert(0, 2, "u", 1, "a2"), delete(0, 3, 2));
@@ -266,7 +262,7 @@ class UpsertSinkTaskIT {
 
   @Test
   void bucketPartitionedTableUpsertsAcrossBatches() {
-    Harness task = start(Map.of("table.partition.by", "bucket(id, 4)"));
+    SinkHarness task = start(Map.of("table.partition.by", "bucket(id, 4)"));
     List<SinkRecord> creates = new ArrayList<>();
     for (int id = 1; id <= 8; id++) {
       creates.add(upsert(0, id - 1, "c", id, "v" + id));
@@ -281,8 +277,8 @@ class UpsertSinkTaskIT {
 
   @Test
   void aZombieWriterIsFencedAndRewindsToIceberg() {
-    Harness live = start(Map.of());
-    Harness zombie = start(Map.of());
+    SinkHarness live = start(Map.of());
+    SinkHarness zombie = start(Map.of());
     live.put(upsert(0, 0, "c", 1, "live"));
     live.commit();
     zombie.put(upsert(0, 0, "c", 1, "zombie"), upsert(0, 1, "c", 2, "zombie"));
@@ -294,7 +290,7 @@ class UpsertSinkTaskIT {
 
   @Test
   void aRecordTheTableCannotTakeFailsTheTaskNamingIt() {
-    Harness task = start(Map.of());
+    SinkHarness task = start(Map.of());
     task.put(upsert(0, 0, "c", 1, "a"));
     task.commit();
     Schema clash =
@@ -314,7 +310,7 @@ class UpsertSinkTaskIT {
 
   @Test
   void flatRowsWithAnOperationField() {
-    Harness task =
+    SinkHarness task =
         start(Map.of("input.format", "flat", "flat.op.field", "__op", "primary.key.fields", "id"));
     Schema flat =
         SchemaBuilder.struct()
@@ -336,7 +332,7 @@ class UpsertSinkTaskIT {
     MockProducer<byte[], byte[]> dlq =
         new MockProducer<>(true, null, new ByteArraySerializer(), new ByteArraySerializer());
     MockConsumer<byte[], byte[]> reader = new MockConsumer<>("earliest");
-    Harness task =
+    SinkHarness task =
         start(
             Map.of("errors.sink.tolerance", "all", "kafka.bootstrap.servers", "127.0.0.1:1"),
             new QuarantineClients() {
@@ -384,7 +380,7 @@ class UpsertSinkTaskIT {
   void unreachableStorageIsRetriedThenFailsTheTaskAndNothingIsQuarantined() throws Exception {
     MockProducer<byte[], byte[]> dlq =
         new MockProducer<>(true, null, new ByteArraySerializer(), new ByteArraySerializer());
-    Harness task = quarantining(dlq, Map.of("errors.sink.retry.timeout", "300"));
+    SinkHarness task = quarantining(dlq, Map.of("errors.sink.retry.timeout", "300"));
     task.put(upsert(0, 0, "c", 1, "a"));
     task.commit();
     Path data = blockDataFiles();
@@ -403,7 +399,7 @@ class UpsertSinkTaskIT {
   void storageBackWithinTheRetryTimeoutCommitsTheBatch() throws Exception {
     MockProducer<byte[], byte[]> dlq =
         new MockProducer<>(true, null, new ByteArraySerializer(), new ByteArraySerializer());
-    Harness task =
+    SinkHarness task =
         quarantining(
             dlq,
             Map.of("errors.sink.retry.timeout", "30000", "errors.sink.retry.delay.max.ms", "200"));
@@ -441,7 +437,7 @@ class UpsertSinkTaskIT {
     Files.move(data.resolveSibling("data.moved"), data);
   }
 
-  private Harness quarantining(MockProducer<byte[], byte[]> dlq, Map<String, String> extra) {
+  private SinkHarness quarantining(MockProducer<byte[], byte[]> dlq, Map<String, String> extra) {
     Map<String, String> props = new HashMap<>(extra);
     props.put("errors.sink.tolerance", "all");
     props.put("kafka.bootstrap.servers", "127.0.0.1:1");
@@ -463,7 +459,7 @@ class UpsertSinkTaskIT {
 
   @Test
   void aCompositeKeyUpdatesAndDeletesOneLineOfAnOrderOnly() {
-    Harness task = start(Map.of(), List.of(ITEMS_P0), QuarantineClients.KAFKA);
+    SinkHarness task = start(Map.of(), List.of(ITEMS_P0), QuarantineClients.KAFKA);
     task.put(item(0, "c", 1, 1, "apple"), item(1, "c", 1, 2, "pear"), item(2, "c", 2, 1, "fig"));
     task.commit();
     task.put(item(3, "u", 1, 2, "plum"), itemDelete(4, 1, 1));
@@ -495,7 +491,7 @@ class UpsertSinkTaskIT {
     Logger logger = (Logger) LoggerFactory.getLogger(KeylessTables.class);
     logger.addAppender(logs);
     try {
-      Harness task = start(Map.of(), List.of(AUDIT_P0, P0), QuarantineClients.KAFKA);
+      SinkHarness task = start(Map.of(), List.of(AUDIT_P0, P0), QuarantineClients.KAFKA);
       task.put(
           keyless(0, "c", 1, "secret-a"),
           keyless(1, "c", 2, "secret-b"),
@@ -525,7 +521,7 @@ class UpsertSinkTaskIT {
 
   @Test
   void nullKeysWithPrimaryKeyFieldsAreUpsertedByTheRowsColumns() {
-    Harness task =
+    SinkHarness task =
         start(Map.of("primary.key.fields", "id"), List.of(AUDIT_P0), QuarantineClients.KAFKA);
     task.put(keyless(0, "c", 1, "a"), keyless(1, "c", 2, "b"), keyless(2, "u", 1, "a2"));
     task.commit();
@@ -579,22 +575,22 @@ class UpsertSinkTaskIT {
     return snapshots;
   }
 
-  private Harness start(Map<String, String> extra) {
+  private SinkHarness start(Map<String, String> extra) {
     return start(extra, QuarantineClients.KAFKA);
   }
 
-  private Harness start(Map<String, String> extra, QuarantineClients clients) {
+  private SinkHarness start(Map<String, String> extra, QuarantineClients clients) {
     return start(extra, List.of(P0, P1), clients);
   }
 
-  private Harness start(
+  private SinkHarness start(
       Map<String, String> extra, List<TopicPartition> partitions, QuarantineClients clients) {
     Map<String, String> props = new HashMap<>(lake.connectorProperties());
     props.put("name", "orders-upsert");
     props.put("topics", String.join(",", partitions.stream().map(TopicPartition::topic).toList()));
     props.put("commit.interval.ms", String.valueOf(INTERVAL_MS));
     props.putAll(extra);
-    Harness harness = new Harness(props, partitions, clients);
+    SinkHarness harness = new SinkHarness(props, partitions, clients);
     harnesses.add(harness);
     return harness;
   }
@@ -620,47 +616,5 @@ class UpsertSinkTaskIT {
         value == null ? null : value.schema(),
         value,
         offset);
-  }
-
-  /** One task with its own clock, started and opened on the given partitions. */
-  private static final class Harness {
-    final AtomicLong clock = new AtomicLong();
-    final StubTaskContext context;
-    final UpsertSinkTask task;
-    private boolean stopped;
-
-    Harness(Map<String, String> props, List<TopicPartition> partitions, QuarantineClients clients) {
-      task = new UpsertSinkTask(clock::get, clients);
-      context = new StubTaskContext(props);
-      context.assignment.addAll(partitions);
-      task.initialize(context);
-      task.start(props);
-      task.open(partitions);
-    }
-
-    void put(SinkRecord... records) {
-      task.put(Arrays.asList(records));
-    }
-
-    /** Lets the commit interval pass and polls once, as Connect's loop would. */
-    void commit() {
-      clock.addAndGet(INTERVAL_MS * 1_000_000);
-      task.put(List.of());
-    }
-
-    Map<TopicPartition, Long> preCommit() {
-      Map<TopicPartition, OffsetAndMetadata> current = new HashMap<>();
-      context.assignment.forEach(tp -> current.put(tp, new OffsetAndMetadata(999)));
-      Map<TopicPartition, Long> offsets = new HashMap<>();
-      task.preCommit(current).forEach((tp, om) -> offsets.put(tp, om.offset()));
-      return offsets;
-    }
-
-    void stop() {
-      if (!stopped) {
-        stopped = true;
-        task.stop();
-      }
-    }
   }
 }

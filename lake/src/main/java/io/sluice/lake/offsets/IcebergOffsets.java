@@ -3,6 +3,7 @@ package io.sluice.lake.offsets;
 import java.util.Collection;
 import java.util.HashMap;
 import java.util.HashSet;
+import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import org.apache.iceberg.Snapshot;
@@ -26,6 +27,37 @@ public final class IcebergOffsets {
   public static Map<TopicPartition, Long> of(
       Table table, String connector, Collection<TopicPartition> partitions) {
     return find(SnapshotUtil.currentAncestors(table), connector, Set.copyOf(partitions));
+  }
+
+  /**
+   * How deep into {@code ancestry} (newest first) a lookup may have to walk: the index of the
+   * oldest snapshot that is, for some connector and partition it records, the newest snapshot
+   * naming that partition. {@link #find} for any partition the ancestry records, the sink's offset
+   * fence and the DLQ offsets stored beside the offsets never read past it, so snapshot expiry
+   * keeps it and every newer one. A snapshot whose offsets cannot be read counts as needed.
+   *
+   * @return the index, -1 when no snapshot records offsets
+   */
+  public static int oldestNeeded(List<Snapshot> ancestry) {
+    Set<String> named = new HashSet<>();
+    int oldest = -1;
+    for (int i = 0; i < ancestry.size(); i++) {
+      Map<String, String> summary = ancestry.get(i).summary();
+      for (String connector : SnapshotOffsets.connectors(summary)) {
+        try {
+          Map<TopicPartition, Long> offsets =
+              SnapshotOffsets.fromSummary(summary, connector).orElse(Map.of());
+          for (TopicPartition tp : offsets.keySet()) {
+            if (named.add(connector + '\u0000' + tp)) {
+              oldest = i;
+            }
+          }
+        } catch (IllegalStateException e) {
+          oldest = i;
+        }
+      }
+    }
+    return oldest;
   }
 
   /**

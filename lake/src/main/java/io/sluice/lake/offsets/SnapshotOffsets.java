@@ -8,6 +8,8 @@ import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
+import java.util.TreeSet;
 import org.apache.kafka.common.TopicPartition;
 
 /**
@@ -35,6 +37,20 @@ public final class SnapshotOffsets {
   /** {@code sluice.offsets.<connector>}. */
   public static String key(String connector) {
     return KEY_PREFIX + connector;
+  }
+
+  /**
+   * The connectors that recorded offsets in {@code summary} (none for a snapshot of another
+   * writer).
+   */
+  public static Set<String> connectors(Map<String, String> summary) {
+    Set<String> connectors = new TreeSet<>();
+    if (summary != null) {
+      summary.keySet().stream()
+          .filter(k -> k.startsWith(KEY_PREFIX))
+          .forEach(k -> connectors.add(k.substring(KEY_PREFIX.length())));
+    }
+    return connectors;
   }
 
   /** The summary entries recording {@code offsets} (next offset to read, per partition). */

@@ -29,6 +29,45 @@ class IcebergOffsetsTest {
     assertThat(IcebergOffsets.find(List.of(), "s", null)).isEmpty();
   }
 
+  @Test
+  void snapshotsWithoutOffsetsAreWalkedPast() {
+    // A rewrite, manifest rewrite or expiry in between records no offsets.
+    List<Snapshot> newestFirst =
+        List.of(
+            snapshot(Map.of("operation", "replace")),
+            snapshot(SnapshotOffsets.toSummary("s", Map.of(P0, 8L))),
+            snapshot(Map.of()),
+            snapshot(null),
+            snapshot(SnapshotOffsets.toSummary("s", Map.of(P1, 4L))));
+    assertThat(IcebergOffsets.find(newestFirst, "s", Set.of(P0, P1)))
+        .isEqualTo(Map.of(P0, 8L, P1, 4L));
+  }
+
+  @Test
+  void oldestNeededIsTheOldestSnapshotThatIsSomePartitionsNewest() {
+    List<Snapshot> newestFirst =
+        List.of(
+            snapshot(SnapshotOffsets.toSummary("s", Map.of(P0, 30L))),
+            snapshot(Map.of("operation", "replace")),
+            snapshot(SnapshotOffsets.toSummary("other", Map.of(P1, 99L))),
+            snapshot(SnapshotOffsets.toSummary("s", Map.of(P0, 20L, P1, 15L))),
+            snapshot(SnapshotOffsets.toSummary("s", Map.of(P1, 5L))),
+            snapshot(Map.of()));
+    // s/P1 is last named at index 3; index 4 only repeats older offsets.
+    assertThat(IcebergOffsets.oldestNeeded(newestFirst)).isEqualTo(3);
+    assertThat(IcebergOffsets.oldestNeeded(newestFirst.subList(0, 3))).isEqualTo(2);
+    assertThat(IcebergOffsets.oldestNeeded(List.of(snapshot(Map.of())))).isEqualTo(-1);
+  }
+
+  @Test
+  void aSnapshotWhoseOffsetsCannotBeReadCountsAsNeeded() {
+    List<Snapshot> newestFirst =
+        List.of(
+            snapshot(SnapshotOffsets.toSummary("s", Map.of(P0, 30L, P1, 3L))),
+            snapshot(Map.of("sluice.offsets.s", "{}", "sluice.offsets-version", "9")));
+    assertThat(IcebergOffsets.oldestNeeded(newestFirst)).isEqualTo(1);
+  }
+
   private static Snapshot snapshot(Map<String, String> summary) {
     return (Snapshot)
         Proxy.newProxyInstance(

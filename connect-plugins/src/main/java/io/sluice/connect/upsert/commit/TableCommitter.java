@@ -3,6 +3,8 @@ package io.sluice.connect.upsert.commit;
 import io.sluice.lake.offsets.SnapshotOffsets;
 import java.util.Arrays;
 import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.Lock;
 import org.apache.iceberg.RowDelta;
 import org.apache.iceberg.Snapshot;
 import org.apache.iceberg.Table;
@@ -19,10 +21,17 @@ import org.slf4j.LoggerFactory;
 final class TableCommitter {
   private static final Logger log = LoggerFactory.getLogger(TableCommitter.class);
 
-  private final String connector;
+  private static final long TURN_WAIT_MS = 250;
 
-  TableCommitter(String connector) {
+  private final String connector;
+  private final Lock commits;
+
+  /**
+   * @param commits held while a commit reaches the catalog, shared with the task's maintenance
+   */
+  TableCommitter(String connector, Lock commits) {
     this.connector = connector;
+    this.commits = commits;
   }
 
   /**
@@ -52,6 +61,10 @@ final class TableCommitter {
     summary.forEach(delta::set);
     OffsetFence fence = new OffsetFence(connector, offsets.keySet(), expected);
     delta.validateWith(fence);
+    // The task's own maintenance commits in turn with it instead of racing it: a lost race costs
+    // Iceberg's retry backoff (at least 100 ms), waiting for a maintenance commit far less. A
+    // maintenance commit that itself retries against other writers is not waited for long.
+    boolean turn = takeTurn();
     try {
       delta.commit();
     } catch (ValidationException e) {
@@ -62,8 +75,21 @@ final class TableCommitter {
             "commit to " + table.name() + " fenced: " + fence.errorMessage(), e);
       }
       throw e;
+    } finally {
+      if (turn) {
+        commits.unlock();
+      }
     }
     return table.currentSnapshot();
+  }
+
+  private boolean takeTurn() {
+    try {
+      return commits.tryLock(TURN_WAIT_MS, TimeUnit.MILLISECONDS);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      return false;
+    }
   }
 
   private static void deleteFiles(Table table, WriteResult result) {

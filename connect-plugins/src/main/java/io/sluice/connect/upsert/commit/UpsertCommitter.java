@@ -25,6 +25,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.concurrent.locks.Lock;
 import org.apache.iceberg.Schema;
 import org.apache.iceberg.Snapshot;
 import org.apache.iceberg.Table;
@@ -58,6 +59,7 @@ public final class UpsertCommitter implements Closeable {
    * @param connector the connector name, key of the offsets in snapshot summaries
    * @param excludedField a row field that is not a column (flat operation field), or null
    * @param metrics where commits are counted and timed
+   * @param commits held while a commit reaches the catalog (shared with the task's maintenance)
    */
   public UpsertCommitter(
       Catalog catalog,
@@ -66,12 +68,13 @@ public final class UpsertCommitter implements Closeable {
       String connector,
       int taskId,
       String excludedField,
-      SinkMetrics metrics) {
+      SinkMetrics metrics,
+      Lock commits) {
     this.catalog = catalog;
     this.names = names;
     this.tables = tables;
     this.writer = new BatchWriter(taskId);
-    this.committer = new TableCommitter(connector);
+    this.committer = new TableCommitter(connector, commits);
     this.connector = connector;
     this.excludedField = excludedField;
     this.metrics = metrics;

@@ -1,5 +1,6 @@
 package io.sluice.connect.upsert.config;
 
+import io.sluice.connect.upsert.maintenance.MaintenanceSettings;
 import io.sluice.observe.config.ConfigTable;
 import io.sluice.observe.config.Validators;
 import java.util.HashMap;
@@ -282,6 +283,16 @@ public final class UpsertSinkConfig extends AbstractConfig {
     return getInt(TEST_FAIL_AFTER_DLQ_WRITES_CONFIG);
   }
 
+  /** {@value MaintenanceConfig#ENABLED_CONFIG}. */
+  public boolean maintenanceEnabled() {
+    return getBoolean(MaintenanceConfig.ENABLED_CONFIG);
+  }
+
+  /** The {@code maintenance.*} keys. */
+  public MaintenanceSettings maintenance() {
+    return MaintenanceConfig.settings(this);
+  }
+
   public ErrorTolerance errorsSinkTolerance() {
     return ErrorTolerance.of(getString(ERRORS_SINK_TOLERANCE_CONFIG));
   }
@@ -559,6 +570,8 @@ public final class UpsertSinkConfig extends AbstractConfig {
         ++order,
         Width.SHORT,
         "Commit retry delay max (ms)");
+
+    MaintenanceConfig.define(def);
 
     def.defineInternal(
         TASK_ID_CONFIG,

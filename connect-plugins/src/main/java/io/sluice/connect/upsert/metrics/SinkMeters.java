@@ -14,6 +14,13 @@ import java.util.concurrent.ConcurrentHashMap;
  * sluice_sink_commit_duration_seconds_*}, {@code sluice_sink_freshness_seconds_*}, {@code
  * sluice_sink_last_commit_timestamp_seconds}, {@code sluice_sink_quarantined_total{code}} and
  * {@code sluice_sink_keyless_records_total} (records of a table without a primary key, skipped).
+ *
+ * <p>The table's maintenance ({@link MaintenanceMeters}) adds {@code sluice_sink_table_data_files},
+ * {@code sluice_sink_table_delete_files{kind}} (equality, position), {@code
+ * sluice_sink_table_equality_deleted_rows}, {@code sluice_sink_table_snapshots}, {@code
+ * sluice_sink_maintenance_last_timestamp_seconds}, {@code
+ * sluice_sink_maintenance_last_duration_seconds} and {@code
+ * sluice_sink_maintenance_rewrites_total{result}} (success, failure).
  */
 public final class SinkMeters {
   public static final String RECORDS = "sluice.sink.records";
@@ -25,6 +32,14 @@ public final class SinkMeters {
   public static final String LAST_COMMIT_TIMESTAMP = "sluice.sink.last.commit.timestamp";
   public static final String QUARANTINED = "sluice.sink.quarantined";
   public static final String KEYLESS_RECORDS = "sluice.sink.keyless.records";
+  public static final String TABLE_DATA_FILES = "sluice.sink.table.data.files";
+  public static final String TABLE_DELETE_FILES = "sluice.sink.table.delete.files";
+  public static final String TABLE_EQUALITY_DELETED_ROWS =
+      "sluice.sink.table.equality.deleted.rows";
+  public static final String TABLE_SNAPSHOTS = "sluice.sink.table.snapshots";
+  public static final String MAINTENANCE_LAST_TIMESTAMP = "sluice.sink.maintenance.last.timestamp";
+  public static final String MAINTENANCE_LAST_DURATION = "sluice.sink.maintenance.last.duration";
+  public static final String MAINTENANCE_REWRITES = "sluice.sink.maintenance.rewrites";
 
   private final MeterRegistry registry;
   private final Clock clock;

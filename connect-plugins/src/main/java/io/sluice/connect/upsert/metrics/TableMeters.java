@@ -35,6 +35,7 @@ public final class TableMeters {
   private final Timer commitDuration;
   private final Timer freshness;
   private final AtomicLong lastCommitMs = new AtomicLong();
+  private final MaintenanceMeters maintenance;
 
   TableMeters(MeterRegistry registry, Clock clock, String connector, String table) {
     this.registry = registry;
@@ -97,6 +98,12 @@ public final class TableMeters {
                 Duration.ofMinutes(5),
                 Duration.ofMinutes(15))
             .register(registry);
+    maintenance = new MaintenanceMeters(registry, clock, tags);
+  }
+
+  /** The meters of the table's maintenance. */
+  public MaintenanceMeters maintenance() {
+    return maintenance;
   }
 
   /** Counts a record quarantined with {@code code} ({@code sluice_sink_quarantined_total}). */

@@ -3,6 +3,7 @@ package io.sluice.connect.upsert.config;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.sluice.connect.upsert.maintenance.MaintenanceSettings;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -10,6 +11,7 @@ import java.util.stream.Collectors;
 import org.apache.kafka.common.config.ConfigDef;
 import org.apache.kafka.common.config.ConfigException;
 import org.apache.kafka.common.config.ConfigValue;
+import org.assertj.core.api.InstanceOfAssertFactories;
 import org.junit.jupiter.api.Test;
 
 class UpsertSinkConfigTest {
@@ -200,6 +202,33 @@ class UpsertSinkConfigTest {
         assertThat(key.hasDefault()).as(key.name).isTrue();
       }
     }
+  }
+
+  @Test
+  void maintenanceIsOnByDefaultAndItsKeysAreChecked() {
+    UpsertSinkConfig defaults = new UpsertSinkConfig(minimal());
+    assertThat(defaults.maintenanceEnabled()).isTrue();
+    MaintenanceSettings settings = defaults.maintenance();
+    assertThat(settings.rewriteDeleteFiles())
+        .isEqualTo(MaintenanceConfig.REWRITE_DELETE_FILES_DEFAULT);
+    assertThat(settings.targetFileSizeBytes()).isEqualTo(128L << 20);
+    assertThat(settings.keepLastSnapshots()).isEqualTo(100);
+    assertThat(settings.orphansOlderThanMs()).isEqualTo(3 * 86_400_000L);
+
+    Map<String, String> props = minimal();
+    props.put("maintenance.rewrite.delete-files", "0");
+    props.put("maintenance.orphans.older-than-ms", "60000");
+    props.put("maintenance.manifests.max-count", "1");
+    Map<String, List<String>> errors = errors(props);
+    assertThat(errors.get("maintenance.rewrite.delete-files"))
+        .singleElement(InstanceOfAssertFactories.STRING)
+        .contains("Value must be at least 1");
+    assertThat(errors.get("maintenance.orphans.older-than-ms"))
+        .singleElement(InstanceOfAssertFactories.STRING)
+        .contains("Value must be at least 3600000");
+    assertThat(errors).containsKey("maintenance.manifests.max-count");
+    assertThat(UpsertSinkConfig.configDef().configKeys().get("maintenance.enabled").group)
+        .isEqualTo("Maintenance");
   }
 
   private static Map<String, List<String>> errors(Map<String, String> props) {

@@ -155,6 +155,43 @@ class SinkMetersTest {
     prometheus.close();
   }
 
+  @Test
+  void maintenanceRewritesCountFromZeroAndTheTableGaugesAppearWithTheFirstPass() {
+    PrometheusMeterRegistry prometheus = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
+    MaintenanceMeters maintenance =
+        new SinkMeters(prometheus, CLOCK).table("orders-upsert", TABLE.toString()).maintenance();
+    String tags = "connector=\"orders-upsert\",table=\"cdc_lab.orders_current\"";
+    assertThat(prometheus.scrape())
+        .contains(
+            "sluice_sink_maintenance_rewrites_total{connector=\"orders-upsert\","
+                + "result=\"failure\",table=\"cdc_lab.orders_current\"} 0.0")
+        .doesNotContain("sluice_sink_table_delete_files")
+        .doesNotContain("sluice_sink_maintenance_last_timestamp_seconds");
+
+    maintenance.inspected(new TableFileCounts(3, 2, 1, 40, 7));
+    maintenance.rewritten();
+    maintenance.ran(250_000_000L);
+
+    assertThat(prometheus.scrape())
+        .contains("sluice_sink_table_data_files{" + tags + "} 3.0")
+        .contains(
+            "sluice_sink_table_delete_files{connector=\"orders-upsert\",kind=\"equality\","
+                + "table=\"cdc_lab.orders_current\"} 2.0")
+        .contains(
+            "sluice_sink_table_delete_files{connector=\"orders-upsert\",kind=\"position\","
+                + "table=\"cdc_lab.orders_current\"} 1.0")
+        .contains("sluice_sink_table_equality_deleted_rows{" + tags + "} 40.0")
+        .contains("sluice_sink_table_snapshots{" + tags + "} 7.0")
+        .contains(
+            "sluice_sink_maintenance_rewrites_total{connector=\"orders-upsert\","
+                + "result=\"success\",table=\"cdc_lab.orders_current\"} 1.0")
+        .contains("sluice_sink_maintenance_last_duration_seconds{" + tags + "} 0.25")
+        .contains("sluice_sink_maintenance_last_timestamp_seconds{" + tags + "} 1.70000001E9");
+    maintenance.inspected(new TableFileCounts(1, 0, 0, 0, 8));
+    assertThat(prometheus.scrape()).contains("sluice_sink_table_data_files{" + tags + "} 1.0");
+    prometheus.close();
+  }
+
   private double records(String op) {
     return registry
         .get(SinkMeters.RECORDS)

@@ -1,0 +1,207 @@
+package io.sluice.connect.upsert.config;
+
+import io.sluice.connect.upsert.maintenance.MaintenanceSettings;
+import org.apache.kafka.common.config.AbstractConfig;
+import org.apache.kafka.common.config.ConfigDef;
+import org.apache.kafka.common.config.ConfigDef.Importance;
+import org.apache.kafka.common.config.ConfigDef.Range;
+import org.apache.kafka.common.config.ConfigDef.Type;
+import org.apache.kafka.common.config.ConfigDef.Width;
+
+/**
+ * The upsert sink's {@code maintenance.*} keys (group "Maintenance"), declared apart from {@link
+ * UpsertSinkConfig} only to keep that table readable; they are part of the same ConfigDef.
+ */
+public final class MaintenanceConfig {
+  static final String GROUP = "Maintenance";
+
+  public static final String ENABLED_CONFIG = "maintenance.enabled";
+  public static final String ENABLED_DOC =
+      "Maintain the `_current` tables from inside the sink: rewrite partitions whose delete files"
+          + " pile up (applying the deletes), expire snapshots, remove orphan files, rewrite"
+          + " manifests. One task maintains each table: the task assigned partition 0 of its"
+          + " topic, on a background thread. Turn it off only when another engine maintains the"
+          + " tables.";
+
+  public static final String REWRITE_DELETE_FILES_CONFIG = "maintenance.rewrite.delete-files";
+  public static final String REWRITE_DELETE_FILES_DOC =
+      "A table partition is rewritten (its live rows into new data files, its dangling delete"
+          + " files removed) once it has this many delete files. Every commit adds one equality"
+          + " delete file per partition it touches, and each one slows every read of the"
+          + " partition (docs/design.md#table-maintenance).";
+  static final int REWRITE_DELETE_FILES_DEFAULT = 4;
+
+  public static final String REWRITE_SMALL_FILES_CONFIG = "maintenance.rewrite.small-files";
+  public static final String REWRITE_SMALL_FILES_DOC =
+      "A table partition is rewritten once it has this many data files smaller than 3/4 of"
+          + " maintenance.target-file-size-bytes.";
+
+  public static final String TARGET_FILE_SIZE_BYTES_CONFIG = "maintenance.target-file-size-bytes";
+  public static final String TARGET_FILE_SIZE_BYTES_DOC =
+      "Size of the data files a rewrite writes (a partition's rows roll over into several files"
+          + " of about this size).";
+
+  public static final String SNAPSHOTS_KEEP_LAST_CONFIG = "maintenance.snapshots.keep-last";
+  public static final String SNAPSHOTS_KEEP_LAST_DOC =
+      "Snapshots always kept (time travel, readers of an older snapshot). Older ones expire once"
+          + " they are also older than maintenance.snapshots.max-age-ms, and never while the"
+          + " sink's offsets of some partition are found only in them; their unreferenced files"
+          + " are deleted.";
+
+  public static final String SNAPSHOTS_MAX_AGE_MS_CONFIG = "maintenance.snapshots.max-age-ms";
+  public static final String SNAPSHOTS_MAX_AGE_MS_DOC =
+      "Snapshots younger than this are always kept (besides the last"
+          + " maintenance.snapshots.keep-last). A query running longer than this on an expired"
+          + " snapshot can find its files gone.";
+
+  public static final String ORPHANS_OLDER_THAN_MS_CONFIG = "maintenance.orphans.older-than-ms";
+  public static final String ORPHANS_OLDER_THAN_MS_DOC =
+      "Files under the table's data location that no snapshot references are deleted once they"
+          + " are older than this; younger ones may belong to a commit still in progress (of any"
+          + " writer), so keep it well above the longest write and commit.";
+
+  public static final String ORPHANS_INTERVAL_MS_CONFIG = "maintenance.orphans.interval-ms";
+  public static final String ORPHANS_INTERVAL_MS_DOC =
+      "How often a maintained table's data location is listed for orphan files, besides each"
+          + " task's first pass over it (only on storage"
+          + " whose FileIO lists prefixes: HadoopFileIO, S3FileIO, ...).";
+
+  public static final String MANIFESTS_MAX_COUNT_CONFIG = "maintenance.manifests.max-count";
+  public static final String MANIFESTS_MAX_COUNT_DOC =
+      "When the current snapshot has more data manifests than this, they are rewritten into as"
+          + " few as their size allows (planning a read opens every manifest).";
+
+  public static final String CHECK_INTERVAL_MS_CONFIG = "maintenance.check.interval-ms";
+  public static final String CHECK_INTERVAL_MS_DOC =
+      "Maintenance is checked after each commit of the maintaining task and, for tables other"
+          + " tasks write while its own partitions are idle, this often.";
+
+  private MaintenanceConfig() {}
+
+  /** The settings of {@code config}'s maintenance keys. */
+  static MaintenanceSettings settings(AbstractConfig config) {
+    return new MaintenanceSettings(
+        config.getInt(REWRITE_DELETE_FILES_CONFIG),
+        config.getInt(REWRITE_SMALL_FILES_CONFIG),
+        config.getLong(TARGET_FILE_SIZE_BYTES_CONFIG),
+        config.getInt(SNAPSHOTS_KEEP_LAST_CONFIG),
+        config.getLong(SNAPSHOTS_MAX_AGE_MS_CONFIG),
+        config.getLong(ORPHANS_OLDER_THAN_MS_CONFIG),
+        config.getLong(ORPHANS_INTERVAL_MS_CONFIG),
+        config.getInt(MANIFESTS_MAX_COUNT_CONFIG),
+        config.getLong(CHECK_INTERVAL_MS_CONFIG));
+  }
+
+  static void define(ConfigDef def) {
+    int order = 0;
+    def.define(
+        ENABLED_CONFIG,
+        Type.BOOLEAN,
+        true,
+        Importance.MEDIUM,
+        ENABLED_DOC,
+        GROUP,
+        ++order,
+        Width.SHORT,
+        "Maintenance");
+    def.define(
+        REWRITE_DELETE_FILES_CONFIG,
+        Type.INT,
+        REWRITE_DELETE_FILES_DEFAULT,
+        Range.atLeast(1),
+        Importance.MEDIUM,
+        REWRITE_DELETE_FILES_DOC,
+        GROUP,
+        ++order,
+        Width.SHORT,
+        "Rewrite at delete files");
+    def.define(
+        REWRITE_SMALL_FILES_CONFIG,
+        Type.INT,
+        2 * REWRITE_DELETE_FILES_DEFAULT,
+        Range.atLeast(2),
+        Importance.LOW,
+        REWRITE_SMALL_FILES_DOC,
+        GROUP,
+        ++order,
+        Width.SHORT,
+        "Rewrite at small files");
+    def.define(
+        TARGET_FILE_SIZE_BYTES_CONFIG,
+        Type.LONG,
+        128L * 1024 * 1024,
+        Range.atLeast(1024L * 1024),
+        Importance.LOW,
+        TARGET_FILE_SIZE_BYTES_DOC,
+        GROUP,
+        ++order,
+        Width.SHORT,
+        "Target file size (bytes)");
+    def.define(
+        SNAPSHOTS_KEEP_LAST_CONFIG,
+        Type.INT,
+        100,
+        Range.atLeast(1),
+        Importance.MEDIUM,
+        SNAPSHOTS_KEEP_LAST_DOC,
+        GROUP,
+        ++order,
+        Width.SHORT,
+        "Snapshots kept");
+    def.define(
+        SNAPSHOTS_MAX_AGE_MS_CONFIG,
+        Type.LONG,
+        900_000L,
+        Range.atLeast(0L),
+        Importance.MEDIUM,
+        SNAPSHOTS_MAX_AGE_MS_DOC,
+        GROUP,
+        ++order,
+        Width.SHORT,
+        "Snapshot max age (ms)");
+    def.define(
+        ORPHANS_OLDER_THAN_MS_CONFIG,
+        Type.LONG,
+        3 * 86_400_000L,
+        Range.atLeast(3_600_000L),
+        Importance.LOW,
+        ORPHANS_OLDER_THAN_MS_DOC,
+        GROUP,
+        ++order,
+        Width.SHORT,
+        "Orphans older than (ms)");
+    def.define(
+        ORPHANS_INTERVAL_MS_CONFIG,
+        Type.LONG,
+        86_400_000L,
+        Range.atLeast(60_000L),
+        Importance.LOW,
+        ORPHANS_INTERVAL_MS_DOC,
+        GROUP,
+        ++order,
+        Width.SHORT,
+        "Orphan search interval (ms)");
+    def.define(
+        MANIFESTS_MAX_COUNT_CONFIG,
+        Type.INT,
+        50,
+        Range.atLeast(2),
+        Importance.LOW,
+        MANIFESTS_MAX_COUNT_DOC,
+        GROUP,
+        ++order,
+        Width.SHORT,
+        "Manifests max count");
+    def.define(
+        CHECK_INTERVAL_MS_CONFIG,
+        Type.LONG,
+        60_000L,
+        Range.atLeast(1_000L),
+        Importance.LOW,
+        CHECK_INTERVAL_MS_DOC,
+        GROUP,
+        ++order,
+        Width.SHORT,
+        "Check interval (ms)");
+  }
+}

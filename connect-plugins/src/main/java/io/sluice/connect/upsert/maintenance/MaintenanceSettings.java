@@ -1,0 +1,31 @@
+package io.sluice.connect.upsert.maintenance;
+
+/**
+ * What the sink's table maintenance does and when (the {@code maintenance.*} keys).
+ *
+ * @param rewriteDeleteFiles a partition is rewritten once it has this many delete files
+ * @param rewriteSmallFiles ... or this many data files smaller than {@link #smallFileBytes()}
+ * @param targetFileSizeBytes size of the data files a rewrite writes
+ * @param keepLastSnapshots snapshots always kept
+ * @param snapshotMaxAgeMs snapshots younger than this are always kept
+ * @param orphansOlderThanMs unreferenced files younger than this are never removed
+ * @param orphansIntervalMs how often a table's data location is searched for orphans
+ * @param manifestsMaxCount data manifests of the current snapshot above which they are rewritten
+ * @param checkIntervalMs how often maintained tables are checked besides after the task's commits
+ */
+public record MaintenanceSettings(
+    int rewriteDeleteFiles,
+    int rewriteSmallFiles,
+    long targetFileSizeBytes,
+    int keepLastSnapshots,
+    long snapshotMaxAgeMs,
+    long orphansOlderThanMs,
+    long orphansIntervalMs,
+    int manifestsMaxCount,
+    long checkIntervalMs) {
+
+  /** Data files below three quarters of the target count as small (Iceberg's rewrite default). */
+  public long smallFileBytes() {
+    return targetFileSizeBytes / 4 * 3;
+  }
+}

@@ -1,0 +1,101 @@
+package io.sluice.connect.upsert.maintenance;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.util.List;
+import java.util.UUID;
+import java.util.concurrent.CancellationException;
+import java.util.function.BooleanSupplier;
+import org.apache.iceberg.DataFile;
+import org.apache.iceberg.FileFormat;
+import org.apache.iceberg.PartitionSpec;
+import org.apache.iceberg.Schema;
+import org.apache.iceberg.Snapshot;
+import org.apache.iceberg.Table;
+import org.apache.iceberg.data.GenericFileWriterFactory;
+import org.apache.iceberg.data.IcebergGenerics;
+import org.apache.iceberg.data.Record;
+import org.apache.iceberg.io.CloseableIterable;
+import org.apache.iceberg.io.OutputFileFactory;
+import org.apache.iceberg.io.RollingDataWriter;
+
+/**
+ * Writes the live rows of one partition at a snapshot, as Iceberg's own reader returns them
+ * (deletes applied), into new data files of about the target size, not committed. On any failure,
+ * or when the task stops, the files written so far are deleted.
+ */
+final class PartitionWriter {
+  private final int taskId;
+  private final long targetFileSizeBytes;
+  private final BooleanSupplier stopping;
+  private long attempt;
+
+  PartitionWriter(int taskId, long targetFileSizeBytes, BooleanSupplier stopping) {
+    this.taskId = taskId;
+    this.targetFileSizeBytes = targetFileSizeBytes;
+    this.stopping = stopping;
+  }
+
+  /**
+   * @throws CancellationException when the task stops meanwhile
+   */
+  List<DataFile> write(Table table, Snapshot base, FileGroup group) {
+    // The current schema: rows of an older snapshot schema read with it have nulls for columns
+    // added since, and the files are written in the schema the table has now.
+    Schema schema = table.schema();
+    PartitionSpec spec = table.specs().get(group.specId());
+    GenericFileWriterFactory writers =
+        new GenericFileWriterFactory.Builder(table)
+            .dataSchema(schema)
+            .dataFileFormat(FileFormat.PARQUET)
+            .build();
+    OutputFileFactory files =
+        OutputFileFactory.builderFor(table, taskId, ++attempt)
+            .format(FileFormat.PARQUET)
+            .operationId("maintenance-" + UUID.randomUUID())
+            .build();
+    RollingDataWriter<Record> writer =
+        new RollingDataWriter<>(
+            writers,
+            files,
+            table.io(),
+            targetFileSizeBytes,
+            spec,
+            spec.isUnpartitioned() ? null : group.partition());
+    try {
+      try (CloseableIterable<Record> rows =
+          IcebergGenerics.read(table)
+              .useSnapshot(base.snapshotId())
+              .project(schema)
+              .where(PartitionFilter.of(schema, spec, group.partition()))
+              .build()) {
+        long count = 0;
+        for (Record row : rows) {
+          if (++count % 1024 == 0 && (stopping.getAsBoolean() || Thread.interrupted())) {
+            throw new CancellationException("the task stops");
+          }
+          writer.write(row);
+        }
+      } finally {
+        writer.close();
+      }
+      return writer.result().dataFiles();
+    } catch (IOException e) {
+      PartitionRewrite.delete(table, writtenSoFar(writer));
+      throw new UncheckedIOException(
+          "cannot rewrite " + table.name() + " " + group.name() + ": " + e.getMessage(), e);
+    } catch (RuntimeException e) {
+      PartitionRewrite.delete(table, writtenSoFar(writer));
+      throw e;
+    }
+  }
+
+  private static List<DataFile> writtenSoFar(RollingDataWriter<Record> writer) {
+    try {
+      return writer.result().dataFiles();
+    } catch (RuntimeException e) {
+      // The writer did not close: its last file is incomplete, left to orphan removal.
+      return List.of();
+    }
+  }
+}

@@ -1,0 +1,128 @@
+package io.sluice.connect.upsert.maintenance;
+
+import io.sluice.connect.upsert.metrics.MaintenanceMeters;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.CancellationException;
+import java.util.concurrent.locks.Lock;
+import java.util.function.BooleanSupplier;
+import org.apache.iceberg.Snapshot;
+import org.apache.iceberg.Table;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * One maintenance pass over one table: read the current snapshot's files, rewrite the partitions
+ * that are due, expire snapshots, rewrite manifests, and (when asked) remove orphan files. Each job
+ * commits on its own; a job Iceberg refuses is given up until the next pass.
+ */
+final class TableMaintenance {
+  private static final Logger log = LoggerFactory.getLogger(TableMaintenance.class);
+
+  private final MaintenanceSettings settings;
+  private final RewritePlanner planner;
+  private final PartitionRewrite rewrite;
+  private final SnapshotExpiry expiry;
+  private final ManifestCompaction manifests;
+  private final OrphanFiles orphans = new OrphanFiles();
+  private final BooleanSupplier stopping;
+  private final Set<String> multiSpecTables = new HashSet<>();
+
+  /**
+   * @param taskId part of the rewritten files' names
+   * @param stopping true once the task stops: the pass ends after its current step
+   * @param commits held while a rewrite or manifest rewrite reaches the catalog
+   */
+  TableMaintenance(
+      MaintenanceSettings settings, int taskId, BooleanSupplier stopping, Lock commits) {
+    this.settings = settings;
+    this.planner = new RewritePlanner(settings);
+    this.rewrite = new PartitionRewrite(taskId, settings.targetFileSizeBytes(), stopping, commits);
+    this.expiry = new SnapshotExpiry(settings.keepLastSnapshots(), settings.snapshotMaxAgeMs());
+    this.manifests = new ManifestCompaction(settings.manifestsMaxCount(), commits);
+    this.stopping = stopping;
+  }
+
+  /**
+   * @param orphansDue whether this pass also removes orphan files
+   * @param nowMs the wall clock, for snapshot and file ages
+   */
+  void run(Table table, MaintenanceMeters meters, boolean orphansDue, long nowMs) {
+    long started = System.nanoTime();
+    Snapshot base = table.currentSnapshot();
+    if (base == null) {
+      return;
+    }
+    TableInventory inventory = TableInventory.read(table, base, false);
+    if (planner.needsDataFiles(inventory)) {
+      inventory = TableInventory.read(table, base, true);
+    }
+    boolean rewrote = rewriteDue(table, inventory, meters);
+    checkStop();
+    int expired = expiry.expire(table, nowMs);
+    checkStop();
+    boolean compacted = manifests.compact(table);
+    if (orphansDue) {
+      checkStop();
+      orphans.remove(table, table.io(), nowMs - settings.orphansOlderThanMs());
+    }
+    if (rewrote || expired > 0 || compacted) {
+      table.refresh();
+      inventory = TableInventory.read(table, table.currentSnapshot(), false);
+    }
+    meters.inspected(inventory.counts(countSnapshots(table)));
+    meters.ran(System.nanoTime() - started);
+  }
+
+  /** Rewrites the due partitions; true when one committed. */
+  private boolean rewriteDue(Table table, TableInventory inventory, MaintenanceMeters meters) {
+    List<FileGroup> due = planner.due(inventory.groups());
+    if (due.isEmpty()) {
+      return false;
+    }
+    if (inventory.specIds().size() > 1) {
+      if (multiSpecTables.add(table.name())) {
+        log.info(
+            "No rewrites of {}: its files are in partition specs {}, and deletes of one spec can"
+                + " apply to files of another",
+            table.name(),
+            inventory.specIds());
+      }
+      return false;
+    }
+    boolean committed = false;
+    for (FileGroup group : due) {
+      checkStop();
+      try {
+        PartitionRewrite.Result result = rewrite.rewrite(table, inventory.snapshot(), group);
+        if (result == PartitionRewrite.Result.COMMITTED) {
+          meters.rewritten();
+          committed = true;
+        } else if (result == PartitionRewrite.Result.ABANDONED) {
+          meters.rewriteFailed();
+          // Another writer changed the table since the inventory: the next pass reads it anew.
+          return committed;
+        }
+      } catch (RuntimeException e) {
+        meters.rewriteFailed();
+        throw e;
+      }
+    }
+    return committed;
+  }
+
+  private void checkStop() {
+    if (stopping.getAsBoolean()) {
+      throw new CancellationException("the task stops");
+    }
+  }
+
+  private static long countSnapshots(Table table) {
+    long count = 0;
+    for (Snapshot ignored : table.snapshots()) {
+      count++;
+    }
+    return count;
+  }
+}

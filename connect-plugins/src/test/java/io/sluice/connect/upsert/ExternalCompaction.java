@@ -1,0 +1,104 @@
+package io.sluice.connect.upsert;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.apache.iceberg.DataFile;
+import org.apache.iceberg.FileFormat;
+import org.apache.iceberg.FileScanTask;
+import org.apache.iceberg.RewriteFiles;
+import org.apache.iceberg.Snapshot;
+import org.apache.iceberg.Table;
+import org.apache.iceberg.catalog.Catalog;
+import org.apache.iceberg.catalog.TableIdentifier;
+import org.apache.iceberg.data.GenericFileWriterFactory;
+import org.apache.iceberg.data.IcebergGenerics;
+import org.apache.iceberg.data.Record;
+import org.apache.iceberg.exceptions.ValidationException;
+import org.apache.iceberg.io.CloseableIterable;
+import org.apache.iceberg.io.DataWriter;
+import org.apache.iceberg.io.OutputFileFactory;
+
+/**
+ * Another engine's compaction of an unpartitioned table, as Spark's {@code rewrite_data_files}
+ * commits it: every data file of a snapshot S into one, {@code validateFromSnapshot(S)} and S's
+ * sequence number as the data sequence number of the new file; delete files are left alone. Its own
+ * catalog client, as another engine would have.
+ */
+public final class ExternalCompaction {
+  private final Catalog catalog;
+  private final TableIdentifier id;
+  private final AtomicInteger committed = new AtomicInteger();
+  private final AtomicInteger refused = new AtomicInteger();
+
+  public ExternalCompaction(Catalog catalog, TableIdentifier id) {
+    this.catalog = catalog;
+    this.id = id;
+  }
+
+  public int committed() {
+    return committed.get();
+  }
+
+  public int refused() {
+    return refused.get();
+  }
+
+  /** One compaction; a commit Iceberg refuses (files changed meanwhile) is given up. */
+  public void compactOnce() {
+    Table table = catalog.loadTable(id);
+    Snapshot base = table.currentSnapshot();
+    Map<String, DataFile> replaced = new LinkedHashMap<>();
+    try (CloseableIterable<FileScanTask> tasks =
+        table.newScan().useSnapshot(base.snapshotId()).planFiles()) {
+      tasks.forEach(t -> replaced.putIfAbsent(t.file().location(), t.file()));
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+    DataFile compacted = write(table, base);
+    RewriteFiles rewrite =
+        table
+            .newRewrite()
+            .validateFromSnapshot(base.snapshotId())
+            .dataSequenceNumber(base.sequenceNumber());
+    replaced.values().forEach(rewrite::deleteFile);
+    rewrite.addFile(compacted);
+    try {
+      rewrite.commit();
+      committed.incrementAndGet();
+    } catch (ValidationException e) {
+      table.io().deleteFile(compacted.location());
+      refused.incrementAndGet();
+    }
+  }
+
+  private static DataFile write(Table table, Snapshot base) {
+    GenericFileWriterFactory writers =
+        new GenericFileWriterFactory.Builder(table)
+            .dataSchema(table.schema())
+            .dataFileFormat(FileFormat.PARQUET)
+            .build();
+    OutputFileFactory files =
+        OutputFileFactory.builderFor(table, 99, 1)
+            .format(FileFormat.PARQUET)
+            .operationId("external-" + UUID.randomUUID())
+            .build();
+    DataWriter<Record> writer = writers.newDataWriter(files.newOutputFile(), table.spec(), null);
+    List<Record> rows = new ArrayList<>();
+    try (CloseableIterable<Record> records =
+        IcebergGenerics.read(table).useSnapshot(base.snapshotId()).build()) {
+      records.forEach(rows::add);
+      try (writer) {
+        rows.forEach(writer::write);
+      }
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+    return writer.toDataFile();
+  }
+}

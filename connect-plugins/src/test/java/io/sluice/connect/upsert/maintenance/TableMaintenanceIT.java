@@ -1,0 +1,334 @@
+package io.sluice.connect.upsert.maintenance;
+
+import static io.sluice.connect.testing.Envelopes.change;
+import static io.sluice.connect.testing.Envelopes.key;
+import static io.sluice.connect.testing.Envelopes.record;
+import static io.sluice.connect.testing.Envelopes.row;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import ch.qos.logback.classic.Logger;
+import ch.qos.logback.classic.spi.ILoggingEvent;
+import ch.qos.logback.core.read.ListAppender;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import io.sluice.connect.testing.Lake;
+import io.sluice.connect.upsert.ExternalCompaction;
+import io.sluice.connect.upsert.SinkHarness;
+import io.sluice.connect.upsert.metrics.MaintenanceMeters;
+import io.sluice.connect.upsert.metrics.SinkMeters;
+import io.sluice.connect.upsert.quarantine.DlqOffsets;
+import io.sluice.connect.upsert.quarantine.QuarantineClients;
+import io.sluice.lake.offsets.IcebergOffsets;
+import io.sluice.lake.offsets.SnapshotOffsets;
+import java.io.IOException;
+import java.net.URI;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.attribute.FileTime;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CancellationException;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.locks.ReentrantLock;
+import java.util.stream.Stream;
+import org.apache.iceberg.DataFile;
+import org.apache.iceberg.DataFiles;
+import org.apache.iceberg.Snapshot;
+import org.apache.iceberg.Table;
+import org.apache.iceberg.catalog.TableIdentifier;
+import org.apache.iceberg.data.Record;
+import org.apache.iceberg.io.FileIO;
+import org.apache.iceberg.io.InputFile;
+import org.apache.iceberg.io.OutputFile;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.connect.sink.SinkRecord;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Each maintenance job on a real JdbcCatalog table written by the real sink task (its own
+ * maintenance off, so that each test drives one job).
+ */
+class TableMaintenanceIT {
+  private static final TableIdentifier TABLE = TableIdentifier.of("cdc_lab", "orders_current");
+  private static final TopicPartition P0 = new TopicPartition("broker.cdc_lab.orders.clean", 0);
+  private static final TopicPartition P1 = new TopicPartition("broker.cdc_lab.orders.clean", 1);
+  private static final long NOW = System.currentTimeMillis();
+  private static final MaintenanceSettings SETTINGS =
+      new MaintenanceSettings(3, 100, 64L << 20, 2, 0, 3_600_000, 60_000, 3, 1_000);
+
+  @TempDir Path dir;
+  private Lake lake;
+  private final List<SinkHarness> tasks = new ArrayList<>();
+  private final Map<TopicPartition, Long> next = new HashMap<>(Map.of(P0, 0L, P1, 0L));
+  private final MaintenanceMeters meters =
+      new SinkMeters(new SimpleMeterRegistry()).table("orders-upsert", "t").maintenance();
+
+  @BeforeEach
+  void open() {
+    lake = new Lake(dir);
+  }
+
+  @AfterEach
+  void close() throws IOException {
+    tasks.forEach(SinkHarness::stop);
+    lake.close();
+  }
+
+  @Test
+  void aPassRewritesTheDuePartitionsOfABucketedTableAndRemovesTheirDeletes() {
+    SinkHarness task = start(Map.of("table.partition.by", "bucket(id, 4)"), List.of(P0, P1));
+    for (int batch = 0; batch < 4; batch++) {
+      task.put(upserts(P0, 1 + batch * 2, 40, "v" + batch));
+      task.commit();
+    }
+    task.put(delete(P0, 7), delete(P0, 8));
+    task.commit();
+    List<String> before = rows();
+    Map<TopicPartition, Long> offsets = IcebergOffsets.all(lake.table(TABLE), "orders-upsert");
+
+    new TableMaintenance(SETTINGS, 0, () -> false, new ReentrantLock())
+        .run(lake.table(TABLE), meters, false, NOW);
+
+    Table table = lake.table(TABLE);
+    assertThat(rows()).isEqualTo(before);
+    assertThat(deleteFiles(table)).isZero();
+    assertThat(table.currentSnapshot().summary().keySet()).noneMatch(k -> k.startsWith("sluice."));
+    assertThat(IcebergOffsets.all(table, "orders-upsert")).isEqualTo(offsets);
+    // One data file per bucket: the rewrites covered every row of each partition.
+    assertThat(table.currentSnapshot().summary()).containsEntry("total-data-files", "4");
+  }
+
+  @Test
+  void aRewriteOvertakenByAnotherCompactionIsAbandonedAndItsFilesDeleted() throws IOException {
+    SinkHarness task = start(Map.of(), List.of(P0, P1));
+    for (int batch = 0; batch < 3; batch++) {
+      task.put(upserts(P0, 1, 30, "v" + batch));
+      task.commit();
+    }
+    Table table = lake.table(TABLE);
+    Snapshot base = table.currentSnapshot();
+    FileGroup group = TableInventory.read(table, base, true).groups().iterator().next();
+    new ExternalCompaction(lake.catalog(), TABLE).compactOnce();
+
+    PartitionRewrite.Result result =
+        new PartitionRewrite(0, SETTINGS.targetFileSizeBytes(), () -> false, new ReentrantLock())
+            .rewrite(table, base, group);
+
+    assertThat(result).isEqualTo(PartitionRewrite.Result.ABANDONED);
+    assertThat(maintenanceFiles()).isEmpty();
+    assertThat(rows()).hasSize(30);
+  }
+
+  @Test
+  void aTaskThatStopsMidRewriteLeavesNoFileBehind() throws IOException {
+    SinkHarness task = start(Map.of(), List.of(P0, P1));
+    task.put(upserts(P0, 1, 3_000, "a"));
+    task.commit();
+    task.put(upserts(P0, 1, 10, "b"));
+    task.commit();
+    Table table = lake.table(TABLE);
+    Snapshot base = table.currentSnapshot();
+    FileGroup group = TableInventory.read(table, base, true).groups().iterator().next();
+    AtomicInteger asked = new AtomicInteger();
+    PartitionRewrite rewrite =
+        new PartitionRewrite(
+            0,
+            SETTINGS.targetFileSizeBytes(),
+            () -> asked.incrementAndGet() > 1,
+            new ReentrantLock());
+
+    assertThatThrownBy(() -> rewrite.rewrite(table, base, group))
+        .isInstanceOf(CancellationException.class)
+        .hasMessage("the task stops");
+    assertThat(asked).hasValue(2);
+    assertThat(maintenanceFiles()).isEmpty();
+    assertThat(lake.table(TABLE).currentSnapshot().snapshotId()).isEqualTo(base.snapshotId());
+  }
+
+  @Test
+  void expiryKeepsTheSnapshotOfAnIdlePartitionAndEveryNewerOne() {
+    SinkHarness a = start(Map.of(), List.of(P0));
+    SinkHarness b = start(Map.of(), List.of(P1));
+    a.put(upserts(P0, 1, 5, "a"));
+    a.commit();
+    b.put(upserts(P1, 100, 5, "b"));
+    b.commit();
+    long bSnapshot = lake.table(TABLE).currentSnapshot().snapshotId();
+    for (int i = 0; i < 6; i++) {
+      a.put(upserts(P0, 1, 5, "a" + i));
+      a.commit();
+    }
+
+    int expired = new SnapshotExpiry(2, 0).expire(lake.table(TABLE), System.currentTimeMillis());
+
+    Table table = lake.table(TABLE);
+    assertThat(expired).isEqualTo(1);
+    assertThat(table.snapshot(bSnapshot)).isNotNull();
+    assertThat(IcebergOffsets.all(table, "orders-upsert")).isEqualTo(next);
+    b.put(upserts(P1, 100, 1, "b2"));
+    b.commit();
+    assertThat(IcebergOffsets.all(lake.table(TABLE), "orders-upsert")).isEqualTo(next);
+  }
+
+  @Test
+  void manifestsAboveTheBoundAreRewrittenAndOffsetsStay() {
+    SinkHarness task = start(Map.of(), List.of(P0, P1));
+    for (int batch = 0; batch < 5; batch++) {
+      task.put(upserts(P0, 1 + batch, 3, "v" + batch));
+      task.commit();
+    }
+    List<String> before = rows();
+
+    assertThat(new ManifestCompaction(3, new ReentrantLock()).compact(lake.table(TABLE))).isTrue();
+
+    Table table = lake.table(TABLE);
+    assertThat(table.currentSnapshot().dataManifests(table.io())).hasSize(1);
+    assertThat(rows()).isEqualTo(before);
+    assertThat(IcebergOffsets.all(table, "orders-upsert")).isEqualTo(Map.of(P0, next.get(P0)));
+    assertThat(new ManifestCompaction(3, new ReentrantLock()).compact(table)).isFalse();
+  }
+
+  @Test
+  void orphansOlderThanTheBoundAreDeletedAndReferencedFilesAreNot() throws IOException {
+    SinkHarness task = start(Map.of(), List.of(P0, P1));
+    task.put(upserts(P0, 1, 10, "a"));
+    task.commit();
+    Path data = Path.of(URI.create(lake.table(TABLE).location() + "/data").getPath());
+    Path old = Files.writeString(data.resolve("left-by-a-crash.parquet"), "x");
+    Files.setLastModifiedTime(old, FileTime.fromMillis(NOW - 7_200_000));
+    Path young = Files.writeString(data.resolve("commit-in-progress.parquet"), "x");
+    Table table = lake.table(TABLE);
+
+    int removed = new OrphanFiles().remove(table, table.io(), NOW - 3_600_000);
+
+    assertThat(removed).isEqualTo(1);
+    assertThat(old).doesNotExist();
+    assertThat(young).exists();
+    assertThat(rows()).hasSize(10);
+  }
+
+  @Test
+  void withoutPrefixListingOrphanRemovalIsSkippedWithOneInfoLine() {
+    SinkHarness task = start(Map.of(), List.of(P0, P1));
+    task.put(upserts(P0, 1, 1, "a"));
+    task.commit();
+    Table table = lake.table(TABLE);
+    FileIO plain = new PlainFileIO(table.io());
+    ListAppender<ILoggingEvent> logs = new ListAppender<>();
+    logs.start();
+    Logger logger = (Logger) LoggerFactory.getLogger(OrphanFiles.class);
+    logger.addAppender(logs);
+    try {
+      OrphanFiles orphans = new OrphanFiles();
+      assertThat(orphans.remove(table, plain, NOW)).isEqualTo(-1);
+      assertThat(orphans.remove(table, plain, NOW)).isEqualTo(-1);
+    } finally {
+      logger.detachAppender(logs);
+    }
+    assertThat(logs.list)
+        .singleElement()
+        .satisfies(e -> assertThat(e.getFormattedMessage()).contains("cannot list files"));
+  }
+
+  @Test
+  void offsetAndDlqLookupsWalkPastASnapshotWithoutOffsets() {
+    SinkHarness task = start(Map.of(), List.of(P0, P1));
+    task.put(upserts(P0, 1, 1, "a"));
+    task.commit();
+    Table table = lake.table(TABLE);
+    DataFile fake =
+        DataFiles.builder(table.spec())
+            .withPath(table.location() + "/data/fake.parquet")
+            .withFileSizeInBytes(10)
+            .withRecordCount(0)
+            .build();
+    TopicPartition dlq = new TopicPartition("broker.cdc_lab.orders.dlq", 0);
+    var append = table.newAppend().appendFile(fake);
+    SnapshotOffsets.toSummary("other", Map.of(P1, 5L)).forEach(append::set);
+    DlqOffsets.toSummary("other", Map.of(dlq, 3L)).forEach(append::set);
+    append.commit();
+    Snapshot appended = table.currentSnapshot();
+    table
+        .newRewrite()
+        .validateFromSnapshot(appended.snapshotId())
+        .dataSequenceNumber(appended.sequenceNumber())
+        .deleteFile(fake)
+        .commit();
+
+    Table after = lake.table(TABLE);
+    assertThat(after.currentSnapshot().summary().keySet()).noneMatch(k -> k.startsWith("sluice."));
+    assertThat(IcebergOffsets.of(after, "other", List.of(P1))).isEqualTo(Map.of(P1, 5L));
+    assertThat(DlqOffsets.startFor(after, "other", List.of(P1))).contains(Map.of(dlq, 3L));
+    assertThat(IcebergOffsets.of(after, "orders-upsert", List.of(P0))).isEqualTo(Map.of(P0, 1L));
+  }
+
+  private SinkHarness start(Map<String, String> extra, List<TopicPartition> partitions) {
+    Map<String, String> props = new HashMap<>(lake.connectorProperties());
+    props.put("name", "orders-upsert");
+    props.put("topics", P0.topic());
+    props.put("commit.interval.ms", "1000");
+    props.put("maintenance.enabled", "false");
+    props.put("sluice.task.id", String.valueOf(tasks.size()));
+    props.putAll(extra);
+    SinkHarness task = new SinkHarness(props, partitions, QuarantineClients.KAFKA);
+    tasks.add(task);
+    return task;
+  }
+
+  /** Upserts of ids {@code from} .. {@code from + count - 1} on {@code tp}. */
+  private List<SinkRecord> upserts(TopicPartition tp, int from, int count, String value) {
+    List<SinkRecord> records = new ArrayList<>();
+    for (int id = from; id < from + count; id++) {
+      long offset = next.merge(tp, 1L, Long::sum) - 1;
+      records.add(record(tp.partition(), offset, key(id), change("u", null, row(id, value))));
+    }
+    return records;
+  }
+
+  private SinkRecord delete(TopicPartition tp, int id) {
+    long offset = next.merge(tp, 1L, Long::sum) - 1;
+    return record(tp.partition(), offset, key(id), change("d", row(id, "gone"), null));
+  }
+
+  private List<String> rows() {
+    return lake.rows(TABLE, "id").stream()
+        .map((Record r) -> r.getField("id") + "=" + r.getField("customer"))
+        .toList();
+  }
+
+  private static long deleteFiles(Table table) {
+    return Long.parseLong(table.currentSnapshot().summary().get("total-delete-files"));
+  }
+
+  /** Files a rewrite wrote (their names carry the operation id), committed or not. */
+  private List<Path> maintenanceFiles() throws IOException {
+    Path data = Path.of(URI.create(lake.table(TABLE).location() + "/data").getPath());
+    try (Stream<Path> files = Files.walk(data)) {
+      return files.filter(f -> f.getFileName().toString().contains("maintenance-")).toList();
+    }
+  }
+
+  /** A FileIO that cannot list prefixes (as some object stores' are). */
+  private record PlainFileIO(FileIO io) implements FileIO {
+    @Override
+    public InputFile newInputFile(String path) {
+      return io.newInputFile(path);
+    }
+
+    @Override
+    public OutputFile newOutputFile(String path) {
+      return io.newOutputFile(path);
+    }
+
+    @Override
+    public void deleteFile(String path) {
+      io.deleteFile(path);
+    }
+  }
+}
