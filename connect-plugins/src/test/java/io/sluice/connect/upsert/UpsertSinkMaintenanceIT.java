@@ -88,7 +88,7 @@ class UpsertSinkMaintenanceIT {
     SinkHarness a = start(List.of(P0));
     SinkHarness b = start(List.of(P1));
     int commits = 0;
-    for (int round = 0; round < 70; round++) {
+    for (int round = 0; round < 40; round++) {
       boolean onB = round % 7 == 3;
       TopicPartition tp = onB ? P1 : P0;
       (onB ? b : a).put(changes(tp, 1 + random.nextInt(25)));
