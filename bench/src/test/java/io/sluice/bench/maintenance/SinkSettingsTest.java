@@ -35,10 +35,10 @@ class SinkSettingsTest {
   }
 
   @Test
-  void thisBuildsSinkHasNoSwitchYet() {
+  void thisBuildsSinkHasTheSwitch() {
     assertThat(new SinkSettings(Map.of()).sinkHasMaintenance())
-        .as("when table maintenance lands, off sets maintenance.enabled=false")
-        .isFalse();
+        .as("off sets maintenance.enabled=false")
+        .isTrue();
   }
 
   @Test
@@ -63,13 +63,13 @@ class SinkSettingsTest {
 
   @Test
   void aKeyTheSinkDoesNotKnowIsRefusedWithItsReason() {
-    SinkSettings sink = new SinkSettings(Map.of("maintenance.rewrite.delete-files", "4"));
+    SinkSettings sink = new SinkSettings(Map.of("maintenance.no-such-key", "4"));
 
     assertThatThrownBy(() -> sink.check(List.of(Mode.OFF), 1_000))
         .isInstanceOf(IllegalArgumentException.class)
         .hasMessageStartingWith(
-            "--sink-config maintenance.rewrite.delete-files: unknown configuration key"
-                + " 'maintenance.rewrite.delete-files' for the upsert sink");
+            "--sink-config maintenance.no-such-key: unknown configuration key"
+                + " 'maintenance.no-such-key' for the upsert sink");
   }
 
   @Test
