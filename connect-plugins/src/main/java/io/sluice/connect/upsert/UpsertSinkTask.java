@@ -122,7 +122,9 @@ public class UpsertSinkTask extends SinkTask {
             config.taskId(),
             extractor.excludedField(),
             metrics,
-            catalogTurns);
+            catalogTurns,
+            config.mergeMaxBytes(),
+            config.maintenance().targetFileSizeBytes());
     if (config.errorsSinkTolerance() == ErrorTolerance.ALL) {
       Map<String, Object> kafka = config.kafkaProperties();
       quarantine =

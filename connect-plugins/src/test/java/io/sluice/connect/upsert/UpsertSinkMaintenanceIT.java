@@ -118,7 +118,7 @@ class UpsertSinkMaintenanceIT {
   void anExternalCompactionRacingTheSinkAndItsMaintenanceBreaksNoCommit() throws Exception {
     // An external compaction every fifth commit, the sink's own rewrite every fourth: both commit
     // rewrites, and each sometimes overtakes the other.
-    SinkHarness task = start(List.of(P0, P1), 4);
+    SinkHarness task = start(List.of(P0, P1), 4, 0);
     ExternalCompaction external = new ExternalCompaction(lake.catalog(), TABLE);
     CompletableFuture<Void> compaction = CompletableFuture.completedFuture(null);
     int commits = 0;
@@ -149,6 +149,64 @@ class UpsertSinkMaintenanceIT {
     assertNoFence();
     task.stop();
     assertThat(start(List.of(P0, P1)).context.seeks).isEqualTo(next);
+  }
+
+  @Test
+  void mergedCommitsRacingAnExternalCompactionAndAnotherTaskLoseAndDuplicateNoKey()
+      throws Exception {
+    // Both tasks merge their batches into the table at commit; an external compaction started
+    // before every fifth commit races it. A merge that loses the race is written with equality
+    // deletes instead, which the maintenance of task a applies later.
+    SinkHarness a = start(List.of(P0), DELETE_FILES, 64L * 1024 * 1024);
+    SinkHarness b = start(List.of(P1), DELETE_FILES, 64L * 1024 * 1024);
+    ExternalCompaction external = new ExternalCompaction(lake.catalog(), TABLE);
+    CompletableFuture<Void> compaction = CompletableFuture.completedFuture(null);
+    Map<String, Integer> modes = new TreeMap<>();
+    for (int round = 0; round < 40; round++) {
+      boolean onB = round % 3 == 1;
+      TopicPartition tp = onB ? P1 : P0;
+      SinkHarness task = onB ? b : a;
+      task.put(changes(tp, 1 + random.nextInt(25)));
+      if (round > 0 && round % 5 == 0 && compaction.isDone()) {
+        compaction.join();
+        compaction = CompletableFuture.runAsync(external::compactOnce);
+      }
+      task.commit();
+      modes.merge(lastCommitMode(), 1, Integer::sum);
+      assertTableEqualsModel("after commit " + (round + 1));
+    }
+    compaction.join();
+    assertTableEqualsModel("after the last compaction");
+    log.info(
+        "Commits by mode: {}; external compactions: {} committed, {} refused",
+        modes,
+        external.committed(),
+        external.refused());
+    assertThat(modes.getOrDefault("merge", 0)).as("merged commits").isGreaterThanOrEqualTo(20);
+
+    // With nobody racing it, a merge leaves the table without delete files.
+    a.put(changes(P0, 5));
+    a.commit();
+    assertThat(lastCommitMode()).isEqualTo("merge");
+    assertTableEqualsModel("after a quiet merge");
+    assertThat(liveDeleteFiles(lake.table(TABLE))).isEmpty();
+    assertThat(lake.offsets(TABLE, CONNECTOR)).isEqualTo(next);
+    assertNoFence();
+    a.stop();
+    b.stop();
+    assertThat(start(List.of(P0, P1)).context.seeks).isEqualTo(next);
+  }
+
+  /** The commit mode of the newest snapshot the sink committed. */
+  private String lastCommitMode() {
+    Table table = lake.table(TABLE);
+    for (Snapshot s : SnapshotUtil.currentAncestors(table)) {
+      String mode = s.summary().get("sluice.commit.mode");
+      if (mode != null) {
+        return mode;
+      }
+    }
+    return "none";
   }
 
   /** {@code count} random changes on {@code tp}'s keys (even on 0, odd on 1), into the model. */
@@ -237,17 +295,19 @@ class UpsertSinkMaintenanceIT {
         .noneMatch(m -> m.contains("fenced"));
   }
 
+  /** A task that writes equality deletes only (no merge at commit), for its rewrites to apply. */
   private SinkHarness start(List<TopicPartition> partitions) {
-    return start(partitions, DELETE_FILES);
+    return start(partitions, DELETE_FILES, 0);
   }
 
-  private SinkHarness start(List<TopicPartition> partitions, int deleteFiles) {
+  private SinkHarness start(List<TopicPartition> partitions, int deleteFiles, long mergeMaxBytes) {
     Map<String, String> props = new HashMap<>(lake.connectorProperties());
     props.put("name", CONNECTOR);
     props.put("topics", TOPIC);
     props.put("commit.interval.ms", "1000");
     props.put("metrics.port", "0");
     props.put("maintenance.rewrite.delete-files", String.valueOf(deleteFiles));
+    props.put("maintenance.merge.max-bytes", String.valueOf(mergeMaxBytes));
     props.put("maintenance.snapshots.keep-last", "4");
     props.put("maintenance.snapshots.max-age-ms", "0");
     props.put("maintenance.manifests.max-count", "4");

@@ -459,7 +459,10 @@ class UpsertSinkTaskIT {
 
   @Test
   void aCompositeKeyUpdatesAndDeletesOneLineOfAnOrderOnly() {
-    SinkHarness task = start(Map.of(), List.of(ITEMS_P0), QuarantineClients.KAFKA);
+    // Written with equality deletes (no merge at commit): they must name both key columns.
+    SinkHarness task =
+        start(
+            Map.of("maintenance.merge.max-bytes", "0"), List.of(ITEMS_P0), QuarantineClients.KAFKA);
     task.put(item(0, "c", 1, 1, "apple"), item(1, "c", 1, 2, "pear"), item(2, "c", 2, 1, "fig"));
     task.commit();
     task.put(item(3, "u", 1, 2, "plum"), itemDelete(4, 1, 1));
@@ -482,6 +485,44 @@ class UpsertSinkTaskIT {
               }
             });
     assertThat(equalityIds).isNotEmpty().allSatisfy(ids -> assertThat(ids).isEqualTo(keyIds));
+  }
+
+  @Test
+  void aCompositeKeyMergedAtCommitUpdatesAndDeletesOneLineOfAnOrderOnly() {
+    SinkHarness task = start(Map.of(), List.of(ITEMS_P0), QuarantineClients.KAFKA);
+    task.put(item(0, "c", 1, 1, "apple"), item(1, "c", 1, 2, "pear"), item(2, "c", 2, 1, "fig"));
+    task.commit();
+    task.put(item(3, "u", 1, 2, "plum"), itemDelete(4, 1, 1));
+    task.commit();
+
+    assertThat(items()).containsExactly("1/2=plum", "2/1=fig");
+    Table table = lake.table(ITEMS_TABLE);
+    assertThat(table.currentSnapshot().summary())
+        .containsEntry("sluice.commit.mode", "merge")
+        .containsEntry("sluice.commit.keys", "2");
+    List<org.apache.iceberg.FileScanTask> tasks = new ArrayList<>();
+    table.newScan().planFiles().forEach(tasks::add);
+    assertThat(tasks).hasSize(1).allSatisfy(t -> assertThat(t.deletes()).isEmpty());
+  }
+
+  @Test
+  void aBatchWhosePartitionsHoldMoreThanTheMergeBoundIsWrittenWithEqualityDeletes() {
+    SinkHarness task =
+        start(
+            Map.of("maintenance.merge.max-bytes", "1"), List.of(ITEMS_P0), QuarantineClients.KAFKA);
+    task.put(item(0, "c", 1, 1, "apple"), item(1, "c", 1, 2, "pear"));
+    task.commit();
+    // An empty table holds no bytes: the first batch is merged, i.e. written without deletes.
+    Table table = lake.table(ITEMS_TABLE);
+    assertThat(table.currentSnapshot().summary()).containsEntry("sluice.commit.mode", "merge");
+    task.put(item(2, "u", 1, 2, "plum"));
+    task.commit();
+
+    assertThat(items()).containsExactly("1/1=apple", "1/2=plum");
+    table.refresh();
+    assertThat(table.currentSnapshot().summary())
+        .containsEntry("sluice.commit.mode", "equality-deletes")
+        .containsEntry("added-equality-delete-files", "1");
   }
 
   @Test

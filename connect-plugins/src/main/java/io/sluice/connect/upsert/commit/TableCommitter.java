@@ -1,5 +1,6 @@
 package io.sluice.connect.upsert.commit;
 
+import io.sluice.connect.upsert.write.MergeOnCommit;
 import io.sluice.lake.offsets.SnapshotOffsets;
 import java.util.Arrays;
 import java.util.Map;
@@ -57,6 +58,58 @@ final class TableCommitter {
     if (base != null) {
       delta.validateFromSnapshot(base.snapshotId());
     }
+    return commit(table, delta, offsets, expected, summary, () -> deleteFiles(table, result));
+  }
+
+  /**
+   * Commits a merged batch: its files replace the merged partitions' files at {@code base}, and the
+   * commit is refused when anything was committed to those partitions since {@code base} (another
+   * writer's data or deletes, a rewrite of the replaced files): the merge would hide it.
+   *
+   * @throws MergeConflictException when such a commit came first; the merged files are deleted
+   * @throws OffsetFenceException when the table's offsets for these partitions moved meanwhile
+   */
+  Snapshot commitMerged(
+      Table table,
+      Snapshot base,
+      MergeOnCommit.Merged merged,
+      Map<TopicPartition, Long> offsets,
+      Map<TopicPartition, Long> expected,
+      Map<String, String> summary) {
+    RowDelta delta = table.newRowDelta();
+    merged.added().forEach(delta::addRows);
+    merged.replacedData().forEach(delta::removeRows);
+    merged.replacedDeletes().forEach(delta::removeDeletes);
+    if (base != null) {
+      delta
+          .validateFromSnapshot(base.snapshotId())
+          .conflictDetectionFilter(merged.partitions())
+          .validateDeletedFiles()
+          .validateNoConflictingDataFiles()
+          .validateNoConflictingDeleteFiles();
+    }
+    try {
+      return commit(
+          table,
+          delta,
+          offsets,
+          expected,
+          summary,
+          () -> MergeOnCommit.delete(table, merged.added()));
+    } catch (OffsetFenceException e) {
+      throw e;
+    } catch (ValidationException e) {
+      throw new MergeConflictException(e);
+    }
+  }
+
+  private Snapshot commit(
+      Table table,
+      RowDelta delta,
+      Map<TopicPartition, Long> offsets,
+      Map<TopicPartition, Long> expected,
+      Map<String, String> summary,
+      Runnable deleteFiles) {
     SnapshotOffsets.toSummary(connector, offsets).forEach(delta::set);
     summary.forEach(delta::set);
     OffsetFence fence = new OffsetFence(connector, offsets.keySet(), expected);
@@ -69,7 +122,7 @@ final class TableCommitter {
       delta.commit();
     } catch (ValidationException e) {
       // The commit certainly did not happen: its files are garbage.
-      deleteFiles(table, result);
+      deleteFiles.run();
       if (fence.failed()) {
         throw new OffsetFenceException(
             "commit to " + table.name() + " fenced: " + fence.errorMessage(), e);

@@ -14,6 +14,7 @@ import io.sluice.connect.upsert.table.TableResolver;
 import io.sluice.connect.upsert.types.IcebergSchemas;
 import io.sluice.connect.upsert.types.RecordConverter;
 import io.sluice.connect.upsert.write.BatchWriter;
+import io.sluice.connect.upsert.write.MergeOnCommit;
 import io.sluice.lake.offsets.IcebergOffsets;
 import java.io.Closeable;
 import java.io.IOException;
@@ -46,10 +47,23 @@ import org.slf4j.LoggerFactory;
 public final class UpsertCommitter implements Closeable {
   private static final Logger log = LoggerFactory.getLogger(UpsertCommitter.class);
 
+  /** Snapshot summary key: how many keys the commit's batch wrote or deleted. */
+  public static final String COMMIT_KEYS = "sluice.commit.keys";
+
+  /**
+   * Snapshot summary key: how the batch was written, {@value #MODE_MERGE} or {@value
+   * #MODE_EQUALITY_DELETES}.
+   */
+  public static final String COMMIT_MODE = "sluice.commit.mode";
+
+  public static final String MODE_MERGE = "merge";
+  public static final String MODE_EQUALITY_DELETES = "equality-deletes";
+
   private final Catalog catalog;
   private final TableNames names;
   private final TableResolver tables;
   private final BatchWriter writer;
+  private final MergeOnCommit merge;
   private final TableCommitter committer;
   private final String connector;
   private final String excludedField;
@@ -60,6 +74,9 @@ public final class UpsertCommitter implements Closeable {
    * @param excludedField a row field that is not a column (flat operation field), or null
    * @param metrics where commits are counted and timed
    * @param commits held while a commit reaches the catalog (shared with the task's maintenance)
+   * @param mergeMaxBytes batches touching at most this many bytes of data files are merged into
+   *     their partitions at commit ({@link MergeOnCommit}); 0 never
+   * @param mergeTargetFileSizeBytes size of the data files a merge writes
    */
   public UpsertCommitter(
       Catalog catalog,
@@ -69,11 +86,14 @@ public final class UpsertCommitter implements Closeable {
       int taskId,
       String excludedField,
       SinkMetrics metrics,
-      Lock commits) {
+      Lock commits,
+      long mergeMaxBytes,
+      long mergeTargetFileSizeBytes) {
     this.catalog = catalog;
     this.names = names;
     this.tables = tables;
     this.writer = new BatchWriter(taskId);
+    this.merge = new MergeOnCommit(taskId, mergeMaxBytes, mergeTargetFileSizeBytes);
     this.committer = new TableCommitter(connector, commits);
     this.connector = connector;
     this.excludedField = excludedField;
@@ -201,10 +221,18 @@ public final class UpsertCommitter implements Closeable {
     TableMeters meters = metrics.table(id);
     long started = System.nanoTime();
     Snapshot snapshot;
+    boolean merged = false;
     try {
-      Map<String, String> summary = rejections.beforeCommit();
-      WriteResult result = writer.write(table, converter, batch, converted);
-      snapshot = committer.commit(table, result, offsets, expected, summary);
+      Map<String, String> summary = new HashMap<>(rejections.beforeCommit());
+      summary.put(COMMIT_KEYS, String.valueOf(batch.size()));
+      summary.put(COMMIT_MODE, MODE_MERGE);
+      snapshot = commitMerged(table, converter, batch, converted, offsets, expected, summary);
+      merged = snapshot != null;
+      if (!merged) {
+        summary.put(COMMIT_MODE, MODE_EQUALITY_DELETES);
+        WriteResult result = writer.write(table, converter, batch, converted);
+        snapshot = committer.commit(table, result, offsets, expected, summary);
+      }
     } catch (OffsetFenceException | DataException | TestHookException e) {
       meters.commitFailed();
       throw e;
@@ -226,14 +254,51 @@ public final class UpsertCommitter implements Closeable {
     held.putAll(offsets);
     pending.drop(tps);
     log.info(
-        "Committed {} keys ({} records, {} refused by the table) to {} as snapshot {} in {} ms; offsets {}",
+        "Committed {} keys ({} records, {} refused by the table) to {} as snapshot {} ({}) in {}"
+            + " ms; offsets {}",
         batch.size(),
         writable.size(),
         events.size() - writable.size(),
         id,
         snapshot == null ? "?" : snapshot.snapshotId(),
+        merged ? "merged into its partitions" : "with equality deletes",
         durationNanos / 1_000_000,
         offsets);
+  }
+
+  /**
+   * Commits {@code batch} merged into the partitions it touches ({@link MergeOnCommit}).
+   *
+   * @return the committed snapshot; null when the batch is not merged (its partitions are too big,
+   *     or another commit to them came first), and nothing was committed
+   */
+  private Snapshot commitMerged(
+      Table table,
+      RecordConverter converter,
+      List<ChangeEvent> batch,
+      Map<ChangeEvent, BatchWriter.Converted> converted,
+      Map<TopicPartition, Long> offsets,
+      Map<TopicPartition, Long> expected,
+      Map<String, String> summary) {
+    Snapshot base = table.currentSnapshot();
+    Optional<MergeOnCommit.Merged> merged =
+        merge.write(table, base, converter.keySchema(), batch, converted);
+    if (merged.isEmpty()) {
+      return null;
+    }
+    try {
+      return committer.commitMerged(table, base, merged.get(), offsets, expected, summary);
+    } catch (MergeConflictException e) {
+      log.info(
+          "Merging {} keys into {} conflicted with a commit since snapshot {} ({}); writing them"
+              + " with equality deletes instead",
+          batch.size(),
+          table.name(),
+          base == null ? "(none)" : base.snapshotId(),
+          e.getMessage());
+      table.refresh();
+      return null;
+    }
   }
 
   /**

@@ -23,6 +23,17 @@ public final class MaintenanceConfig {
           + " topic, on a background thread. Turn it off only when another engine maintains the"
           + " tables.";
 
+  public static final String MERGE_MAX_BYTES_CONFIG = "maintenance.merge.max-bytes";
+  public static final String MERGE_MAX_BYTES_DOC =
+      "A batch whose partitions hold at most this many bytes of data files is merged into them"
+          + " at commit (copy-on-write): their live rows and the batch's are written into new"
+          + " data files that replace all their files, so those partitions hold no delete file"
+          + " and read like a compacted table. Larger ones, and a merge that conflicts with"
+          + " another writer's commit, are written with equality deletes, which the rewrites"
+          + " below apply later. The cost is a read and a write of those partitions per commit"
+          + " (docs/design.md#table-maintenance); 0 never merges.";
+  static final long MERGE_MAX_BYTES_DEFAULT = 8L * 1024 * 1024;
+
   public static final String REWRITE_DELETE_FILES_CONFIG = "maintenance.rewrite.delete-files";
   public static final String REWRITE_DELETE_FILES_DOC =
       "A table partition is rewritten (its live rows into new data files, its dangling delete"
@@ -104,6 +115,17 @@ public final class MaintenanceConfig {
         ++order,
         Width.SHORT,
         "Maintenance");
+    def.define(
+        MERGE_MAX_BYTES_CONFIG,
+        Type.LONG,
+        MERGE_MAX_BYTES_DEFAULT,
+        Range.atLeast(0L),
+        Importance.MEDIUM,
+        MERGE_MAX_BYTES_DOC,
+        GROUP,
+        ++order,
+        Width.SHORT,
+        "Merge at commit up to (bytes)");
     def.define(
         REWRITE_DELETE_FILES_CONFIG,
         Type.INT,

@@ -288,6 +288,14 @@ public final class UpsertSinkConfig extends AbstractConfig {
     return getBoolean(MaintenanceConfig.ENABLED_CONFIG);
   }
 
+  /**
+   * {@value MaintenanceConfig#MERGE_MAX_BYTES_CONFIG}; 0 when maintenance is off: the tables are
+   * then written only with equality deletes.
+   */
+  public long mergeMaxBytes() {
+    return maintenanceEnabled() ? getLong(MaintenanceConfig.MERGE_MAX_BYTES_CONFIG) : 0;
+  }
+
   /** The {@code maintenance.*} keys. */
   public MaintenanceSettings maintenance() {
     return MaintenanceConfig.settings(this);

@@ -14,13 +14,13 @@ import org.apache.iceberg.expressions.UnboundTerm;
  * column equals the partition's value. Every row of a file of the partition satisfies it, so a scan
  * with it reads every live row of the partition and no other.
  */
-final class PartitionFilter {
+public final class PartitionFilter {
   private PartitionFilter() {}
 
   /**
    * @param schema the table's current schema, which names the source columns now
    */
-  static Expression of(Schema schema, PartitionSpec spec, StructLike partition) {
+  public static Expression of(Schema schema, PartitionSpec spec, StructLike partition) {
     Expression filter = Expressions.alwaysTrue();
     List<PartitionField> fields = spec.fields();
     for (int i = 0; i < fields.size(); i++) {

@@ -1,0 +1,256 @@
+package io.sluice.connect.upsert.write;
+
+import io.sluice.connect.upsert.event.ChangeEvent;
+import io.sluice.connect.upsert.event.Operation;
+import io.sluice.connect.upsert.maintenance.PartitionFilter;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.UUID;
+import org.apache.iceberg.DataFile;
+import org.apache.iceberg.DeleteFile;
+import org.apache.iceberg.FileFormat;
+import org.apache.iceberg.FileScanTask;
+import org.apache.iceberg.PartitionKey;
+import org.apache.iceberg.PartitionSpec;
+import org.apache.iceberg.Schema;
+import org.apache.iceberg.Snapshot;
+import org.apache.iceberg.StructLike;
+import org.apache.iceberg.Table;
+import org.apache.iceberg.data.GenericFileWriterFactory;
+import org.apache.iceberg.data.IcebergGenerics;
+import org.apache.iceberg.data.InternalRecordWrapper;
+import org.apache.iceberg.data.Record;
+import org.apache.iceberg.expressions.Expression;
+import org.apache.iceberg.expressions.Expressions;
+import org.apache.iceberg.io.CloseableIterable;
+import org.apache.iceberg.io.OutputFileFactory;
+import org.apache.iceberg.io.RollingDataWriter;
+import org.apache.iceberg.util.StructLikeMap;
+import org.apache.iceberg.util.StructLikeSet;
+import org.apache.iceberg.util.StructProjection;
+import org.apache.kafka.connect.errors.ConnectException;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Writes a batch merged into the partitions it touches (copy-on-write): each touched partition's
+ * live rows at the base snapshot, read with Iceberg's reader (deletes applied), minus the batch's
+ * keys, plus the batch's new rows, into new data files that replace all of the partition's data and
+ * delete files. The table then holds no delete file for those partitions, and a read of them costs
+ * what a read of the compacted table costs.
+ *
+ * <p>Only for batches whose touched partitions are small: the work is a read and a write of those
+ * partitions at every commit. A batch that touches more than {@code maxBytes} of data files, or a
+ * table whose live files are in more than one partition spec, is not merged ({@link #write} is
+ * empty) and goes the merge-on-read way ({@link BatchWriter}: equality deletes, applied later by
+ * the table maintenance).
+ */
+public final class MergeOnCommit {
+  private static final Logger log = LoggerFactory.getLogger(MergeOnCommit.class);
+
+  private final int taskId;
+  private final long maxBytes;
+  private final long targetFileSizeBytes;
+  private long attempt;
+
+  /**
+   * The new files of a merged batch and the files they replace, not yet committed.
+   *
+   * @param partitions a row filter that selects exactly the merged partitions (conflict detection)
+   */
+  public record Merged(
+      List<DataFile> added,
+      List<DataFile> replacedData,
+      List<DeleteFile> replacedDeletes,
+      Expression partitions,
+      long replacedBytes) {}
+
+  /**
+   * @param taskId the Connect task index, part of every file name
+   * @param maxBytes the most bytes of data files a batch may merge; 0 never merges
+   * @param targetFileSizeBytes size of the merged data files
+   */
+  public MergeOnCommit(int taskId, long maxBytes, long targetFileSizeBytes) {
+    this.taskId = taskId;
+    this.maxBytes = maxBytes;
+    this.targetFileSizeBytes = targetFileSizeBytes;
+  }
+
+  /**
+   * @param base the snapshot the batch is merged into (null: the table has none yet)
+   * @param converted every event of {@code batch} (one per key), converted by {@link
+   *     BatchWriter#convert} with the converter of the table's current schema
+   * @return the merged files; empty when the batch is not merged (nothing written then)
+   * @throws ConnectException when the files cannot be written (those written are deleted)
+   */
+  public Optional<Merged> write(
+      Table table,
+      Snapshot base,
+      Schema keySchema,
+      List<ChangeEvent> batch,
+      Map<ChangeEvent, BatchWriter.Converted> converted) {
+    if (maxBytes <= 0) {
+      return Optional.empty();
+    }
+    Schema schema = table.schema();
+    PartitionSpec spec = table.spec();
+    Map<StructLike, List<ChangeEvent>> byPartition = byPartition(schema, spec, batch, converted);
+    Expression filter = Expressions.alwaysFalse();
+    for (StructLike partition : byPartition.keySet()) {
+      filter = Expressions.or(filter, PartitionFilter.of(schema, spec, partition));
+    }
+    List<DataFile> replacedData = new ArrayList<>();
+    Map<String, DeleteFile> replacedDeletes = new LinkedHashMap<>();
+    long bytes = 0;
+    if (base != null) {
+      try (CloseableIterable<FileScanTask> tasks =
+          table.newScan().useSnapshot(base.snapshotId()).filter(filter).planFiles()) {
+        for (FileScanTask task : tasks) {
+          DataFile file = task.file();
+          if (file.specId() != spec.specId()) {
+            return Optional.empty();
+          }
+          bytes += file.fileSizeInBytes();
+          if (bytes > maxBytes) {
+            return Optional.empty();
+          }
+          replacedData.add(file);
+          task.deletes().forEach(d -> replacedDeletes.putIfAbsent(d.location(), d));
+        }
+      } catch (IOException e) {
+        throw new UncheckedIOException("cannot plan a read of " + table.name(), e);
+      }
+    }
+    List<DataFile> added = new ArrayList<>();
+    try {
+      for (Map.Entry<StructLike, List<ChangeEvent>> entry : byPartition.entrySet()) {
+        added.addAll(
+            writePartition(
+                table, base, schema, keySchema, entry.getKey(), entry.getValue(), converted));
+      }
+    } catch (IOException | RuntimeException e) {
+      delete(table, added);
+      throw new ConnectException(
+          "cannot merge a batch of "
+              + batch.size()
+              + " keys into table "
+              + table.name()
+              + ": "
+              + e.getMessage(),
+          e);
+    }
+    return Optional.of(
+        new Merged(added, replacedData, List.copyOf(replacedDeletes.values()), filter, bytes));
+  }
+
+  private List<DataFile> writePartition(
+      Table table,
+      Snapshot base,
+      Schema schema,
+      Schema keySchema,
+      StructLike partition,
+      List<ChangeEvent> events,
+      Map<ChangeEvent, BatchWriter.Converted> converted)
+      throws IOException {
+    PartitionSpec spec = table.spec();
+    StructLikeSet keys = StructLikeSet.create(keySchema.asStruct());
+    for (ChangeEvent event : events) {
+      keys.add(new InternalRecordWrapper(keySchema.asStruct()).wrap(converted.get(event).key()));
+    }
+    GenericFileWriterFactory writers =
+        new GenericFileWriterFactory.Builder(table)
+            .dataSchema(schema)
+            .dataFileFormat(FileFormat.PARQUET)
+            .build();
+    OutputFileFactory files =
+        OutputFileFactory.builderFor(table, taskId, ++attempt)
+            .format(FileFormat.PARQUET)
+            .operationId("merge-" + UUID.randomUUID())
+            .build();
+    RollingDataWriter<Record> writer =
+        new RollingDataWriter<>(
+            writers,
+            files,
+            table.io(),
+            targetFileSizeBytes,
+            spec,
+            spec.isUnpartitioned() ? null : partition);
+    boolean closed = false;
+    try {
+      if (base != null) {
+        InternalRecordWrapper rows = new InternalRecordWrapper(schema.asStruct());
+        StructProjection key = StructProjection.create(schema, keySchema);
+        try (CloseableIterable<Record> current =
+            IcebergGenerics.read(table)
+                .useSnapshot(base.snapshotId())
+                .project(schema)
+                .where(PartitionFilter.of(schema, spec, partition))
+                .build()) {
+          for (Record row : current) {
+            if (!keys.contains(key.wrap(rows.wrap(row)))) {
+              writer.write(row);
+            }
+          }
+        }
+      }
+      for (ChangeEvent event : events) {
+        if (event.operation() == Operation.UPSERT) {
+          writer.write(converted.get(event).row());
+        }
+      }
+      writer.close();
+      closed = true;
+      return writer.result().dataFiles();
+    } finally {
+      if (!closed) {
+        abandon(table, writer);
+      }
+    }
+  }
+
+  private static Map<StructLike, List<ChangeEvent>> byPartition(
+      Schema schema,
+      PartitionSpec spec,
+      List<ChangeEvent> batch,
+      Map<ChangeEvent, BatchWriter.Converted> converted) {
+    Map<StructLike, List<ChangeEvent>> byPartition = StructLikeMap.create(spec.partitionType());
+    PartitionKey partitionKey = new PartitionKey(spec, schema);
+    InternalRecordWrapper wrapper = new InternalRecordWrapper(schema.asStruct());
+    for (ChangeEvent event : batch) {
+      BatchWriter.Converted rows = converted.get(event);
+      Record asRow = event.operation() == Operation.UPSERT ? rows.row() : rows.keyAsRow();
+      partitionKey.partition(wrapper.wrap(asRow));
+      List<ChangeEvent> events = byPartition.get(partitionKey);
+      if (events == null) {
+        events = new ArrayList<>();
+        byPartition.put(partitionKey.copy(), events);
+      }
+      events.add(event);
+    }
+    return byPartition;
+  }
+
+  private static void abandon(Table table, RollingDataWriter<Record> writer) {
+    try {
+      writer.close();
+      delete(table, writer.result().dataFiles());
+    } catch (IOException | RuntimeException e) {
+      // The writer did not close: its last file is incomplete, left to orphan removal.
+      log.warn("Could not delete the files of an abandoned merge into {}", table.name(), e);
+    }
+  }
+
+  /** Deletes files of a merge that was not committed. */
+  public static void delete(Table table, List<DataFile> files) {
+    try {
+      files.forEach(f -> table.io().deleteFile(f.location()));
+    } catch (RuntimeException e) {
+      log.warn("Could not delete the files of an uncommitted merge into {}", table.name(), e);
+    }
+  }
+}
