@@ -181,6 +181,64 @@ class ReadCostMeasurement {
     }
   }
 
+  /**
+   * What a merge at commit costs the sink by table size: commits of 1,000 updates to a table of
+   * 10,000 to 300,000 keys, merged against written with equality deletes (rewrites off), median
+   * commit time of 10 after 2 untimed.
+   */
+  @Test
+  void commitTimeByTableSizeMergedOrNot() throws IOException {
+    warmUp();
+    for (int keys : new int[] {10_000, 100_000, 300_000}) {
+      for (String merge : new String[] {"0", String.valueOf(1L << 30)}) {
+        try (Lake lake = new Lake(Files.createTempDirectory(dir, "merge"))) {
+          SinkHarness sink =
+              sink(
+                  lake,
+                  Map.of(
+                      "maintenance.merge.max-bytes", merge,
+                      "maintenance.rewrite.delete-files", "1000",
+                      "maintenance.rewrite.small-files", "1000"));
+          long[] offset = {0};
+          List<SinkRecord> records = new ArrayList<>();
+          for (int id = 0; id < keys; id++) {
+            records.add(record(0, offset[0]++, key(id), change("c", null, row(id, "v0-" + id))));
+          }
+          sink.put(records);
+          sink.commit();
+          Random random = new Random(7);
+          double[] ms = new double[10];
+          for (int i = -2; i < ms.length; i++) {
+            List<SinkRecord> batch = new ArrayList<>();
+            for (int j = 0; j < 1_000; j++) {
+              int id = random.nextInt(keys);
+              batch.add(record(0, offset[0], key(id), change("u", null, row(id, "v" + offset[0]))));
+              offset[0]++;
+            }
+            sink.put(batch);
+            long started = System.nanoTime();
+            sink.commit();
+            if (i >= 0) {
+              ms[i] = (System.nanoTime() - started) / 1e6;
+            }
+          }
+          Arrays.sort(ms);
+          Table table = lake.table(TABLE);
+          log.info(
+              "{} keys, merge.max-bytes {}: commit of 1,000 updates median {} ms, max {} ms;"
+                  + " table {} bytes of data files, {}",
+              keys,
+              merge,
+              String.format("%.0f", ms[ms.length / 2]),
+              String.format("%.0f", ms[ms.length - 1]),
+              table.currentSnapshot().summary().get("total-files-size"),
+              layout(table));
+          sink.stop();
+        }
+      }
+    }
+  }
+
   private static Map<String, String> maintenance(String threshold) {
     Map<String, String> extra = new HashMap<>();
     extra.put("maintenance.enabled", String.valueOf(!threshold.equals("off")));

@@ -32,7 +32,7 @@ public final class MaintenanceConfig {
           + " another writer's commit, are written with equality deletes, which the rewrites"
           + " below apply later. The cost is a read and a write of those partitions per commit"
           + " (docs/design.md#table-maintenance); 0 never merges.";
-  static final long MERGE_MAX_BYTES_DEFAULT = 8L * 1024 * 1024;
+  static final long MERGE_MAX_BYTES_DEFAULT = 2L * 1024 * 1024;
 
   public static final String REWRITE_DELETE_FILES_CONFIG = "maintenance.rewrite.delete-files";
   public static final String REWRITE_DELETE_FILES_DOC =

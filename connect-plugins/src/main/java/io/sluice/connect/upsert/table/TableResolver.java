@@ -132,6 +132,11 @@ public final class TableResolver {
               .withPartitionSpec(spec.build())
               .withProperty(
                   TableProperties.FORMAT_VERSION, String.valueOf(settings.formatVersion()))
+              // Every commit merges its new manifest into the others that fit the target
+              // manifest size: a merge at commit leaves one data manifest, not two (the new
+              // file's and its predecessor's DELETED entry), and a reader plans one manifest in
+              // its own thread instead of polling a worker pool (docs/design.md#table-maintenance).
+              .withProperty(TableProperties.MANIFEST_MIN_MERGE_COUNT, "2")
               .create();
       log.info("Created table {} (format v{}) with key {}", id, settings.formatVersion(), keyNames);
     } catch (AlreadyExistsException e) {

@@ -205,6 +205,34 @@ class ScanAnatomy {
       else dv(d, base, 0, 1000).forEach(rd::addDeletes);
       rd.commit();
       report("v" + v + " +1k rows +" + (v == 2 ? "pos delete" : "DV") + " 1k", d);
+      for (String minMerge : new String[] {"100", "2"}) {
+        Table m = table(v);
+        m.updateProperties().set("commit.manifest.min-count-to-merge", minMerge).commit();
+        DataFile first = data(m, 0, KEYS, 0);
+        m.newAppend().appendFile(first).commit();
+        DataFile prev = first;
+        for (int i = 1; i <= 5; i++) {
+          DataFile next = data(m, 0, KEYS, i);
+          m.newRowDelta().removeRows(prev).addRows(next).commit();
+          prev = next;
+        }
+        m.refresh();
+        System.out.printf(
+            "ANATOMY merged v%d manifests: %s%n",
+            v,
+            m.currentSnapshot().allManifests(m.io()).stream()
+                .map(
+                    f ->
+                        f.content()
+                            + " a"
+                            + f.addedFilesCount()
+                            + " e"
+                            + f.existingFilesCount()
+                            + " d"
+                            + f.deletedFilesCount())
+                .toList());
+        report("v" + v + " merged 5 times, min-count-to-merge " + minMerge, m);
+      }
     }
     measureAll();
   }
