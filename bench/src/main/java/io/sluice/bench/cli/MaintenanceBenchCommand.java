@@ -99,10 +99,11 @@ final class MaintenanceBenchCommand implements Callable<Integer> {
       split = ",",
       paramLabel = "MODE",
       description =
-          "off, on or both, in the order to run (default: ${DEFAULT-VALUE}). off leaves "
+          "off, on or both, in the order to run (default: ${DEFAULT-VALUE}). off sets the"
+              + " sink's "
               + SinkSettings.MAINTENANCE_ENABLED
-              + " out while the sink does not declare it (then it has no maintenance), else sets"
-              + " it false; on sets it true and is refused while the sink does not declare it.")
+              + " false (equality deletes only, nothing maintained), on sets it true (merges at"
+              + " commit, rewrites, snapshot expiry, with the sink's defaults).")
   List<String> modes;
 
   @Option(

@@ -80,11 +80,7 @@ final class ModeRun {
             mode.label(),
             connector,
             topic,
-            sink.sinkHasMaintenance()
-                ? SinkSettings.MAINTENANCE_ENABLED
-                    + "="
-                    + config.get(SinkSettings.MAINTENANCE_ENABLED)
-                : "the sink has no " + SinkSettings.MAINTENANCE_ENABLED + " key: no maintenance"));
+            SinkSettings.MAINTENANCE_ENABLED + "=" + config.get(SinkSettings.MAINTENANCE_ENABLED)));
     ExecutorService producerThread =
         Executors.newSingleThreadExecutor(
             r -> {

@@ -8,48 +8,27 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.function.Predicate;
 import org.apache.kafka.common.config.ConfigValue;
 
 /**
  * The upsert sink's configuration in each mode: the benchmark's own ({@link
  * ConnectorConfigs#upsertSink}), the mode's {@value #MAINTENANCE_ENABLED}, and the {@code
  * --sink-config} settings on top.
- *
- * <p>The sink refuses keys it does not declare, and until table maintenance is merged it has no
- * {@value #MAINTENANCE_ENABLED}. So the key is set only when the sink declares it: {@code off}
- * without it is the sink as it is, and {@code on} is refused up front. Once the key exists (true by
- * default), {@code off} sets it to false.
  */
 public final class SinkSettings {
-  /** The upsert sink's switch for table maintenance (rewrites, snapshot expiry). */
+  /** The upsert sink's switch for table maintenance (merges at commit, rewrites, expiry). */
   public static final String MAINTENANCE_ENABLED = "maintenance.enabled";
 
   private final Map<String, String> extra;
-  private final Predicate<String> sinkDeclares;
 
   /** {@code extra} on the upsert sink of this build. */
   public SinkSettings(Map<String, String> extra) {
-    this(extra, key -> UpsertSinkConfig.configDef().configKeys().containsKey(key));
-  }
-
-  /**
-   * @param sinkDeclares whether the sink declares a key (tests stand in for a sink with
-   *     maintenance)
-   */
-  SinkSettings(Map<String, String> extra, Predicate<String> sinkDeclares) {
     this.extra = Map.copyOf(extra);
-    this.sinkDeclares = sinkDeclares;
   }
 
   /** The {@code --sink-config} settings. */
   public Map<String, String> extra() {
     return extra;
-  }
-
-  /** Whether the sink has the {@value #MAINTENANCE_ENABLED} switch. */
-  public boolean sinkHasMaintenance() {
-    return sinkDeclares.test(MAINTENANCE_ENABLED);
   }
 
   /**
@@ -59,9 +38,7 @@ public final class SinkSettings {
    */
   public Map<String, String> config(Map<String, String> base, Mode mode) {
     Map<String, String> config = new LinkedHashMap<>(base);
-    if (sinkHasMaintenance()) {
-      config.put(MAINTENANCE_ENABLED, String.valueOf(mode == Mode.ON));
-    }
+    config.put(MAINTENANCE_ENABLED, String.valueOf(mode == Mode.ON));
     config.putAll(extra);
     return config;
   }
@@ -94,12 +71,6 @@ public final class SinkSettings {
                         + key
                         + ": the benchmark sets this key itself"
                         + (key.equals("commit.interval.ms") ? "; use --commit-interval-ms" : "")));
-    if (modes.contains(Mode.ON) && !sinkHasMaintenance()) {
-      problems.add(
-          "--modes on: this build's upsert sink has no "
-              + MAINTENANCE_ENABLED
-              + " key yet (table maintenance is not merged); run --modes off");
-    }
     if (problems.isEmpty()) {
       for (Mode mode : modes) {
         for (ConfigValue value : UpsertSinkConfig.validate(config(base, mode)).configValues()) {

@@ -19,8 +19,8 @@ import picocli.CommandLine;
 
 /**
  * {@code sluice bench maintenance} with tiny figures on real embedded components (broker, registry,
- * Connect worker, SQLite catalog): the command's output, its JSON and the check. Maintenance off
- * only: the sink has no maintenance.enabled yet.
+ * Connect worker, SQLite catalog): the command's output, its JSON and the check, maintenance off
+ * and on.
  */
 class MaintenanceBenchIT {
   @TempDir Path dir;
@@ -42,7 +42,7 @@ class MaintenanceBenchIT {
             "--commits=6",
             "--commit-interval-ms=500",
             "--sample-every=2",
-            "--modes=off",
+            "--modes=off,on",
             "--output=" + output);
 
     assertThat(exitCode).as("stderr: %s", err).isZero();
@@ -54,7 +54,8 @@ class MaintenanceBenchIT {
         .contains("workload: 200 keys inserted, then 2,000 updates (seed 42)")
         .contains("maintenance off:")
         .contains("wrong keys 0, duplicate keys 0: passed")
-        .contains("target scan ratio with maintenance on, every sample <= 1.5: not measured")
+        .contains("maintenance on:")
+        .contains("target scan ratio with maintenance on, every sample <= 1.5: ")
         .contains("check: passed")
         .contains("result: " + output.toAbsolutePath());
 
@@ -79,6 +80,14 @@ class MaintenanceBenchIT {
     assertThat(off.maxRatio())
         .isGreaterThanOrEqualTo(off.lastRatio())
         .isEqualTo(samples.stream().mapToDouble(Sample::ratio).max().orElseThrow());
+
+    ModeResult on = result.modes().get(1);
+    assertThat(on.check().rows()).isEqualTo(on.check().expectedRows()).isPositive();
+    Sample onLast = on.samples().get(on.samples().size() - 1);
+    assertThat(onLast.files().dataFiles())
+        .as("every batch of this small table merged at commit")
+        .isEqualTo(1);
+    assertThat(onLast.files().equalityDeleteFiles()).isZero();
 
     JsonNode json = new ObjectMapper().readTree(output.toFile());
     List<String> keys = new ArrayList<>();

@@ -4,47 +4,17 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatCode;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.sluice.connect.upsert.config.UpsertSinkConfig;
 import java.util.List;
 import java.util.Map;
-import java.util.function.Predicate;
 import org.junit.jupiter.api.Test;
 
 class SinkSettingsTest {
   private static final Map<String, String> BASE =
       Map.of("topics", "broker.cdc_lab.orders_off.clean", "commit.interval.ms", "1000");
 
-  /** A sink with table maintenance: it declares the switch and the keys that come with it. */
-  private static final Predicate<String> WITH_MAINTENANCE =
-      key ->
-          key.startsWith("maintenance.")
-              || UpsertSinkConfig.configDef().configKeys().containsKey(key);
-
-  @Test
-  void withoutTheSwitchOffIsTheSinkAsItIsAndOnIsRefused() {
-    SinkSettings sink = new SinkSettings(Map.of(), key -> false);
-
-    assertThat(sink.sinkHasMaintenance()).isFalse();
-    assertThat(sink.config(BASE, Mode.OFF)).isEqualTo(BASE);
-    assertThatCode(() -> sink.check(List.of(Mode.OFF), 1_000)).doesNotThrowAnyException();
-    assertThatThrownBy(() -> sink.check(List.of(Mode.OFF, Mode.ON), 1_000))
-        .isInstanceOf(IllegalArgumentException.class)
-        .hasMessage(
-            "--modes on: this build's upsert sink has no maintenance.enabled key yet (table"
-                + " maintenance is not merged); run --modes off");
-  }
-
-  @Test
-  void thisBuildsSinkHasTheSwitch() {
-    assertThat(new SinkSettings(Map.of()).sinkHasMaintenance())
-        .as("off sets maintenance.enabled=false")
-        .isTrue();
-  }
-
   @Test
   void withTheSwitchEachModeSetsIt() {
-    SinkSettings sink =
-        new SinkSettings(Map.of("maintenance.rewrite.delete-files", "4"), WITH_MAINTENANCE);
+    SinkSettings sink = new SinkSettings(Map.of("maintenance.rewrite.delete-files", "4"));
 
     assertThat(sink.config(BASE, Mode.OFF))
         .containsAllEntriesOf(BASE)
@@ -85,8 +55,7 @@ class SinkSettingsTest {
   @Test
   void theKeysTheBenchmarkSetsAreRefused() {
     SinkSettings sink =
-        new SinkSettings(
-            Map.of("commit.interval.ms", "50", "maintenance.enabled", "true"), WITH_MAINTENANCE);
+        new SinkSettings(Map.of("commit.interval.ms", "50", "maintenance.enabled", "true"));
 
     assertThatThrownBy(() -> sink.check(List.of(Mode.OFF), 1_000))
         .isInstanceOf(IllegalArgumentException.class)

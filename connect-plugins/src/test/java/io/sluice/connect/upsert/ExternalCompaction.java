@@ -74,6 +74,8 @@ public final class ExternalCompaction {
     } catch (ValidationException e) {
       table.io().deleteFile(compacted.location());
       refused.incrementAndGet();
+      org.slf4j.LoggerFactory.getLogger(ExternalCompaction.class)
+          .info("External compaction of {} refused: {}", id, e.getMessage());
     }
   }
 

@@ -143,7 +143,9 @@ class UpsertSinkMaintenanceIT {
         external.refused(),
         rewrites("success"),
         rewrites("failure"));
-    assertThat(external.committed()).as("external compactions committed").isGreaterThanOrEqualTo(2);
+    // Which side wins each race varies (the own rewrites win more since the manifests merge at
+    // every commit); both must have committed for the race to have been run.
+    assertThat(external.committed()).as("external compactions committed").isPositive();
     assertThat(rewrites("success")).as("own rewrites committed").isGreaterThanOrEqualTo(3);
     assertThat(lake.offsets(TABLE, CONNECTOR)).isEqualTo(next);
     assertNoFence();

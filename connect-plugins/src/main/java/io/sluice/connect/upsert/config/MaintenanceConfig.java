@@ -17,11 +17,12 @@ public final class MaintenanceConfig {
 
   public static final String ENABLED_CONFIG = "maintenance.enabled";
   public static final String ENABLED_DOC =
-      "Maintain the `_current` tables from inside the sink: rewrite partitions whose delete files"
+      "Maintain the `_current` tables from inside the sink: merge batches into small partitions"
+          + " at commit (maintenance.merge.max-bytes), rewrite partitions whose delete files"
           + " pile up (applying the deletes), expire snapshots, remove orphan files, rewrite"
           + " manifests. One task maintains each table: the task assigned partition 0 of its"
-          + " topic, on a background thread. Turn it off only when another engine maintains the"
-          + " tables.";
+          + " topic, on a background thread (every task merges its own batches). Turn it off only"
+          + " when another engine maintains the tables.";
 
   public static final String MERGE_MAX_BYTES_CONFIG = "maintenance.merge.max-bytes";
   public static final String MERGE_MAX_BYTES_DOC =
@@ -37,7 +38,7 @@ public final class MaintenanceConfig {
   public static final String REWRITE_DELETE_FILES_CONFIG = "maintenance.rewrite.delete-files";
   public static final String REWRITE_DELETE_FILES_DOC =
       "A table partition is rewritten (its live rows into new data files, its dangling delete"
-          + " files removed) once it has this many delete files. Every commit adds one equality"
+          + " files removed) once it has this many delete files. Every commit not merged adds one equality"
           + " delete file per partition it touches, and each one slows every read of the"
           + " partition (docs/design.md#table-maintenance).";
   static final int REWRITE_DELETE_FILES_DEFAULT = 4;
