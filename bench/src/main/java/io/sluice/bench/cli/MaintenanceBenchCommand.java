@@ -40,8 +40,8 @@ import picocli.CommandLine.Spec;
           + " current snapshot is scanned in full with Iceberg's generic reader (deletes applied;"
           + " one untimed scan, then the median of 3 timed ones, or of more while they add up to"
           + " less than 200 ms, at most 51) and so are the same rows written compacted"
-          + " (a fresh table in the same catalog, one data file, no deletes, dropped again); the"
-          + " scan ratio is the first time over the second. Each sample also counts the"
+          + " (a fresh table in the same catalog, one data file, no deletes, dropped again),"
+          + " the two scanned in turns; the scan ratio is the first time over the second. Each sample also counts the"
           + " snapshot's data, equality-delete and position-delete files (from its manifests).",
       "Throughput: all records over the time from the first record produced to the commit of"
           + " the snapshot that made the last one visible; visibility: produce-to-visible of every"

@@ -32,7 +32,8 @@ import org.slf4j.LoggerFactory;
  * written compacted, i.e. into a fresh table of the same catalog, schema and properties holding
  * exactly the scanned rows in one data file without deletes (unpartitioned), dropped again
  * afterwards. Each side is scanned once untimed (the first scan of the table also collects its
- * rows), then {@value #TIMED_SCANS} times or more ({@link #medianScanMs}); the median counts.
+ * rows), then {@value #TIMED_SCANS} times or more, in turns with the other ({@link #medianScanMs});
+ * the median counts.
  */
 public final class ScanSampler {
   static final int TIMED_SCANS = 3;
@@ -87,11 +88,12 @@ public final class ScanSampler {
     List<Record> rows = new ArrayList<>();
     // A loaded table is not refreshed: every read below sees this snapshot.
     IcebergRows.read(source, 0, r -> rows.add(r.copy()));
-    double scanMs = medianScanMs(source);
     Table copy = writeCompacted(source, rows);
     try {
       IcebergRows.read(copy, 0, r -> {});
-      double compactedMs = medianScanMs(copy);
+      double[] medians = medianScanMs(source, copy);
+      double scanMs = medians[0];
+      double compactedMs = medians[1];
       return Sample.of(
           commits,
           elapsedMs,
@@ -135,21 +137,37 @@ public final class ScanSampler {
   }
 
   /**
-   * The median of {@value #TIMED_SCANS} scans, or of more while they add up to less than {@link
-   * #MIN_TIMED}: a scan of a few milliseconds (the compacted copy) is thrown off by one collection
-   * or one busy moment of the machine, and it is cheap to repeat.
+   * The median scan times of {@code table} and {@code copy}, scanned in turns (table, copy, table,
+   * ...) so that both see the same moments of the machine: {@value #TIMED_SCANS} scans each, or
+   * more while each side's add up to less than {@link #MIN_TIMED}, at most {@value
+   * #MAX_TIMED_SCANS} each. A scan of a few milliseconds (the compacted copy) is thrown off by one
+   * collection or one busy moment, and it is cheap to repeat.
    */
-  private static double medianScanMs(Table table) {
-    List<Double> ms = new ArrayList<>();
-    long total = 0;
-    while (ms.size() < TIMED_SCANS
-        || (total < MIN_TIMED.toNanos() && ms.size() < MAX_TIMED_SCANS)) {
-      long started = System.nanoTime();
-      IcebergRows.read(table, 0, r -> {});
-      long took = System.nanoTime() - started;
-      total += took;
-      ms.add(took / 1e6);
+  private static double[] medianScanMs(Table table, Table copy) {
+    List<Double> tableMs = new ArrayList<>();
+    List<Double> copyMs = new ArrayList<>();
+    long tableTotal = 0;
+    long copyTotal = 0;
+    while (tableMs.size() < TIMED_SCANS
+        || (Math.min(tableTotal, copyTotal) < MIN_TIMED.toNanos()
+            && tableMs.size() < MAX_TIMED_SCANS)) {
+      long took = timedScan(table);
+      tableTotal += took;
+      tableMs.add(took / 1e6);
+      took = timedScan(copy);
+      copyTotal += took;
+      copyMs.add(took / 1e6);
     }
+    return new double[] {median(tableMs), median(copyMs)};
+  }
+
+  private static long timedScan(Table table) {
+    long started = System.nanoTime();
+    IcebergRows.read(table, 0, r -> {});
+    return System.nanoTime() - started;
+  }
+
+  private static double median(List<Double> ms) {
     Collections.sort(ms);
     return ms.get(ms.size() / 2);
   }
