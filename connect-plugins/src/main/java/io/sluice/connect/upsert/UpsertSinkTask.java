@@ -269,6 +269,12 @@ public class UpsertSinkTask extends SinkTask {
 
   private void commitIfDue() {
     long elapsedMs = (nanoClock.getAsLong() - lastCommitNanos) / 1_000_000;
+    long idleMs = config.idleCommitIntervalMs();
+    if (pending.isEmpty() && idleMs > 0 && elapsedMs >= idleMs) {
+      // Idle partitions: their offsets are committed again, so that the snapshot of the task's
+      // last commit is no longer the newest naming them and expiry can move past it.
+      held.forEach((tp, offset) -> pending.add(tp, offset - 1, null));
+    }
     if (pending.isEmpty() || elapsedMs < config.commitIntervalMs()) {
       return;
     }

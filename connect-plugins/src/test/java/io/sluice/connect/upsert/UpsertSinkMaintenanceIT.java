@@ -53,6 +53,7 @@ class UpsertSinkMaintenanceIT {
   private static final String CONNECTOR = "orders-upsert";
   private static final int DELETE_FILES = 3;
   private static final int KEYS = 120;
+  private static final long IDLE_COMMIT_MS = 60_000;
 
   private static final org.slf4j.Logger log =
       LoggerFactory.getLogger(UpsertSinkMaintenanceIT.class);
@@ -112,6 +113,43 @@ class UpsertSinkMaintenanceIT {
     a.stop();
     b.stop();
     assertThat(start(List.of(P0, P1)).context.seeks).isEqualTo(next);
+  }
+
+  @Test
+  void anIdleTaskCommitsItsOffsetsAgainSoThatExpiryIsNotHeldBack() {
+    SinkHarness a = start(List.of(P0));
+    SinkHarness b = start(List.of(P1));
+    b.put(changes(P1, 5));
+    b.commit();
+    long bSnapshot = lake.table(TABLE).currentSnapshot().snapshotId();
+    for (int round = 0; round < 12; round++) {
+      a.put(changes(P0, 3));
+      a.commit();
+    }
+    awaitMaintenanceCaughtUp();
+    Table pinned = lake.table(TABLE);
+    assertThat(pinned.snapshot(bSnapshot)).as("b's only snapshot is kept").isNotNull();
+    assertThat(pinned.snapshots()).as("every snapshot since b's is kept").hasSizeGreaterThan(12);
+
+    // b receives nothing for the idle interval: it commits its offsets again, without files.
+    b.clock.addAndGet(IDLE_COMMIT_MS * 1_000_000);
+    b.put(List.of());
+    Snapshot idle = lake.table(TABLE).currentSnapshot();
+    assertThat(idle.snapshotId()).isNotEqualTo(bSnapshot);
+    assertThat(idle.summary())
+        .containsEntry("sluice.commit.keys", "0")
+        .doesNotContainKey("added-data-files")
+        .containsKey("sluice.offsets." + CONNECTOR);
+    a.put(changes(P0, 3));
+    a.commit();
+    await("expiry moved past b's old snapshot")
+        .atMost(Duration.ofSeconds(30))
+        .pollInterval(Duration.ofMillis(200))
+        .until(() -> lake.table(TABLE).snapshot(bSnapshot) == null);
+    assertThat(lake.table(TABLE).snapshots()).hasSizeLessThan(12);
+    assertTableEqualsModel("after expiry");
+    assertThat(lake.offsets(TABLE, CONNECTOR)).isEqualTo(next);
+    assertNoFence();
   }
 
   @Test
@@ -314,6 +352,7 @@ class UpsertSinkMaintenanceIT {
     props.put("maintenance.snapshots.max-age-ms", "0");
     props.put("maintenance.manifests.max-count", "4");
     props.put("maintenance.check.interval-ms", "1000");
+    props.put("maintenance.idle-commit.interval-ms", String.valueOf(IDLE_COMMIT_MS));
     props.put("sluice.task.id", String.valueOf(harnesses.size()));
     SinkHarness harness = new SinkHarness(props, partitions, QuarantineClients.KAFKA);
     harnesses.add(harness);

@@ -83,6 +83,13 @@ public final class MaintenanceConfig {
       "When the current snapshot has more data manifests than this, they are rewritten into as"
           + " few as their size allows (planning a read opens every manifest).";
 
+  public static final String IDLE_COMMIT_INTERVAL_MS_CONFIG = "maintenance.idle-commit.interval-ms";
+  public static final String IDLE_COMMIT_INTERVAL_MS_DOC =
+      "A task that received nothing for this long commits its partitions' offsets again (a"
+          + " snapshot without files). Snapshot expiry never removes the newest snapshot naming a"
+          + " partition, so without it a task whose partitions are idle would keep every snapshot"
+          + " the other tasks commit after its last one.";
+
   public static final String CHECK_INTERVAL_MS_CONFIG = "maintenance.check.interval-ms";
   public static final String CHECK_INTERVAL_MS_DOC =
       "Maintenance is checked after each commit of the maintaining task and, for tables other"
@@ -215,6 +222,17 @@ public final class MaintenanceConfig {
         ++order,
         Width.SHORT,
         "Manifests max count");
+    def.define(
+        IDLE_COMMIT_INTERVAL_MS_CONFIG,
+        Type.LONG,
+        300_000L,
+        Range.atLeast(1_000L),
+        Importance.LOW,
+        IDLE_COMMIT_INTERVAL_MS_DOC,
+        GROUP,
+        ++order,
+        Width.SHORT,
+        "Idle commit interval (ms)");
     def.define(
         CHECK_INTERVAL_MS_CONFIG,
         Type.LONG,

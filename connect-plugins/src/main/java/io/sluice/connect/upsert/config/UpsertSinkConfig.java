@@ -296,6 +296,14 @@ public final class UpsertSinkConfig extends AbstractConfig {
     return maintenanceEnabled() ? getLong(MaintenanceConfig.MERGE_MAX_BYTES_CONFIG) : 0;
   }
 
+  /**
+   * {@value MaintenanceConfig#IDLE_COMMIT_INTERVAL_MS_CONFIG}; 0 when maintenance is off (nothing
+   * expires snapshots then).
+   */
+  public long idleCommitIntervalMs() {
+    return maintenanceEnabled() ? getLong(MaintenanceConfig.IDLE_COMMIT_INTERVAL_MS_CONFIG) : 0;
+  }
+
   /** The {@code maintenance.*} keys. */
   public MaintenanceSettings maintenance() {
     return MaintenanceConfig.settings(this);
