@@ -230,6 +230,9 @@ class UpsertSinkMaintenanceIT {
     assertThat(lastCommitMode()).isEqualTo("merge");
     assertTableEqualsModel("after a quiet merge");
     assertThat(liveDeleteFiles(lake.table(TABLE))).isEmpty();
+    assertThat(lake.table(TABLE).currentSnapshot().summary())
+        .as("no delete file left, not even one that applies to nothing")
+        .containsEntry("total-delete-files", "0");
     assertThat(lake.offsets(TABLE, CONNECTOR)).isEqualTo(next);
     assertNoFence();
     a.stop();

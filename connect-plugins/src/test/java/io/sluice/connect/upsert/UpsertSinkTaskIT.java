@@ -269,10 +269,52 @@ class UpsertSinkTaskIT {
     }
     task.put(creates.toArray(SinkRecord[]::new));
     task.commit();
+    Map<String, String> before = filesByPartition(lake.table(TABLE));
     task.put(upsert(0, 8, "u", 3, "x3"), delete(0, 9, 4), upsert(0, 10, "u", 7, "x7"));
     task.commit();
-    assertThat(lake.table(TABLE).spec().fields()).hasSize(1);
+    Table table = lake.table(TABLE);
+    assertThat(table.spec().fields()).hasSize(1);
     assertThat(state()).containsExactly("1=v1", "2=v2", "3=x3", "5=v5", "6=v6", "7=x7", "8=v8");
+    // Merged at commit: only the buckets of ids 3, 4 and 7 were rewritten, and no delete is left.
+    assertThat(table.currentSnapshot().summary())
+        .containsEntry("sluice.commit.mode", "merge")
+        .containsEntry("total-delete-files", "0");
+    Map<String, String> after = filesByPartition(table);
+    org.apache.iceberg.PartitionKey key =
+        new org.apache.iceberg.PartitionKey(table.spec(), table.schema());
+    java.util.Set<String> touched = new java.util.HashSet<>();
+    for (int id : new int[] {3, 4, 7}) {
+      org.apache.iceberg.data.GenericRecord row =
+          org.apache.iceberg.data.GenericRecord.create(table.schema());
+      row.setField("id", id);
+      key.partition(row);
+      touched.add(table.spec().partitionToPath(key));
+    }
+    before.forEach(
+        (partition, file) -> {
+          if (touched.contains(partition)) {
+            assertThat(after.get(partition)).as(partition).isNotEqualTo(file);
+          } else {
+            assertThat(after.get(partition)).as(partition).isEqualTo(file);
+          }
+        });
+  }
+
+  /** The one data file of each partition, by partition path. */
+  private static Map<String, String> filesByPartition(Table table) {
+    Map<String, String> files = new HashMap<>();
+    table
+        .newScan()
+        .planFiles()
+        .forEach(
+            t ->
+                assertThat(
+                        files.put(
+                            table.spec().partitionToPath(t.file().partition()),
+                            t.file().location()))
+                    .as("one data file per partition")
+                    .isNull());
+    return files;
   }
 
   @Test

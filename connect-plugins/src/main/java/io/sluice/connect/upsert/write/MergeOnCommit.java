@@ -10,11 +10,14 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import java.util.UUID;
 import org.apache.iceberg.DataFile;
 import org.apache.iceberg.DeleteFile;
 import org.apache.iceberg.FileFormat;
 import org.apache.iceberg.FileScanTask;
+import org.apache.iceberg.ManifestFile;
+import org.apache.iceberg.ManifestFiles;
 import org.apache.iceberg.PartitionKey;
 import org.apache.iceberg.PartitionSpec;
 import org.apache.iceberg.Schema;
@@ -120,10 +123,12 @@ public final class MergeOnCommit {
             return Optional.empty();
           }
           replacedData.add(file);
-          task.deletes().forEach(d -> replacedDeletes.putIfAbsent(d.location(), d));
         }
       } catch (IOException e) {
         throw new UncheckedIOException("cannot plan a read of " + table.name(), e);
+      }
+      if (!deletesOf(table, base, spec, byPartition.keySet(), replacedDeletes)) {
+        return Optional.empty();
       }
     }
     List<DataFile> added = new ArrayList<>();
@@ -146,6 +151,40 @@ public final class MergeOnCommit {
     }
     return Optional.of(
         new Merged(added, replacedData, List.copyOf(replacedDeletes.values()), filter, bytes));
+  }
+
+  /**
+   * Collects every delete file of the merged partitions at {@code base}, also those that apply to
+   * no live data file any more: once the partitions' data files are all replaced by files of a
+   * newer sequence number, none of them applies to anything.
+   *
+   * @return false when the table has a delete file of another spec (one of an unpartitioned spec
+   *     applies to every partition): the batch is not merged then
+   */
+  private static boolean deletesOf(
+      Table table,
+      Snapshot base,
+      PartitionSpec spec,
+      Set<StructLike> partitions,
+      Map<String, DeleteFile> into) {
+    StructLikeSet merged = StructLikeSet.create(spec.partitionType());
+    merged.addAll(partitions);
+    for (ManifestFile manifest : base.deleteManifests(table.io())) {
+      try (CloseableIterable<DeleteFile> files =
+          ManifestFiles.readDeleteManifest(manifest, table.io(), table.specs())) {
+        for (DeleteFile file : files) {
+          if (file.specId() != spec.specId()) {
+            return false;
+          }
+          if (merged.contains(file.partition())) {
+            into.putIfAbsent(file.location(), file.copyWithoutStats());
+          }
+        }
+      } catch (IOException e) {
+        throw new UncheckedIOException("cannot read the delete manifests of " + table.name(), e);
+      }
+    }
+    return true;
   }
 
   private List<DataFile> writePartition(
