@@ -300,6 +300,15 @@ class UpsertSinkTaskIT {
         });
   }
 
+  /** Three lines of two orders, then an update of one line and a delete of another. */
+  private void updateAndDeleteOneLineEach(SinkHarness task) {
+    task.put(item(0, "c", 1, 1, "apple"), item(1, "c", 1, 2, "pear"), item(2, "c", 2, 1, "fig"));
+    task.commit();
+    task.put(item(3, "u", 1, 2, "plum"), itemDelete(4, 1, 1));
+    task.commit();
+    assertThat(items()).containsExactly("1/2=plum", "2/1=fig");
+  }
+
   /** The one data file of each partition, by partition path. */
   private static Map<String, String> filesByPartition(Table table) {
     Map<String, String> files = new HashMap<>();
@@ -505,12 +514,7 @@ class UpsertSinkTaskIT {
     SinkHarness task =
         start(
             Map.of("maintenance.merge.max-bytes", "0"), List.of(ITEMS_P0), QuarantineClients.KAFKA);
-    task.put(item(0, "c", 1, 1, "apple"), item(1, "c", 1, 2, "pear"), item(2, "c", 2, 1, "fig"));
-    task.commit();
-    task.put(item(3, "u", 1, 2, "plum"), itemDelete(4, 1, 1));
-    task.commit();
-
-    assertThat(items()).containsExactly("1/2=plum", "2/1=fig");
+    updateAndDeleteOneLineEach(task);
     Table table = lake.table(ITEMS_TABLE);
     org.apache.iceberg.Schema schema = table.schema();
     List<Integer> keyIds =
@@ -532,12 +536,7 @@ class UpsertSinkTaskIT {
   @Test
   void aCompositeKeyMergedAtCommitUpdatesAndDeletesOneLineOfAnOrderOnly() {
     SinkHarness task = start(Map.of(), List.of(ITEMS_P0), QuarantineClients.KAFKA);
-    task.put(item(0, "c", 1, 1, "apple"), item(1, "c", 1, 2, "pear"), item(2, "c", 2, 1, "fig"));
-    task.commit();
-    task.put(item(3, "u", 1, 2, "plum"), itemDelete(4, 1, 1));
-    task.commit();
-
-    assertThat(items()).containsExactly("1/2=plum", "2/1=fig");
+    updateAndDeleteOneLineEach(task);
     Table table = lake.table(ITEMS_TABLE);
     assertThat(table.currentSnapshot().summary())
         .containsEntry("sluice.commit.mode", "merge")

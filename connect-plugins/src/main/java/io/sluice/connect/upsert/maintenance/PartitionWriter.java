@@ -1,22 +1,19 @@
 package io.sluice.connect.upsert.maintenance;
 
+import io.sluice.connect.upsert.write.RollingFiles;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.util.List;
-import java.util.UUID;
 import java.util.concurrent.CancellationException;
 import java.util.function.BooleanSupplier;
 import org.apache.iceberg.DataFile;
-import org.apache.iceberg.FileFormat;
 import org.apache.iceberg.PartitionSpec;
 import org.apache.iceberg.Schema;
 import org.apache.iceberg.Snapshot;
 import org.apache.iceberg.Table;
-import org.apache.iceberg.data.GenericFileWriterFactory;
 import org.apache.iceberg.data.IcebergGenerics;
 import org.apache.iceberg.data.Record;
 import org.apache.iceberg.io.CloseableIterable;
-import org.apache.iceberg.io.OutputFileFactory;
 import org.apache.iceberg.io.RollingDataWriter;
 
 /**
@@ -44,24 +41,16 @@ final class PartitionWriter {
     // added since, and the files are written in the schema the table has now.
     Schema schema = table.schema();
     PartitionSpec spec = table.specs().get(group.specId());
-    GenericFileWriterFactory writers =
-        new GenericFileWriterFactory.Builder(table)
-            .dataSchema(schema)
-            .dataFileFormat(FileFormat.PARQUET)
-            .build();
-    OutputFileFactory files =
-        OutputFileFactory.builderFor(table, taskId, ++attempt)
-            .format(FileFormat.PARQUET)
-            .operationId("maintenance-" + UUID.randomUUID())
-            .build();
     RollingDataWriter<Record> writer =
-        new RollingDataWriter<>(
-            writers,
-            files,
-            table.io(),
+        RollingFiles.open(
+            table,
+            schema,
+            taskId,
+            ++attempt,
+            "maintenance",
             targetFileSizeBytes,
             spec,
-            spec.isUnpartitioned() ? null : group.partition());
+            group.partition());
     try {
       try (CloseableIterable<Record> rows =
           IcebergGenerics.read(table)

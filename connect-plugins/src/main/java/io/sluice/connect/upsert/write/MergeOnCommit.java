@@ -11,10 +11,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
-import java.util.UUID;
 import org.apache.iceberg.DataFile;
 import org.apache.iceberg.DeleteFile;
-import org.apache.iceberg.FileFormat;
 import org.apache.iceberg.FileScanTask;
 import org.apache.iceberg.ManifestFile;
 import org.apache.iceberg.ManifestFiles;
@@ -24,14 +22,12 @@ import org.apache.iceberg.Schema;
 import org.apache.iceberg.Snapshot;
 import org.apache.iceberg.StructLike;
 import org.apache.iceberg.Table;
-import org.apache.iceberg.data.GenericFileWriterFactory;
 import org.apache.iceberg.data.IcebergGenerics;
 import org.apache.iceberg.data.InternalRecordWrapper;
 import org.apache.iceberg.data.Record;
 import org.apache.iceberg.expressions.Expression;
 import org.apache.iceberg.expressions.Expressions;
 import org.apache.iceberg.io.CloseableIterable;
-import org.apache.iceberg.io.OutputFileFactory;
 import org.apache.iceberg.io.RollingDataWriter;
 import org.apache.iceberg.util.StructLikeMap;
 import org.apache.iceberg.util.StructLikeSet;
@@ -201,24 +197,9 @@ public final class MergeOnCommit {
     for (ChangeEvent event : events) {
       keys.add(new InternalRecordWrapper(keySchema.asStruct()).wrap(converted.get(event).key()));
     }
-    GenericFileWriterFactory writers =
-        new GenericFileWriterFactory.Builder(table)
-            .dataSchema(schema)
-            .dataFileFormat(FileFormat.PARQUET)
-            .build();
-    OutputFileFactory files =
-        OutputFileFactory.builderFor(table, taskId, ++attempt)
-            .format(FileFormat.PARQUET)
-            .operationId("merge-" + UUID.randomUUID())
-            .build();
     RollingDataWriter<Record> writer =
-        new RollingDataWriter<>(
-            writers,
-            files,
-            table.io(),
-            targetFileSizeBytes,
-            spec,
-            spec.isUnpartitioned() ? null : partition);
+        RollingFiles.open(
+            table, schema, taskId, ++attempt, "merge", targetFileSizeBytes, spec, partition);
     boolean closed = false;
     try {
       if (base != null) {
