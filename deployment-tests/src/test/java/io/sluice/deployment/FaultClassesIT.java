@@ -94,10 +94,15 @@ class FaultClassesIT {
 
   @Test
   void registryOutageQuarantinesNothingAndCountsTheRoutersRetries() throws IOException {
-    JsonNode report = verify("registry-outage", 26, "--faults", "1");
+    // 10 s, not the default 30: the routers' retry backoff (100 ms, doubling) reaches its 5 s cap
+    // after 6.3 s, so they retry at the cap here too, well inside their 60 s retry timeout.
+    JsonNode report = verify("registry-outage", 26, "--faults", "1", "--outage", "10");
     assertThat(report.at("/checks/router_registry_retries_counted").asBoolean()).isTrue();
     assertThat(report.at("/checks/zero_records_quarantined").asBoolean()).isTrue();
     assertThat(report.at("/fault/injections/0/action").asText()).isEqualTo("stop");
+    assertThat(report.at("/fault/injections/0/down_ms").asLong())
+        .as("the registry down for the whole --outage")
+        .isGreaterThanOrEqualTo(10_000);
     assertThat(report.at("/fault/injections/0/exit_code").isNull()).isFalse();
   }
 

@@ -265,6 +265,15 @@ public final class ChildJvm implements AutoCloseable {
     }
 
     /**
+     * The child's clients carry {@code mark} on their command line (a JVM option of theirs, say):
+     * when its parent is gone, the child exits only once none of them runs, at most 15 s later, so
+     * that their shutdown still finds it ({@link EndsWithParent#OUTLIVES}).
+     */
+    public Builder outlives(String mark) {
+      return jvmOption("-D" + EndsWithParent.OUTLIVES + "=" + mark);
+    }
+
+    /**
      * The process whose end ends the child as well as its pipe closing; this JVM unless set (tests
      * of the pid check).
      */

@@ -19,7 +19,8 @@ import java.util.concurrent.atomic.AtomicBoolean;
  * (checked every second, with its start time against pid reuse). When either says the parent is
  * gone it writes one line to stderr and calls {@code System.exit(0)}, so the component's shutdown
  * hooks stop it cleanly; a component that has not exited {@link #HALT_AFTER} later is halted. A
- * component whose main throws exits with code 1, even if it left threads running.
+ * component whose main throws exits with code 1, even if it left threads running. A component that
+ * others need for their own shutdown (a broker) can be told to outlive them ({@link #OUTLIVES}).
  *
  * <p>Usage: {@code java -Dsluice.parent.pid=<pid> -Dsluice.parent.start=<epoch-ms>
  * io.sluice.embedded.process.EndsWithParent <main class> <args...>}. JDK classes only: a Connect
@@ -39,7 +40,20 @@ public final class EndsWithParent {
   /** How long the component's shutdown hooks get before the JVM is halted. */
   static final Duration HALT_AFTER = Duration.ofSeconds(20);
 
+  /**
+   * A mark on the command lines of the processes whose shutdown needs this component: once the
+   * parent is gone, the component exits only when no other process carrying the mark (followed by a
+   * space, or last) runs, or {@link #OUTLIVE_AT_MOST} later. A broker whose children all learn at
+   * once that their parent died would otherwise stop first, and its clients (a Connect worker, a
+   * router committing its transaction) would hang in their shutdown hooks until the halt.
+   */
+  public static final String OUTLIVES = "sluice.outlives";
+
+  /** How long a component waits for the processes it outlives. */
+  static final Duration OUTLIVE_AT_MOST = Duration.ofSeconds(15);
+
   private static final Duration POLL = Duration.ofSeconds(1);
+  private static final Duration OUTLIVE_POLL = Duration.ofMillis(100);
   private static final AtomicBoolean exiting = new AtomicBoolean();
 
   private EndsWithParent() {}
@@ -131,7 +145,52 @@ public final class EndsWithParent {
             + why
             + "; exiting");
     System.err.flush();
+    String mark = System.getProperty(OUTLIVES, "");
+    if (!mark.isEmpty()) {
+      outlive(mark);
+    }
     exit(0);
+  }
+
+  /** Waits until no other process carrying {@code mark} runs, at most {@link #OUTLIVE_AT_MOST}. */
+  private static void outlive(String mark) {
+    long deadline = System.nanoTime() + OUTLIVE_AT_MOST.toNanos();
+    long others = carrying(mark);
+    if (others > 0) {
+      System.err.println(
+          "sluice "
+              + System.getProperty(NAME, "child")
+              + ": first waiting for the "
+              + others
+              + " other process(es) of "
+              + mark
+              + " to end (at most "
+              + OUTLIVE_AT_MOST.toSeconds()
+              + " s)");
+      System.err.flush();
+    }
+    while (others > 0 && System.nanoTime() < deadline) {
+      try {
+        Thread.sleep(OUTLIVE_POLL.toMillis());
+      } catch (InterruptedException e) {
+        return;
+      }
+      others = carrying(mark);
+    }
+  }
+
+  /** How many processes other than this one carry {@code mark} on their command line. */
+  static long carrying(String mark) {
+    long self = ProcessHandle.current().pid();
+    return ProcessHandle.allProcesses()
+        .filter(p -> p.pid() != self)
+        .filter(
+            p ->
+                p.info()
+                    .commandLine()
+                    .filter(c -> c.contains(mark + " ") || c.endsWith(mark))
+                    .isPresent())
+        .count();
   }
 
   /** {@code System.exit}, and a halt if the shutdown hooks still run {@link #HALT_AFTER} later. */

@@ -9,6 +9,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.CompletableFuture;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -96,6 +97,52 @@ class ChildJvmIT {
                 + "): parent gone, pid "
                 + parent.pid()
                 + " no longer runs; exiting");
+  }
+
+  @Test
+  void aChildThatOutlivesOthersEndsAfterThemWhenTheParentIsGone() throws Exception {
+    Process parent = new ProcessBuilder("sleep", "120").start();
+    started.add(parent.toHandle());
+    String mark = "-Dsluice.test.stack=" + tmp;
+    Path clientLog = tmp.resolve("client.log");
+    Path brokerLog = tmp.resolve("broker.log");
+    ChildJvm client =
+        track(
+            ChildJvm.builder("client", NeverReady.class.getName(), clientLog)
+                .parent(parent.toHandle())
+                .jvmOption(mark)
+                .args("slow-stop"));
+    ChildJvm broker =
+        track(
+            ChildJvm.builder("broker", NeverReady.class.getName(), brokerLog)
+                .parent(parent.toHandle())
+                .outlives(mark));
+    await("both children running")
+        .atMost(Duration.ofSeconds(30))
+        .until(
+            () ->
+                Files.readString(clientLog).contains("step 2")
+                    && Files.readString(brokerLog).contains("step 2"));
+    CompletableFuture<Long> clientEnd = endOf(client);
+    CompletableFuture<Long> brokerEnd = endOf(broker);
+
+    parent.destroyForcibly().waitFor();
+
+    assertThat(client.awaitExit(Duration.ofSeconds(30))).as("exit of the client").hasValue(0);
+    assertThat(broker.awaitExit(Duration.ofSeconds(30))).as("exit of the broker").hasValue(0);
+    assertThat(brokerEnd.get())
+        .as("the broker ended after its client's 2 s shutdown")
+        .isGreaterThan(clientEnd.get());
+    assertThat(Files.readString(brokerLog))
+        .contains(
+            "sluice broker: first waiting for the 1 other process(es) of "
+                + mark
+                + " to end (at most 15 s)");
+  }
+
+  /** When the child's process ended, in {@link System#nanoTime()}. */
+  private static CompletableFuture<Long> endOf(ChildJvm child) {
+    return ProcessHandle.of(child.pid()).orElseThrow().onExit().thenApply(p -> System.nanoTime());
   }
 
   private ChildJvm track(ChildJvm.Builder builder) {

@@ -65,7 +65,7 @@ import picocli.CommandLine.Spec;
           + " SIGKILLs the router with poison records mixed in (every input in .clean or .dlq"
           + " exactly once), sink-crash SIGKILLs the Connect worker right after an Iceberg commit,"
           + " capture-restart SIGKILLs the capture mid-binlog, broker-restart SIGKILLs the broker"
-          + " (no other component restarted), registry-outage stops the registry for 30 s while"
+          + " (no other component restarted), registry-outage stops the registry (--outage, 30 s) while"
           + " events of a schema version the router has not seen arrive (nothing quarantined, its"
           + " retries counted), stack-crash SIGKILLs every process at once and"
           + " starts them again; schema-change adds a nullable column to cdc_lab.orders under"
@@ -219,6 +219,12 @@ public final class VerifyCommand implements Callable<Integer> {
           "Process fault classes: rows each round inserts into cdc_lab.orders, a third of them"
               + " then updated and a fifth deleted (default: 30).")
   Long rowsPerRound;
+
+  @Option(
+      names = "--outage",
+      paramLabel = "SECONDS",
+      description = "registry-outage: how long the registry stays down (default: 30).")
+  Integer outageSeconds;
 
   @Option(names = "--skip-repair", hidden = true)
   boolean skipRepair;
@@ -403,7 +409,7 @@ public final class VerifyCommand implements Callable<Integer> {
             defaults.roundPause(),
             defaults.poisonEvery(),
             defaults.downRounds(),
-            defaults.outage(),
+            outageSeconds == null ? defaults.outage() : Duration.ofSeconds(outageSeconds),
             waitTimeout));
   }
 

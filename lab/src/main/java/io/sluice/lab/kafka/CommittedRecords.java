@@ -48,7 +48,11 @@ public final class CommittedRecords {
             ConsumerConfig.ISOLATION_LEVEL_CONFIG,
             IsolationLevel.READ_COMMITTED.toString().toLowerCase(Locale.ROOT),
             ConsumerConfig.MAX_POLL_RECORDS_CONFIG,
-            5000);
+            5000,
+            // Up to end offsets known before the read: a fetch at the commit marker ending a
+            // partition would otherwise wait out Kafka's 500 ms for nothing (see TopicReader).
+            ConsumerConfig.FETCH_MAX_WAIT_MS_CONFIG,
+            10);
     try (KafkaConsumer<byte[], byte[]> consumer =
         new KafkaConsumer<>(config, new ByteArrayDeserializer(), new ByteArrayDeserializer())) {
       List<TopicPartition> tps = partitions(topic, partitions);

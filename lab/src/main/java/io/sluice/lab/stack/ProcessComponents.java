@@ -75,6 +75,9 @@ final class ProcessComponents {
             logs.resolve("broker.log"),
             () ->
                 child(ProcessStack.BROKER, KafkaMain.class.getName(), logs, "512m")
+                    // A SIGKILLed supervisor ends every child at once: the others' shutdown
+                    // (a Connect worker's, a router's transaction) needs the broker.
+                    .outlives(ProcessStack.CHILD_MARK + dataDir)
                     .args(
                         "--log-dir",
                         dataDir.resolve("kafka").toString(),

@@ -78,6 +78,17 @@ class VerifyCommandTest {
   }
 
   @Test
+  void anOutageOfNoSecondsIsAUsageErrorBeforeAnythingRuns() {
+    Result run =
+        execute(
+            "--failure", "registry-outage", "--outage", "0", "--report-dir", reports.toString());
+
+    assertThat(run.exit()).isEqualTo(2);
+    assertThat(run.out()).contains("--outage must be at least 1 second, got 0");
+    assertThat(reports).isEmptyDirectory();
+  }
+
+  @Test
   void skipRepairIsRefusedForSinkPoison() {
     Result run =
         execute("--failure", "sink-poison", "--skip-repair", "--report-dir", reports.toString());

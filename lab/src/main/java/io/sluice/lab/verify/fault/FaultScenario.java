@@ -62,6 +62,10 @@ public final class FaultScenario implements VerifyScenario {
         throw new IllegalArgumentException(
             "--faults must be between 1 and the workload's rounds - 1 (" + (rounds - 1) + ")");
       }
+      if (outage.isNegative() || outage.isZero()) {
+        throw new IllegalArgumentException(
+            "--outage must be at least 1 second, got " + outage.toSeconds());
+      }
       if (rounds >= SteadyWorkload.ROUND_SEEDS - 1 || rowsPerRound < 1) {
         throw new IllegalArgumentException(
             "--rounds must be below "

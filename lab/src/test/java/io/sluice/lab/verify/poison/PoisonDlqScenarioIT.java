@@ -146,6 +146,8 @@ class PoisonDlqScenarioIT {
 
   @Test
   void withTheRepairSkippedTheReportShowsTheDiffAndTheRunFails() throws IOException {
+    // Unrepaired, the lake cannot converge while capture is paused: the repair wait runs out
+    // whatever its length, so a short one proves the same.
     Run run =
         verify(
             "--seed",
@@ -154,7 +156,7 @@ class PoisonDlqScenarioIT {
             "10",
             "--skip-repair",
             "--repair-wait",
-            "15",
+            "5",
             "--redact-payloads",
             "--report-rows",
             "3");
