@@ -1,5 +1,6 @@
 package io.sluice.connect.upsert;
 
+import io.sluice.connect.upsert.commit.CommitListener;
 import io.sluice.connect.upsert.commit.OffsetFenceException;
 import io.sluice.connect.upsert.commit.PendingChanges;
 import io.sluice.connect.upsert.commit.UpsertCommitter;
@@ -20,7 +21,6 @@ import io.sluice.connect.upsert.table.TableNames;
 import io.sluice.connect.upsert.table.TableResolver;
 import io.sluice.lake.Catalogs;
 import java.io.IOException;
-import java.time.Clock;
 import java.time.Duration;
 import java.util.Collection;
 import java.util.HashMap;
@@ -30,6 +30,7 @@ import java.util.concurrent.locks.Lock;
 import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.LongSupplier;
 import org.apache.iceberg.catalog.Catalog;
+import org.apache.iceberg.catalog.TableIdentifier;
 import org.apache.kafka.clients.consumer.OffsetAndMetadata;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.connect.errors.ConnectException;
@@ -58,8 +59,7 @@ import org.slf4j.LoggerFactory;
 public class UpsertSinkTask extends SinkTask {
   private static final Logger log = LoggerFactory.getLogger(UpsertSinkTask.class);
 
-  private final LongSupplier nanoClock;
-  private final QuarantineClients clients;
+  private final TaskRuntime runtime;
   private final PendingChanges pending = new PendingChanges();
   // The task's commits and its maintenance's take turns at the catalog.
   private final Lock catalogTurns = new ReentrantLock();
@@ -67,6 +67,10 @@ public class UpsertSinkTask extends SinkTask {
   // Next offsets of partitions whose records since Iceberg's offsets were all keyless (skipped):
   // nothing of them is waiting for a commit, so Connect may commit these.
   private final Map<TopicPartition, Long> skippedTo = new HashMap<>();
+  // When each table of the assignment was last committed (or first assigned), on the interval
+  // clock: a table idle for maintenance.idle-commit.interval-ms rides along with the next round.
+  private final Map<TableIdentifier, Long> lastCommitted = new HashMap<>();
+  private TableNames names;
   private UpsertSinkConfig config;
   private ChangeExtractor extractor;
   private UpsertCommitter committer;
@@ -81,18 +85,22 @@ public class UpsertSinkTask extends SinkTask {
   private int commits;
 
   public UpsertSinkTask() {
-    this(System::nanoTime);
+    this(TaskRuntime.SYSTEM);
   }
 
   /** With a clock for the commit interval (tests). */
   UpsertSinkTask(LongSupplier nanoClock) {
-    this(nanoClock, QuarantineClients.KAFKA);
+    this(TaskRuntime.of(nanoClock, QuarantineClients.KAFKA));
   }
 
   /** With a clock and the quarantine's Kafka clients (tests). */
   UpsertSinkTask(LongSupplier nanoClock, QuarantineClients clients) {
-    this.nanoClock = nanoClock;
-    this.clients = clients;
+    this(TaskRuntime.of(nanoClock, clients));
+  }
+
+  /** With the clocks, clients and maintenance thread of {@code runtime} (tests, simulations). */
+  public UpsertSinkTask(TaskRuntime runtime) {
+    this.runtime = runtime;
   }
 
   @Override
@@ -109,7 +117,7 @@ public class UpsertSinkTask extends SinkTask {
                 config.tableEvolveSchema(),
                 config.tableFormatVersion(),
                 config.tablePartitionBy()));
-    TableNames names = new TableNames(config.tableTopicRegex(), config.tableNameFormat());
+    names = new TableNames(config.tableTopicRegex(), config.tableNameFormat());
     metricsLease = SinkMetricsEndpoint.acquire(config.metricsHost(), config.metricsPort());
     metrics = new SinkMetrics(metricsLease.meters(), config.connectorName(), names);
     keyless = new KeylessTables(config.primaryKeyFields().isEmpty(), names, metrics);
@@ -138,9 +146,9 @@ public class UpsertSinkTask extends SinkTask {
                   kafka,
                   Duration.ofSeconds(60),
                   config.testFailAfterDlqWrites()),
-              clients,
+              runtime.clients(),
               metrics,
-              Clock.systemUTC());
+              runtime.wallClock());
       rejections = quarantine;
     }
     if (config.maintenanceEnabled()) {
@@ -152,10 +160,11 @@ public class UpsertSinkTask extends SinkTask {
               id -> metrics.table(id).maintenance(),
               config.connectorName(),
               config.taskId(),
-              Clock.systemUTC(),
-              catalogTurns);
+              runtime.wallClock(),
+              catalogTurns,
+              runtime.maintenanceThread());
     }
-    lastCommitNanos = nanoClock.getAsLong();
+    lastCommitNanos = runtime.intervalClock().getAsLong();
     log.info(
         "Upsert sink task {} of {} started (commit every {} ms)",
         config.taskId(),
@@ -168,6 +177,8 @@ public class UpsertSinkTask extends SinkTask {
     Map<TopicPartition, Long> fromIceberg = committer.heldOffsets(partitions);
     held.putAll(fromIceberg);
     fromIceberg.forEach(context::offset);
+    long now = runtime.intervalClock().getAsLong();
+    partitions.forEach(tp -> lastCommitted.putIfAbsent(names.table(tp.topic()), now));
     log.info("Opened {}; Iceberg holds offsets {}", partitions, fromIceberg);
     if (quarantine != null) {
       quarantine.open(partitions, fromIceberg, committer.dlqStart(partitions));
@@ -268,37 +279,32 @@ public class UpsertSinkTask extends SinkTask {
   }
 
   private void commitIfDue() {
-    long elapsedMs = (nanoClock.getAsLong() - lastCommitNanos) / 1_000_000;
-    long idleMs = config.idleCommitIntervalMs();
-    if (pending.isEmpty() && idleMs > 0 && elapsedMs >= idleMs) {
-      // Idle partitions: their offsets are committed again, so that the snapshot of the task's
-      // last commit is no longer the newest naming them and expiry can move past it.
-      held.forEach((tp, offset) -> pending.add(tp, offset - 1, null));
-    }
-    if (pending.isEmpty() || elapsedMs < config.commitIntervalMs()) {
+    long now = runtime.intervalClock().getAsLong();
+    long elapsedMs = (now - lastCommitNanos) / 1_000_000;
+    if (elapsedMs < config.commitIntervalMs()) {
       return;
     }
-    lastCommitNanos = nanoClock.getAsLong();
+    addIdleTables(now);
+    if (pending.isEmpty()) {
+      return;
+    }
+    lastCommitNanos = now;
     long retryTimeoutMs = config.errorsSinkRetryTimeoutMs();
-    long deadline = System.nanoTime() + retryTimeoutMs * 1_000_000;
+    long deadline = runtime.retryClock().getAsLong() + retryTimeoutMs * 1_000_000;
     long delayMs = 100;
-    List<TopicPartition> committing = List.copyOf(pending.partitions().keySet());
+    CommitListener listener = new Listener();
     while (true) {
       try {
-        committer.commit(pending, held, rejections);
+        committer.commit(pending, held, rejections, listener);
         break;
-      } catch (OffsetFenceException e) {
-        log.warn(
-            "{}; dropping the batch and rewinding to the offsets Iceberg holds", e.getMessage());
-        rewindToIceberg();
-        return;
       } catch (DataException | TestHookException e) {
         // A record or the table's setup: another attempt fails the same way.
         throw e;
       } catch (RuntimeException e) {
         boolean retry =
             retryTimeoutMs < 0
-                || (retryTimeoutMs > 0 && System.nanoTime() + delayMs * 1_000_000 < deadline);
+                || (retryTimeoutMs > 0
+                    && runtime.retryClock().getAsLong() + delayMs * 1_000_000 < deadline);
         if (!retry) {
           throw e;
         }
@@ -311,9 +317,6 @@ public class UpsertSinkTask extends SinkTask {
     if (quarantine != null) {
       quarantine.committed(held);
     }
-    if (maintenance != null) {
-      maintenance.committed(committing);
-    }
     commits++;
     int failAfter = config.testFailAfterCommits();
     if (failAfter > 0 && commits >= failAfter) {
@@ -325,23 +328,86 @@ public class UpsertSinkTask extends SinkTask {
     }
   }
 
-  private static void backoff(long ms) {
+  /**
+   * Adds to this round the held partitions of every table not committed for {@code
+   * maintenance.idle-commit.interval-ms}: their offsets are committed again, so that an old
+   * snapshot is no longer the newest naming them and expiry can move past it. Per table, not per
+   * task: a task busy with other tables would otherwise pin a quiet table's snapshots for as long
+   * as it holds its partitions.
+   */
+  private void addIdleTables(long now) {
+    long idleMs = config.idleCommitIntervalMs();
+    if (idleMs <= 0) {
+      return;
+    }
+    held.forEach(
+        (tp, offset) -> {
+          TableIdentifier table = names.table(tp.topic());
+          long since = lastCommitted.getOrDefault(table, now);
+          if ((now - since) / 1_000_000 >= idleMs && !pending.partitions().containsKey(tp)) {
+            pending.add(tp, offset - 1, null);
+          }
+        });
+  }
+
+  /** Takes each table's outcome of a commit round. */
+  private final class Listener implements CommitListener {
+    @Override
+    public void committed(TableIdentifier table, List<TopicPartition> partitions) {
+      lastCommitted.put(table, runtime.intervalClock().getAsLong());
+      if (maintenance != null) {
+        maintenance.committed(partitions);
+      }
+    }
+
+    @Override
+    public void fenced(
+        TableIdentifier table, List<TopicPartition> partitions, OffsetFenceException e) {
+      log.warn(
+          "{}; dropping the batch of {} and rewinding its partitions to the offsets Iceberg holds",
+          e.getMessage(),
+          table);
+      rewindToIceberg(table);
+    }
+  }
+
+  private void backoff(long ms) {
     try {
-      Thread.sleep(ms);
+      runtime.sleeper().sleep(ms);
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
       throw new ConnectException("interrupted while waiting to retry a commit", e);
     }
   }
 
-  private void rewindToIceberg() {
-    pending.clear();
-    held.clear();
-    skippedTo.clear();
+  /**
+   * Forgets what this task read of {@code table}'s partitions since Iceberg's offsets and reads it
+   * again: a partition Iceberg holds an offset for is sought there; one it holds none for (never
+   * committed: a new table or partition, the connector's first batches) is sought back to the first
+   * record this task has pending for it, else the consumer would go on after the dropped records
+   * and the next commit would record an offset past them.
+   */
+  private void rewindToIceberg(TableIdentifier table) {
+    List<TopicPartition> partitions =
+        context.assignment().stream().filter(tp -> table.equals(names.table(tp.topic()))).toList();
+    Map<TopicPartition, Long> firstPending = new HashMap<>();
+    partitions.forEach(
+        tp -> {
+          PendingChanges.Partition p = pending.partitions().get(tp);
+          if (p != null && p.firstOffset() != Long.MAX_VALUE) {
+            firstPending.put(tp, p.firstOffset());
+          }
+        });
+    pending.drop(partitions);
+    partitions.forEach(held::remove);
+    partitions.forEach(skippedTo::remove);
     tables.clear();
-    Map<TopicPartition, Long> fromIceberg = committer.heldOffsets(context.assignment());
+    Map<TopicPartition, Long> fromIceberg = committer.heldOffsets(partitions);
     held.putAll(fromIceberg);
-    fromIceberg.forEach(context::offset);
+    Map<TopicPartition, Long> seeks = new HashMap<>(firstPending);
+    seeks.putAll(fromIceberg);
+    seeks.forEach(context::offset);
+    log.info("Rewound {} of {} to {}", partitions, table, seeks);
   }
 
   /** The catalog of the {@code iceberg.catalog.*} and {@code iceberg.hadoop.*} keys. */

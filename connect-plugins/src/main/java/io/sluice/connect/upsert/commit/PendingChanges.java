@@ -15,9 +15,13 @@ import org.apache.kafka.common.TopicPartition;
 public final class PendingChanges {
   private final Map<TopicPartition, Partition> partitions = new LinkedHashMap<>();
 
-  /** One partition's pending events and the offset after the last record received. */
+  /**
+   * One partition's pending events, the offset of the first record received and the offset after
+   * the last one.
+   */
   public static final class Partition {
     private final List<ChangeEvent> events = new ArrayList<>();
+    private long firstOffset = Long.MAX_VALUE;
     private long nextOffset = -1;
 
     public List<ChangeEvent> events() {
@@ -26,6 +30,11 @@ public final class PendingChanges {
 
     public long nextOffset() {
       return nextOffset;
+    }
+
+    /** Where a re-read of this partition's pending records starts. */
+    public long firstOffset() {
+      return firstOffset;
     }
   }
 
@@ -39,6 +48,7 @@ public final class PendingChanges {
     if (event != null) {
       partition.events.add(event);
     }
+    partition.firstOffset = Math.min(partition.firstOffset, offset);
     partition.nextOffset = Math.max(partition.nextOffset, offset + 1);
   }
 

@@ -1,6 +1,7 @@
 package io.sluice.connect.upsert.commit;
 
 import io.sluice.connect.upsert.write.MergeOnCommit;
+import io.sluice.lake.SameThreadExecutor;
 import io.sluice.lake.offsets.SnapshotOffsets;
 import java.util.Arrays;
 import java.util.Map;
@@ -9,6 +10,7 @@ import java.util.concurrent.locks.Lock;
 import org.apache.iceberg.RowDelta;
 import org.apache.iceberg.Snapshot;
 import org.apache.iceberg.Table;
+import org.apache.iceberg.exceptions.CleanableFailure;
 import org.apache.iceberg.exceptions.ValidationException;
 import org.apache.iceberg.io.WriteResult;
 import org.apache.kafka.common.TopicPartition;
@@ -110,6 +112,9 @@ final class TableCommitter {
       Map<TopicPartition, Long> expected,
       Map<String, String> summary,
       Runnable deleteFiles) {
+    delta
+        .scanManifestsWith(SameThreadExecutor.INSTANCE)
+        .writeManifestsWith(SameThreadExecutor.INSTANCE, 1);
     SnapshotOffsets.toSummary(connector, offsets).forEach(delta::set);
     summary.forEach(delta::set);
     OffsetFence fence = new OffsetFence(connector, offsets.keySet(), expected);
@@ -120,10 +125,16 @@ final class TableCommitter {
     boolean turn = takeTurn();
     try {
       delta.commit();
-    } catch (ValidationException e) {
-      // The commit certainly did not happen: its files are garbage.
-      deleteFiles.run();
-      if (fence.failed()) {
+    } catch (RuntimeException e) {
+      // Only a CleanableFailure (a refused validation, a commit that lost its race every retry)
+      // certainly did not happen, as Iceberg's own cleanup judges it. Anything else (a REST
+      // catalog's RESTException or a JDBC catalog's UncheckedSQLException on a lost reply,
+      // CommitStateUnknownException) may have committed: its files may be in the table, and
+      // orphan removal finds them if they are not.
+      if (e instanceof CleanableFailure) {
+        deleteFiles.run();
+      }
+      if (e instanceof ValidationException && fence.failed()) {
         throw new OffsetFenceException(
             "commit to " + table.name() + " fenced: " + fence.errorMessage(), e);
       }

@@ -154,11 +154,17 @@ public final class UpsertCommitter implements Closeable {
    * keeps the progress of the others. Records a table cannot take go to {@code rejections}; the
    * others are written.
    *
+   * <p>A table that another writer committed meanwhile (the offset fence) is handed to {@code
+   * listener} and the round goes on with the next table: one fenced table never holds the others
+   * back.
+   *
    * @param held the offsets Iceberg holds, updated in place
-   * @throws OffsetFenceException when another writer committed one of the partitions meanwhile
    */
   public void commit(
-      PendingChanges pending, Map<TopicPartition, Long> held, Rejections rejections) {
+      PendingChanges pending,
+      Map<TopicPartition, Long> held,
+      Rejections rejections,
+      CommitListener listener) {
     Map<TableIdentifier, List<TopicPartition>> byTable = new LinkedHashMap<>();
     pending
         .partitions()
@@ -166,11 +172,21 @@ public final class UpsertCommitter implements Closeable {
         .forEach(
             tp -> byTable.computeIfAbsent(names.table(tp.topic()), k -> new ArrayList<>()).add(tp));
     for (Map.Entry<TableIdentifier, List<TopicPartition>> entry : byTable.entrySet()) {
-      commitTable(entry.getKey(), entry.getValue(), pending, held, rejections);
+      boolean committed;
+      try {
+        committed = commitTable(entry.getKey(), entry.getValue(), pending, held, rejections);
+      } catch (OffsetFenceException e) {
+        listener.fenced(entry.getKey(), entry.getValue(), e);
+        continue;
+      }
+      if (committed) {
+        listener.committed(entry.getKey(), entry.getValue());
+      }
     }
   }
 
-  private void commitTable(
+  /** Commits one table's pending records; false when there is no table to commit them to. */
+  private boolean commitTable(
       TableIdentifier id,
       List<TopicPartition> tps,
       PendingChanges pending,
@@ -201,7 +217,7 @@ public final class UpsertCommitter implements Closeable {
       // No table yet and nothing that could create it (tombstones or deletes only): the deletes
       // have nothing to delete; the offsets ride along with the table's first commit.
       tps.forEach(tp -> pending.partitions().get(tp).events().clear());
-      return;
+      return false;
     }
     Table table = prepared.get();
     // Every event is converted, and rejected ones leave, before the batch is reduced to one event
@@ -217,7 +233,7 @@ public final class UpsertCommitter implements Closeable {
         rejections.reject(event.topic(), event.partition(), event.offset(), e);
       }
     }
-    List<ChangeEvent> batch = BatchPreparer.prepare(writable);
+    List<ChangeEvent> batch = BatchPreparer.prepare(writable, e -> converted.get(e).keyValues());
     TableMeters meters = metrics.table(id);
     long started = System.nanoTime();
     Snapshot snapshot;
@@ -264,6 +280,7 @@ public final class UpsertCommitter implements Closeable {
         merged ? "merged into its partitions" : "with equality deletes",
         durationNanos / 1_000_000,
         offsets);
+    return true;
   }
 
   /**

@@ -4,24 +4,32 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.function.Function;
 
 /**
  * Turns the events of one commit interval into the batch that is written: one event per key, the
  * last one in partition order. Each key is written once per batch (upsert = delete key + insert,
  * delete = delete key), so equality deletes and inserts of one snapshot never meet the same key
  * twice.
+ *
+ * <p>Keys are compared as the table stores them, not as Connect delivered them: after a key column
+ * widened at the source ({@code INT -> BIGINT}), one batch can hold the same key as {@code Integer
+ * 5} and {@code Long 5}, which are different Connect values but one row of the table.
  */
 public final class BatchPreparer {
   private BatchPreparer() {}
 
   /**
    * @param events the interval's events, each partition's events in offset order
+   * @param tableKey an event's key as the table stores it (values with {@code equals} and {@code
+   *     hashCode} of the table's key types)
    * @return the last event of each key, ordered by the position of that last event
    */
-  public static List<ChangeEvent> prepare(List<ChangeEvent> events) {
-    Map<List<Object>, ChangeEvent> last = new LinkedHashMap<>();
+  public static List<ChangeEvent> prepare(
+      List<ChangeEvent> events, Function<ChangeEvent, ?> tableKey) {
+    Map<Object, ChangeEvent> last = new LinkedHashMap<>();
     for (ChangeEvent event : events) {
-      List<Object> key = KeyValues.of(event.key());
+      Object key = tableKey.apply(event);
       last.remove(key);
       last.put(key, event);
     }

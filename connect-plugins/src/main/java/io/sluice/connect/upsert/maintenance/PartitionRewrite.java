@@ -10,7 +10,7 @@ import org.apache.iceberg.DeleteFile;
 import org.apache.iceberg.RewriteFiles;
 import org.apache.iceberg.Snapshot;
 import org.apache.iceberg.Table;
-import org.apache.iceberg.exceptions.CommitStateUnknownException;
+import org.apache.iceberg.exceptions.CleanableFailure;
 import org.apache.iceberg.exceptions.ValidationException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -99,11 +99,6 @@ final class PartitionRewrite {
     commits.lock();
     try {
       rewrite.commit();
-    } catch (CommitStateUnknownException e) {
-      // Perhaps committed: its files may be in the table. Orphan removal finds them if not.
-      log.warn(
-          "Rewrite of {} {} in an unknown state: {}", table.name(), group.name(), e.toString());
-      throw e;
     } catch (ValidationException e) {
       delete(table, written);
       log.info(
@@ -113,8 +108,19 @@ final class PartitionRewrite {
           e.getMessage());
       return Result.ABANDONED;
     } catch (RuntimeException e) {
-      // As Iceberg itself judges: anything but an unknown state means the commit did not happen.
-      delete(table, written);
+      // As Iceberg itself judges (SnapshotProducer cleans up only then): only a CleanableFailure
+      // certainly did not commit. A lost reply (RESTException, UncheckedSQLException) or an
+      // unknown state may have: the current snapshot may name the new files, and deleting them
+      // would break every read of the partition. Orphan removal finds them if they are not in it.
+      if (e instanceof CleanableFailure) {
+        delete(table, written);
+      } else {
+        log.warn(
+            "Rewrite of {} {} may have committed ({}); its files are kept",
+            table.name(),
+            group.name(),
+            e.toString());
+      }
       throw e;
     } finally {
       commits.unlock();

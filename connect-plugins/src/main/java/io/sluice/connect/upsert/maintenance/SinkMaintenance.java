@@ -9,7 +9,6 @@ import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.CancellationException;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.Executors;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
@@ -54,6 +53,7 @@ public final class SinkMaintenance implements AutoCloseable {
    * @param meters the maintenance meters of a table
    * @param commits held while a maintenance commit reaches the catalog, shared with the task's own
    *     commits so that the two take turns instead of racing
+   * @param threads makes the single thread the passes run on, given its name
    */
   public SinkMaintenance(
       Catalog catalog,
@@ -63,7 +63,8 @@ public final class SinkMaintenance implements AutoCloseable {
       String connector,
       int taskId,
       Clock clock,
-      Lock commits) {
+      Lock commits,
+      Function<String, ScheduledExecutorService> threads) {
     this.catalog = catalog;
     this.tables = new MaintainedTables(names);
     this.settings = settings;
@@ -71,13 +72,7 @@ public final class SinkMaintenance implements AutoCloseable {
     this.clock = clock;
     this.maintenance = new TableMaintenance(settings, taskId, () -> stopping, commits);
     String name = "sluice-maintenance-" + connector + "-" + taskId;
-    this.thread =
-        Executors.newSingleThreadScheduledExecutor(
-            r -> {
-              Thread t = new Thread(r, name);
-              t.setDaemon(true);
-              return t;
-            });
+    this.thread = threads.apply(name);
     long every = settings.checkIntervalMs();
     thread.scheduleWithFixedDelay(this::checkAll, every, every, TimeUnit.MILLISECONDS);
     log.info("Table maintenance of task {} of {} started: {}", taskId, connector, settings);

@@ -1,5 +1,6 @@
 package io.sluice.connect.upsert.maintenance;
 
+import io.sluice.lake.SameThreadExecutor;
 import io.sluice.lake.offsets.IcebergOffsets;
 import java.util.ArrayList;
 import java.util.HashSet;
@@ -73,7 +74,12 @@ final class SnapshotExpiry {
     // retainLast(MAX) keeps every ancestor from Iceberg's own age rule (the table's
     // history.expire.* properties): only the snapshots named here go.
     ExpireSnapshots expire =
-        table.expireSnapshots().retainLast(Integer.MAX_VALUE).cleanExpiredFiles(true);
+        table
+            .expireSnapshots()
+            .retainLast(Integer.MAX_VALUE)
+            .cleanExpiredFiles(true)
+            .planWith(SameThreadExecutor.INSTANCE)
+            .executeDeleteWith(SameThreadExecutor.INSTANCE);
     expired.forEach(s -> expire.expireSnapshotId(s.snapshotId()));
     expire.commit();
     log.info(

@@ -4,6 +4,8 @@ import io.sluice.connect.upsert.event.ChangeEvent;
 import io.sluice.connect.upsert.event.Operation;
 import io.sluice.connect.upsert.types.RecordConverter;
 import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
@@ -39,7 +41,17 @@ public final class BatchWriter {
   }
 
   /** One event as rows of the table's schema: the row (null for a delete) and its key. */
-  public record Converted(Record row, Record key, Record keyAsRow) {}
+  public record Converted(Record row, Record key, Record keyAsRow) {
+    /** The key's values as the table stores them: equal for one row of the table. */
+    public List<Object> keyValues() {
+      List<Object> values = new ArrayList<>(key.size());
+      for (int i = 0; i < key.size(); i++) {
+        Object value = key.get(i);
+        values.add(value instanceof byte[] bytes ? ByteBuffer.wrap(bytes) : value);
+      }
+      return values;
+    }
+  }
 
   /**
    * {@code event} in {@code converter}'s table schema.

@@ -4,18 +4,38 @@ import static io.sluice.connect.testing.Envelopes.key;
 import static io.sluice.connect.testing.Envelopes.row;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.sluice.connect.upsert.types.RecordConverter;
+import io.sluice.connect.upsert.write.BatchWriter;
+import java.nio.ByteBuffer;
 import java.util.List;
+import java.util.Set;
+import org.apache.iceberg.types.Types;
 import org.apache.kafka.connect.data.Schema;
 import org.apache.kafka.connect.data.SchemaBuilder;
 import org.apache.kafka.connect.data.Struct;
 import org.junit.jupiter.api.Test;
 
 class BatchPreparerTest {
+  // The table of Envelopes.ROW after its key widened from INT to BIGINT.
+  private static final org.apache.iceberg.Schema TABLE =
+      new org.apache.iceberg.Schema(
+          List.of(
+              Types.NestedField.required(1, "id", Types.LongType.get()),
+              Types.NestedField.optional(2, "customer", Types.StringType.get())),
+          Set.of(1));
+  private static final Schema WIDE_KEY =
+      SchemaBuilder.struct().field("id", Schema.INT64_SCHEMA).build();
+  private static final Schema WIDE_ROW =
+      SchemaBuilder.struct()
+          .optional()
+          .field("id", Schema.INT64_SCHEMA)
+          .field("customer", Schema.OPTIONAL_STRING_SCHEMA)
+          .build();
 
   @Test
   void keepsTheLastEventOfEachKeyInPartitionOrder() {
     List<ChangeEvent> batch =
-        BatchPreparer.prepare(
+        prepare(
             List.of(
                 upsert(0, 1, 1, "a"),
                 upsert(0, 2, 2, "b"),
@@ -30,8 +50,7 @@ class BatchPreparerTest {
   @Test
   void deleteThenCreateOfOneKeyIsOneUpsert() {
     List<ChangeEvent> batch =
-        BatchPreparer.prepare(
-            List.of(upsert(1, 10, 7, "x"), delete(1, 11, 7), upsert(1, 12, 7, "y")));
+        prepare(List.of(upsert(1, 10, 7, "x"), delete(1, 11, 7), upsert(1, 12, 7, "y")));
     assertThat(batch).hasSize(1);
     assertThat(batch.get(0).operation()).isEqualTo(Operation.UPSERT);
     assertThat(batch.get(0).row().getString("customer")).isEqualTo("y");
@@ -58,13 +77,13 @@ class BatchPreparerTest {
             new Struct(bytesKey).put("k", new byte[] {1, 2}),
             null,
             ChangeEvent.NO_TIME);
-    assertThat(BatchPreparer.prepare(List.of(first, second))).containsExactly(second);
+    assertThat(BatchPreparer.prepare(List.of(first, second), BatchPreparerTest::connectKey))
+        .containsExactly(second);
   }
 
   @Test
   void differentKeysAllStay() {
-    assertThat(BatchPreparer.prepare(List.of(upsert(0, 1, 1, "a"), upsert(1, 1, 2, "b"))))
-        .hasSize(2);
+    assertThat(prepare(List.of(upsert(0, 1, 1, "a"), upsert(1, 1, 2, "b")))).hasSize(2);
   }
 
   @Test
@@ -81,12 +100,56 @@ class BatchPreparerTest {
                 item(itemKey, 2, SourceOp.CREATE, 7, 2),
                 item(itemKey, 3, SourceOp.UPDATE, 7, 2),
                 item(itemKey, 4, SourceOp.DELETE, 7, 1),
-                item(itemKey, 5, SourceOp.CREATE, 8, 1)));
+                item(itemKey, 5, SourceOp.CREATE, 8, 1)),
+            BatchPreparerTest::connectKey);
     // Line 2's update leaves line 1 alone, line 1's delete leaves line 2, order 8 is its own.
     assertThat(batch).extracting(ChangeEvent::offset).containsExactly(3L, 4L, 5L);
     assertThat(batch)
         .extracting(e -> e.key().get("order_id") + "/" + e.key().get("line_no"))
         .containsExactly("7/2", "7/1", "8/1");
+  }
+
+  @Test
+  void aKeyWidenedWithinTheBatchIsStillOneKey() {
+    // Integer 5 and Long 5 are different Connect values, one row of the table.
+    ChangeEvent narrow = upsert(0, 1, 5, "before widening");
+    ChangeEvent wideUpsert = wideUpsert(0, 2, 5L, "after widening");
+    assertThat(prepare(List.of(narrow, wideUpsert))).containsExactly(wideUpsert);
+
+    ChangeEvent wideDelete =
+        new ChangeEvent(
+            "t",
+            0,
+            3,
+            SourceOp.DELETE,
+            new Struct(WIDE_KEY).put("id", 5L),
+            null,
+            ChangeEvent.NO_TIME);
+    assertThat(prepare(List.of(narrow, wideDelete))).containsExactly(wideDelete);
+  }
+
+  /** Dedup by the key as the table stores it, as the committer does. */
+  private static List<ChangeEvent> prepare(List<ChangeEvent> events) {
+    RecordConverter converter = new RecordConverter(TABLE);
+    return BatchPreparer.prepare(events, e -> BatchWriter.convert(converter, e, null).keyValues());
+  }
+
+  /** Composite and bytes keys have no table here: the Connect key's values, bytes by content. */
+  private static Object connectKey(ChangeEvent e) {
+    return e.key().schema().fields().stream()
+        .map(f -> e.key().get(f) instanceof byte[] b ? ByteBuffer.wrap(b) : e.key().get(f))
+        .toList();
+  }
+
+  private static ChangeEvent wideUpsert(int partition, long offset, long id, String customer) {
+    return new ChangeEvent(
+        "t",
+        partition,
+        offset,
+        SourceOp.UPDATE,
+        new Struct(WIDE_KEY).put("id", id),
+        new Struct(WIDE_ROW).put("id", id).put("customer", customer),
+        ChangeEvent.NO_TIME);
   }
 
   private static ChangeEvent item(Schema keySchema, long offset, SourceOp op, int order, int line) {

@@ -1,0 +1,159 @@
+package io.sluice.connect.upsert.sim;
+
+import java.io.ByteArrayOutputStream;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentSkipListMap;
+import java.util.function.LongSupplier;
+import org.apache.iceberg.exceptions.AlreadyExistsException;
+import org.apache.iceberg.exceptions.NotFoundException;
+import org.apache.iceberg.inmemory.InMemoryInputFile;
+import org.apache.iceberg.io.FileInfo;
+import org.apache.iceberg.io.InputFile;
+import org.apache.iceberg.io.OutputFile;
+import org.apache.iceberg.io.PositionOutputStream;
+import org.apache.iceberg.io.SupportsPrefixOperations;
+
+/**
+ * A simulated world's object store: files in memory, listed by prefix, stamped with the world's
+ * wall clock (so orphan-file removal sees the ages the simulation decides).
+ */
+final class SimFileIO implements SupportsPrefixOperations {
+  private record Stored(byte[] bytes, long createdAtMillis) {}
+
+  private final Map<String, Stored> files = new ConcurrentSkipListMap<>();
+  private final LongSupplier wallClock;
+
+  SimFileIO(LongSupplier wallClock) {
+    this.wallClock = wallClock;
+  }
+
+  boolean exists(String location) {
+    return files.containsKey(location);
+  }
+
+  int size() {
+    return files.size();
+  }
+
+  @Override
+  public InputFile newInputFile(String location) {
+    Stored stored = files.get(location);
+    if (stored == null) {
+      return new MissingFile(location);
+    }
+    return new InMemoryInputFile(location, stored.bytes());
+  }
+
+  @Override
+  public OutputFile newOutputFile(String location) {
+    return new Output(location);
+  }
+
+  @Override
+  public void deleteFile(String location) {
+    files.remove(location);
+  }
+
+  @Override
+  public Iterable<FileInfo> listPrefix(String prefix) {
+    return files.entrySet().stream()
+        .filter(e -> e.getKey().startsWith(prefix))
+        .map(
+            e ->
+                new FileInfo(
+                    e.getKey(), e.getValue().bytes().length, e.getValue().createdAtMillis()))
+        .toList();
+  }
+
+  @Override
+  public void deletePrefix(String prefix) {
+    List<String> gone = files.keySet().stream().filter(k -> k.startsWith(prefix)).toList();
+    gone.forEach(files::remove);
+  }
+
+  private final class Output implements OutputFile {
+    private final String location;
+
+    Output(String location) {
+      this.location = location;
+    }
+
+    @Override
+    public PositionOutputStream create() {
+      if (files.containsKey(location)) {
+        throw new AlreadyExistsException("file already exists: %s", location);
+      }
+      return createOrOverwrite();
+    }
+
+    @Override
+    public PositionOutputStream createOrOverwrite() {
+      return new PositionOutputStream() {
+        private final ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+        private boolean closed;
+
+        @Override
+        public long getPos() {
+          return bytes.size();
+        }
+
+        @Override
+        public void write(int b) {
+          bytes.write(b);
+        }
+
+        @Override
+        public void write(byte[] b, int off, int len) {
+          bytes.write(b, off, len);
+        }
+
+        @Override
+        public void close() {
+          if (!closed) {
+            closed = true;
+            files.put(location, new Stored(bytes.toByteArray(), wallClock.getAsLong()));
+          }
+        }
+      };
+    }
+
+    @Override
+    public String location() {
+      return location;
+    }
+
+    @Override
+    public InputFile toInputFile() {
+      return newInputFile(location);
+    }
+  }
+
+  private static final class MissingFile implements InputFile {
+    private final String location;
+
+    MissingFile(String location) {
+      this.location = location;
+    }
+
+    @Override
+    public long getLength() {
+      throw new NotFoundException("file does not exist: %s", location);
+    }
+
+    @Override
+    public org.apache.iceberg.io.SeekableInputStream newStream() {
+      throw new NotFoundException("file does not exist: %s", location);
+    }
+
+    @Override
+    public String location() {
+      return location;
+    }
+
+    @Override
+    public boolean exists() {
+      return false;
+    }
+  }
+}

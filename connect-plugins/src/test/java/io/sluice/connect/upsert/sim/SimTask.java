@@ -1,0 +1,178 @@
+package io.sluice.connect.upsert.sim;
+
+import io.sluice.connect.upsert.TaskRuntime;
+import io.sluice.connect.upsert.UpsertSinkTask;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import org.apache.kafka.clients.consumer.OffsetAndMetadata;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.metrics.PluginMetrics;
+import org.apache.kafka.connect.sink.SinkRecord;
+import org.apache.kafka.connect.sink.SinkTaskContext;
+
+/**
+ * One incarnation of a sink task as Connect's worker drives it: its consumer's positions, the seeks
+ * the task asks for (applied after {@code open} and after every {@code put}, as WorkerSinkTask's
+ * rewind does), and the offsets the worker commits to the group from {@code preCommit}.
+ */
+final class SimTask {
+  final int id;
+  final int incarnation;
+  private final UpsertSinkTask sink;
+  private final Context context;
+  final SimScheduler maintenance = new SimScheduler();
+  private final Map<TopicPartition, Long> positions = new LinkedHashMap<>();
+
+  /** Lost its partitions to a rebalance it has not heard of yet. */
+  boolean zombie;
+
+  SimTask(int id, int incarnation, Map<String, String> props, SimClock clock, SimKafka kafka) {
+    this.id = id;
+    this.incarnation = incarnation;
+    this.context = new Context(props);
+    TaskRuntime runtime =
+        new TaskRuntime(
+            clock::nanos, clock::nanos, clock.wall(), clock::sleep, kafka, name -> maintenance);
+    this.sink = new UpsertSinkTask(runtime);
+    sink.initialize(context);
+    sink.start(props);
+  }
+
+  String name() {
+    return "task" + id + "#" + incarnation;
+  }
+
+  Set<TopicPartition> assignment() {
+    return context.assignment;
+  }
+
+  /** The worker assigns {@code tps}: positions from the group's offsets, then the task's seeks. */
+  void open(Collection<TopicPartition> tps, Map<TopicPartition, Long> group) {
+    context.assignment.addAll(tps);
+    tps.forEach(tp -> positions.put(tp, group.getOrDefault(tp, 0L)));
+    sink.open(tps);
+    applySeeks();
+  }
+
+  /** The worker revokes {@code tps}: it commits their offsets first (when it still may). */
+  void close(Collection<TopicPartition> tps, Map<TopicPartition, Long> group) {
+    if (!zombie) {
+      group.putAll(commitOffsets(tps));
+    }
+    sink.close(tps);
+    context.assignment.removeAll(tps);
+    tps.forEach(positions::remove);
+  }
+
+  /** Fetches up to {@code max} records of each assigned partition and puts them. */
+  void poll(SourceModel source, int max) {
+    List<SinkRecord> batch = new ArrayList<>();
+    positions.replaceAll(
+        (tp, position) -> {
+          long end = Math.min(source.end(tp), position + max);
+          for (long o = position; o < end; o++) {
+            batch.add(source.record(tp, o));
+          }
+          return Math.max(position, end);
+        });
+    put(batch);
+  }
+
+  void put(List<SinkRecord> batch) {
+    sink.put(batch);
+    applySeeks();
+  }
+
+  /** What {@code preCommit} lets the worker commit for {@code tps}. */
+  Map<TopicPartition, Long> commitOffsets(Collection<TopicPartition> tps) {
+    Map<TopicPartition, OffsetAndMetadata> current = new HashMap<>();
+    tps.forEach(tp -> current.put(tp, new OffsetAndMetadata(positions.getOrDefault(tp, 0L))));
+    Map<TopicPartition, Long> safe = new HashMap<>();
+    sink.preCommit(current)
+        .forEach(
+            (tp, om) -> {
+              if (tps.contains(tp)) {
+                safe.put(tp, om.offset());
+              }
+            });
+    return safe;
+  }
+
+  boolean caughtUp(SourceModel source) {
+    return positions.entrySet().stream().allMatch(e -> e.getValue() >= source.end(e.getKey()));
+  }
+
+  /** A graceful stop: the worker closes every partition, then stops the task. */
+  void stop(Map<TopicPartition, Long> group) {
+    close(List.copyOf(context.assignment), group);
+    sink.stop();
+  }
+
+  /** The process dies: nothing more of this incarnation runs. */
+  void crash() {
+    maintenance.shutdownNow();
+  }
+
+  private void applySeeks() {
+    context.seeks.forEach(
+        (tp, offset) -> {
+          if (positions.containsKey(tp)) {
+            positions.put(tp, offset);
+          }
+        });
+    context.seeks.clear();
+  }
+
+  private static final class Context implements SinkTaskContext {
+    final Set<TopicPartition> assignment = new LinkedHashSet<>();
+    final Map<TopicPartition, Long> seeks = new LinkedHashMap<>();
+    private final Map<String, String> configs;
+
+    Context(Map<String, String> configs) {
+      this.configs = configs;
+    }
+
+    @Override
+    public Map<String, String> configs() {
+      return configs;
+    }
+
+    @Override
+    public void offset(Map<TopicPartition, Long> offsets) {
+      seeks.putAll(offsets);
+    }
+
+    @Override
+    public void offset(TopicPartition tp, long offset) {
+      seeks.put(tp, offset);
+    }
+
+    @Override
+    public void timeout(long timeoutMs) {}
+
+    @Override
+    public Set<TopicPartition> assignment() {
+      return assignment;
+    }
+
+    @Override
+    public void pause(TopicPartition... partitions) {}
+
+    @Override
+    public void resume(TopicPartition... partitions) {}
+
+    @Override
+    public void requestCommit() {}
+
+    @Override
+    public PluginMetrics pluginMetrics() {
+      return null;
+    }
+  }
+}

@@ -1,0 +1,697 @@
+package io.sluice.connect.upsert.sim;
+
+import io.sluice.connect.upsert.ExternalCompaction;
+import io.sluice.dlq.DlqHeaders;
+import io.sluice.lake.offsets.IcebergOffsets;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Random;
+import java.util.Set;
+import java.util.TreeMap;
+import org.apache.iceberg.DataFile;
+import org.apache.iceberg.DeleteFile;
+import org.apache.iceberg.ManifestContent;
+import org.apache.iceberg.ManifestFile;
+import org.apache.iceberg.ManifestFiles;
+import org.apache.iceberg.Snapshot;
+import org.apache.iceberg.Table;
+import org.apache.iceberg.catalog.TableIdentifier;
+import org.apache.iceberg.data.IcebergGenerics;
+import org.apache.iceberg.data.Record;
+import org.apache.iceberg.io.CloseableIterable;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.header.Header;
+
+/**
+ * One seeded run of the upsert sink against a schedule of interleavings: the real {@code
+ * UpsertSinkTask} (committer, quarantine, maintenance) over Iceberg with a fault-injecting catalog,
+ * driven as Connect's worker drives it, with rebalances, zombies, restarts, topics and partitions
+ * appearing, lost commit replies, external compactions and key types widening. After every step the
+ * lake is checked against a model of the source ({@link #check}); at the end every task catches up
+ * and the lake must equal the whole source.
+ *
+ * <p>Everything happens on the calling thread in an order the seed decides, so a seed replays the
+ * same schedule.
+ */
+final class Simulation {
+  static final String CONNECTOR = "sim-upsert";
+  private static final long INTERVAL_MS = 1_000;
+
+  /** How a run ended: the schedule it ran, and the first broken invariant (null if none). */
+  record Outcome(
+      long seed, List<String> schedule, String failure, int faults, int zombies, int dlqRecords) {
+    boolean passed() {
+      return failure == null;
+    }
+  }
+
+  /** A broken invariant. */
+  static final class Violation extends RuntimeException {
+    Violation(String message) {
+      super(message);
+    }
+  }
+
+  private final long seed;
+  private final int steps;
+  private final Random random;
+  private final SimClock clock = new SimClock(System.currentTimeMillis());
+  private final List<String> schedule = new ArrayList<>();
+  private final SimWorld world;
+  private final SimKafka kafka = new SimKafka(clock::millis);
+  private final SourceModel source = new SourceModel(kafka);
+  private final SimCatalog observer = new SimCatalog();
+  private final Map<String, String> props = new LinkedHashMap<>();
+  private final List<SimTask> tasks = new ArrayList<>();
+  private final Map<TopicPartition, Long> group = new HashMap<>();
+  private final Map<TopicPartition, Long> lastOffsets = new HashMap<>();
+  private final Map<TableIdentifier, Long> checked = new HashMap<>();
+  private int faults;
+  private int zombies;
+
+  Simulation(long seed, int steps) {
+    this.seed = seed;
+    this.steps = steps;
+    this.random = new Random(seed);
+    this.world = new SimWorld(clock::millis, schedule);
+  }
+
+  Outcome run() {
+    String failure = null;
+    try {
+      setUp();
+      for (int i = 0; i < steps; i++) {
+        step();
+        check("after step " + i);
+      }
+      quiesce();
+    } catch (Violation e) {
+      failure = e.getMessage();
+    } catch (RuntimeException | AssertionError e) {
+      java.io.StringWriter trace = new java.io.StringWriter();
+      e.printStackTrace(new java.io.PrintWriter(trace));
+      failure = "unexpected " + trace;
+    } finally {
+      world.close();
+    }
+    int dlq = 0;
+    for (TopicPartition tp : kafkaDlqPartitions()) {
+      dlq += kafka.log(tp).size();
+    }
+    return new Outcome(seed, List.copyOf(schedule), failure, faults, zombies, dlq);
+  }
+
+  private void setUp() {
+    Map<String, String> catalog = new HashMap<>();
+    catalog.put(SimWorld.WORLD_PROPERTY, world.id);
+    catalog.put("warehouse", world.warehouse());
+    catalog.put("table-default.commit.retry.min-wait-ms", "1");
+    catalog.put("table-default.commit.retry.max-wait-ms", "2");
+    observer.initialize("sim", catalog);
+    world.onConcurrentCommit(this::externalCompaction);
+
+    props.put("name", CONNECTOR);
+    props.put("topics.regex", "broker\\.sim\\..+\\.clean");
+    props.put("commit.interval.ms", String.valueOf(INTERVAL_MS));
+    props.put("iceberg.catalog.name", "sim");
+    props.put("iceberg.catalog.catalog-impl", SimCatalog.class.getName());
+    catalog.forEach((k, v) -> props.put("iceberg.catalog." + k, v));
+    props.put("iceberg.catalog." + SimWorld.FAULTY_PROPERTY, "true");
+    props.put("errors.sink.tolerance", "all");
+    props.put("errors.sink.retry.timeout", "30000");
+    props.put("kafka.bootstrap.servers", "sim:9092");
+    props.put("maintenance.enabled", "true");
+    boolean merge = random.nextBoolean();
+    props.put("maintenance.merge.max-bytes", merge ? String.valueOf(2L << 20) : "0");
+    props.put("maintenance.rewrite.delete-files", String.valueOf(2 + random.nextInt(3)));
+    props.put("maintenance.snapshots.keep-last", String.valueOf(2 + random.nextInt(4)));
+    props.put("maintenance.snapshots.max-age-ms", "0");
+    props.put("maintenance.idle-commit.interval-ms", "5000");
+    int format = random.nextInt(3) == 0 ? 3 : 2;
+    props.put("table.format.version", String.valueOf(format));
+    int taskCount = 1 + random.nextInt(3);
+    schedule.add(
+        "setup: "
+            + taskCount
+            + " tasks, format v"
+            + format
+            + (merge ? ", merge at commit" : ", equality deletes")
+            + ", "
+            + props.get("maintenance.snapshots.keep-last")
+            + " snapshots kept");
+    for (int i = 0; i < taskCount; i++) {
+      tasks.add(newTask(i, 0));
+    }
+    addTopic();
+    rebalance();
+  }
+
+  private SimTask newTask(int id, int incarnation) {
+    Map<String, String> taskProps = new HashMap<>(props);
+    taskProps.put("sluice.task.id", String.valueOf(id));
+    return new SimTask(id, incarnation, taskProps, clock, kafka);
+  }
+
+  // ---------------------------------------------------------------- the schedule
+
+  private void step() {
+    clock.advanceMs(random.nextInt(400));
+    int r = random.nextInt(100);
+    if (r < 28) {
+      produce();
+    } else if (r < 52) {
+      poll(pick(all()));
+    } else if (r < 60) {
+      commitTick(pick(all()));
+    } else if (r < 64) {
+      offsetCommit();
+    } else if (r < 68) {
+      rebalanceStep();
+    } else if (r < 71) {
+      zombie();
+    } else if (r < 74) {
+      zombieEnds();
+    } else if (r < 77) {
+      crash();
+    } else if (r < 79) {
+      addTopic();
+    } else if (r < 80) {
+      addPartition();
+    } else if (r < 81) {
+      widen();
+    } else if (r < 89) {
+      armFault();
+    } else if (r < 95) {
+      maintenance(pick(all()));
+    } else if (r < 98) {
+      externalCompactionStep();
+    } else {
+      clock.advanceMs(3_700_000);
+      schedule.add("time: +1h01m (orphan files old enough to go)");
+    }
+  }
+
+  private void produce() {
+    List<TopicPartition> tps = source.partitions();
+    TopicPartition tp = tps.get(random.nextInt(tps.size()));
+    boolean poisonAllowed = observer.tableExists(SourceModel.tableOf(tp.topic()));
+    int n = 1 + random.nextInt(6);
+    StringBuilder what = new StringBuilder("produce " + tp + ":");
+    for (int i = 0; i < n; i++) {
+      SourceModel.Event e = source.produce(tp, random, poisonAllowed);
+      what.append(' ')
+          .append(e.offset())
+          .append('=')
+          .append(e.kind())
+          .append('(')
+          .append(e.key())
+          .append(')');
+    }
+    schedule.add(what.toString());
+  }
+
+  private void poll(SimTask task) {
+    if (task == null) {
+      return;
+    }
+    int max = 1 + random.nextInt(8);
+    clock.advanceMs(random.nextInt((int) INTERVAL_MS));
+    schedule.add(task.name() + (task.zombie ? " (zombie)" : "") + " polls up to " + max);
+    run(task, () -> task.poll(source, max));
+  }
+
+  private void commitTick(SimTask task) {
+    if (task == null) {
+      return;
+    }
+    clock.advanceMs(INTERVAL_MS);
+    schedule.add(task.name() + (task.zombie ? " (zombie)" : "") + " commit interval passes");
+    run(task, () -> task.put(List.of()));
+  }
+
+  private void offsetCommit() {
+    SimTask task = pick(live());
+    if (task == null) {
+      return;
+    }
+    Map<TopicPartition, Long> offsets = task.commitOffsets(task.assignment());
+    group.putAll(offsets);
+    schedule.add(
+        task.name() + " worker commits group offsets " + new TreeMap<>(stringKeys(offsets)));
+  }
+
+  private void rebalanceStep() {
+    schedule.add("rebalance");
+    rebalance();
+  }
+
+  /** Spreads every partition over the live tasks at random: revoked ones closed first. */
+  private void rebalance() {
+    List<SimTask> members = live();
+    if (members.isEmpty()) {
+      return;
+    }
+    Map<SimTask, List<TopicPartition>> next = new LinkedHashMap<>();
+    members.forEach(t -> next.put(t, new ArrayList<>()));
+    for (TopicPartition tp : source.partitions()) {
+      next.get(members.get(random.nextInt(members.size()))).add(tp);
+    }
+    for (SimTask t : members) {
+      List<TopicPartition> revoked =
+          t.assignment().stream().filter(tp -> !next.get(t).contains(tp)).toList();
+      if (!revoked.isEmpty()) {
+        run(t, () -> t.close(revoked, group));
+      }
+    }
+    for (SimTask t : members) {
+      List<TopicPartition> added =
+          next.get(t).stream().filter(tp -> !t.assignment().contains(tp)).toList();
+      if (!added.isEmpty()) {
+        run(t, () -> t.open(added, group));
+      }
+      schedule.add("  " + t.name() + " holds " + t.assignment());
+    }
+  }
+
+  /** A task loses its partitions without hearing of it: another task opens them meanwhile. */
+  private void zombie() {
+    List<SimTask> members = live();
+    if (members.size() < 2) {
+      return;
+    }
+    SimTask victim = members.get(random.nextInt(members.size()));
+    if (victim.assignment().isEmpty()) {
+      return;
+    }
+    SimTask heir = members.get(random.nextInt(members.size()));
+    if (heir == victim) {
+      return;
+    }
+    victim.zombie = true;
+    zombies++;
+    List<TopicPartition> moved = List.copyOf(victim.assignment());
+    schedule.add(victim.name() + " becomes a zombie; " + heir.name() + " opens " + moved);
+    run(heir, () -> heir.open(moved, group));
+  }
+
+  private void zombieEnds() {
+    SimTask zombie = pick(tasks.stream().filter(t -> t.zombie).toList());
+    if (zombie == null) {
+      return;
+    }
+    schedule.add(zombie.name() + " hears it lost " + zombie.assignment() + " and closes them");
+    run(zombie, () -> zombie.close(List.copyOf(zombie.assignment()), group));
+    zombie.zombie = false;
+  }
+
+  private void crash() {
+    SimTask victim = pick(all());
+    if (victim == null) {
+      return;
+    }
+    victim.crash();
+    SimTask next = newTask(victim.id, victim.incarnation + 1);
+    tasks.set(tasks.indexOf(victim), next);
+    schedule.add(victim.name() + " is killed; " + next.name() + " starts");
+    rebalance();
+  }
+
+  private void addTopic() {
+    String topic = source.addTopic(1 + random.nextInt(3), 4 + random.nextInt(8));
+    schedule.add("topic " + topic + " appears (not assigned until a rebalance)");
+  }
+
+  private void addPartition() {
+    List<String> topics = source.topics();
+    TopicPartition tp = source.addPartition(topics.get(random.nextInt(topics.size())));
+    schedule.add("partition " + tp + " appears (not assigned until a rebalance)");
+  }
+
+  private void widen() {
+    List<String> topics = source.topics().stream().filter(t -> !source.wide(t)).toList();
+    if (topics.isEmpty()) {
+      return;
+    }
+    String topic = topics.get(random.nextInt(topics.size()));
+    source.widen(topic);
+    schedule.add("the key of " + topic + " widens INT -> BIGINT");
+  }
+
+  private void armFault() {
+    SimWorld.CommitFault[] all = SimWorld.CommitFault.values();
+    SimWorld.CommitFault fault = all[random.nextInt(all.length)];
+    world.arm(fault);
+    faults++;
+    schedule.add("arm " + fault + " for the next commit of the sink");
+  }
+
+  private void maintenance(SimTask task) {
+    if (task == null) {
+      return;
+    }
+    schedule.add(task.name() + " maintenance passes");
+    task.maintenance.tick();
+    run(task, task.maintenance::runQueued);
+  }
+
+  private void externalCompactionStep() {
+    List<String> topics = source.topics();
+    TableIdentifier id = SourceModel.tableOf(topics.get(random.nextInt(topics.size())));
+    schedule.add("external compaction of " + id);
+    externalCompaction(id);
+  }
+
+  private void externalCompaction(TableIdentifier id) {
+    if (!observer.tableExists(id)) {
+      return;
+    }
+    Table table = observer.loadTable(id);
+    if (table.currentSnapshot() == null) {
+      return;
+    }
+    new ExternalCompaction(observer, id).compactOnce();
+  }
+
+  // ---------------------------------------------------------------- the end
+
+  /** Faults stop, zombies learn, every task catches up: the lake must equal the whole source. */
+  private void quiesce() {
+    schedule.add("quiesce: faults disarmed, zombies close, everyone catches up");
+    world.disarm();
+    for (SimTask t : tasks) {
+      if (t.zombie) {
+        run(t, () -> t.close(List.copyOf(t.assignment()), group));
+        t.zombie = false;
+      }
+    }
+    rebalance();
+    for (int round = 0; round < 200; round++) {
+      for (SimTask t : tasks) {
+        run(t, () -> t.poll(source, 100));
+      }
+      clock.advanceMs(INTERVAL_MS);
+      for (SimTask t : tasks) {
+        run(t, () -> t.put(List.of()));
+      }
+      check("while catching up, round " + round);
+      if (tasks.stream().allMatch(t -> t.caughtUp(source)) && lakeHoldsEverything()) {
+        break;
+      }
+    }
+    for (SimTask t : tasks) {
+      t.maintenance.tick();
+      run(t, t.maintenance::runQueued);
+    }
+    check("after the last maintenance");
+    for (String topic : source.topics()) {
+      TableIdentifier id = SourceModel.tableOf(topic);
+      Map<TopicPartition, Long> ends = new HashMap<>();
+      source.partitions().stream()
+          .filter(tp -> tp.topic().equals(topic))
+          .forEach(tp -> ends.put(tp, source.end(tp)));
+      Map<Long, String> expected = source.state(topic, ends);
+      Map<Long, String> actual = observer.tableExists(id) ? rows(observer.loadTable(id)) : Map.of();
+      if (!expected.equals(actual)) {
+        throw new Violation(
+            "after every task caught up, "
+                + id
+                + " differs from the source: "
+                + diff(expected, actual)
+                + "; Iceberg offsets "
+                + (observer.tableExists(id)
+                    ? IcebergOffsets.all(observer.loadTable(id), CONNECTOR)
+                    : "(no table)")
+                + ", log ends "
+                + ends);
+      }
+      checkAllSnapshotsReadable(id);
+    }
+    checkDlq();
+  }
+
+  private boolean lakeHoldsEverything() {
+    for (String topic : source.topics()) {
+      TableIdentifier id = SourceModel.tableOf(topic);
+      Map<TopicPartition, Long> ends = new HashMap<>();
+      source.partitions().stream()
+          .filter(tp -> tp.topic().equals(topic))
+          .forEach(tp -> ends.put(tp, source.end(tp)));
+      Map<Long, String> expected = source.state(topic, ends);
+      Map<Long, String> actual = observer.tableExists(id) ? rows(observer.loadTable(id)) : Map.of();
+      if (!expected.equals(actual)) {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  /** Every quarantined input is in its DLQ; exactly once unless a zombie ran. */
+  private void checkDlq() {
+    Map<String, Integer> inDlq = new HashMap<>();
+    for (TopicPartition dlq : kafkaDlqPartitions()) {
+      for (ConsumerRecord<byte[], byte[]> r : kafka.log(dlq)) {
+        String input =
+            header(r, DlqHeaders.CONNECT_TOPIC)
+                + "-"
+                + header(r, DlqHeaders.CONNECT_PARTITION)
+                + "@"
+                + header(r, DlqHeaders.CONNECT_OFFSET);
+        inDlq.merge(input, 1, Integer::sum);
+      }
+    }
+    for (TopicPartition tp : source.partitions()) {
+      for (SourceModel.Event e : source.events(tp)) {
+        String input = tp.topic() + "-" + tp.partition() + "@" + e.offset();
+        int count = inDlq.getOrDefault(input, 0);
+        if (e.kind() == SourceModel.Kind.POISON && count == 0) {
+          throw new Violation("the poison record at " + input + " is not in the DLQ");
+        }
+        if (e.kind() != SourceModel.Kind.POISON && count > 0) {
+          throw new Violation("the valid record at " + input + " is in the DLQ");
+        }
+        if (count > 1 && zombies == 0) {
+          throw new Violation(
+              "the poison record at "
+                  + input
+                  + " is in the DLQ "
+                  + count
+                  + " times, no zombie ran");
+        }
+      }
+    }
+  }
+
+  // ---------------------------------------------------------------- invariants
+
+  /**
+   * After every step: each table read with Iceberg's reader equals the model at the offsets Iceberg
+   * records, no key twice, every file of the current snapshot exists, recorded offsets never move
+   * backwards and never past the log.
+   */
+  private void check(String when) {
+    for (String topic : source.topics()) {
+      TableIdentifier id = SourceModel.tableOf(topic);
+      if (!observer.tableExists(id)) {
+        continue;
+      }
+      Table table = observer.loadTable(id);
+      Snapshot current = table.currentSnapshot();
+      checkFilesExist(when, table, current);
+      Long checkedSnapshot = checked.put(id, current == null ? -1L : current.snapshotId());
+      if (checkedSnapshot != null
+          && checkedSnapshot == (current == null ? -1L : current.snapshotId())) {
+        // Nothing committed since the last check: the same rows, the same offsets.
+        continue;
+      }
+      Map<TopicPartition, Long> offsets = IcebergOffsets.all(table, CONNECTOR);
+      offsets.forEach(
+          (tp, offset) -> {
+            Long before = lastOffsets.put(tp, offset);
+            if (before != null && offset < before) {
+              throw new Violation(
+                  when
+                      + ": Iceberg's offset of "
+                      + tp
+                      + " moved back from "
+                      + before
+                      + " to "
+                      + offset);
+            }
+            if (offset > source.end(tp)) {
+              throw new Violation(
+                  when
+                      + ": Iceberg holds offset "
+                      + offset
+                      + " of "
+                      + tp
+                      + " past its log end "
+                      + source.end(tp));
+            }
+          });
+      Map<Long, String> actual;
+      try {
+        actual = rows(table);
+      } catch (Violation e) {
+        throw new Violation(when + ": " + e.getMessage());
+      }
+      Map<Long, String> expected = source.state(topic, offsets);
+      if (!expected.equals(actual)) {
+        throw new Violation(
+            when
+                + ": "
+                + id
+                + " is not the source at the offsets it records "
+                + new TreeMap<>(stringKeys(offsets))
+                + ": "
+                + diff(expected, actual));
+      }
+    }
+  }
+
+  private void checkAllSnapshotsReadable(TableIdentifier id) {
+    if (!observer.tableExists(id)) {
+      return;
+    }
+    Table table = observer.loadTable(id);
+    for (Snapshot s : table.snapshots()) {
+      checkFilesExist("at the end", table, s);
+    }
+  }
+
+  private void checkFilesExist(String when, Table table, Snapshot snapshot) {
+    if (snapshot == null) {
+      return;
+    }
+    for (ManifestFile manifest : snapshot.allManifests(table.io())) {
+      if (!world.io.exists(manifest.path())) {
+        throw new Violation(
+            when
+                + ": snapshot "
+                + snapshot.snapshotId()
+                + " names a missing manifest "
+                + manifest.path());
+      }
+      try {
+        if (manifest.content() == ManifestContent.DATA) {
+          try (CloseableIterable<DataFile> files =
+              ManifestFiles.read(manifest, table.io(), table.specs())
+                  .select(List.of("file_path"))) {
+            for (DataFile f : files) {
+              missing(when, snapshot, f.location());
+            }
+          }
+        } else {
+          try (CloseableIterable<DeleteFile> files =
+              ManifestFiles.readDeleteManifest(manifest, table.io(), table.specs())) {
+            for (DeleteFile f : files) {
+              missing(when, snapshot, f.location());
+            }
+          }
+        }
+      } catch (IOException e) {
+        throw new UncheckedIOException(e);
+      }
+    }
+  }
+
+  private void missing(String when, Snapshot snapshot, String location) {
+    if (!world.io.exists(location)) {
+      throw new Violation(
+          when + ": snapshot " + snapshot.snapshotId() + " names a deleted file " + location);
+    }
+  }
+
+  /** key -> "v/amount" of every row; a key twice is a violation. */
+  private static Map<Long, String> rows(Table table) {
+    Map<Long, String> rows = new TreeMap<>();
+    try (CloseableIterable<Record> records = IcebergGenerics.read(table).build()) {
+      for (Record r : records) {
+        long key = ((Number) r.getField("id")).longValue();
+        String value = r.getField("v") + "/" + r.getField("amount");
+        String before = rows.put(key, value);
+        if (before != null) {
+          throw new Violation(
+              table.name() + " holds key " + key + " twice: " + before + " and " + value);
+        }
+      }
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    } catch (org.apache.iceberg.exceptions.NotFoundException e) {
+      throw new Violation(table.name() + " cannot be read: " + e.getMessage());
+    }
+    return rows;
+  }
+
+  // ---------------------------------------------------------------- helpers
+
+  private void run(SimTask task, Runnable action) {
+    try {
+      action.run();
+    } catch (Violation e) {
+      throw e;
+    } catch (RuntimeException e) {
+      throw new Violation(task.name() + " failed: " + e);
+    }
+  }
+
+  private List<SimTask> live() {
+    return tasks.stream().filter(t -> !t.zombie).toList();
+  }
+
+  private List<SimTask> all() {
+    return tasks;
+  }
+
+  private <T> T pick(List<T> from) {
+    return from.isEmpty() ? null : from.get(random.nextInt(from.size()));
+  }
+
+  private List<TopicPartition> kafkaDlqPartitions() {
+    List<TopicPartition> dlq = new ArrayList<>();
+    for (String topic : source.topics()) {
+      dlq.add(new TopicPartition(topic.replace(".clean", ".dlq"), 0));
+    }
+    return dlq;
+  }
+
+  private static String header(ConsumerRecord<byte[], byte[]> r, String key) {
+    Header h = r.headers().lastHeader(key);
+    return h == null ? null : new String(h.value(), StandardCharsets.UTF_8);
+  }
+
+  private static Map<String, Long> stringKeys(Map<TopicPartition, Long> offsets) {
+    Map<String, Long> out = new HashMap<>();
+    offsets.forEach((tp, o) -> out.put(tp.toString(), o));
+    return out;
+  }
+
+  private static String diff(Map<Long, String> expected, Map<Long, String> actual) {
+    StringBuilder out = new StringBuilder();
+    Set<Long> keys = new java.util.TreeSet<>(expected.keySet());
+    keys.addAll(actual.keySet());
+    int shown = 0;
+    for (Long k : keys) {
+      String e = expected.get(k);
+      String a = actual.get(k);
+      if (e == null ? a != null : !e.equals(a)) {
+        if (shown++ < 8) {
+          out.append(" key ")
+              .append(k)
+              .append(": source ")
+              .append(e)
+              .append(", lake ")
+              .append(a)
+              .append(';');
+        }
+      }
+    }
+    return shown + " keys differ:" + out;
+  }
+}

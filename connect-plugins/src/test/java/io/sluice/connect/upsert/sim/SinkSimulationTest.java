@@ -1,0 +1,101 @@
+package io.sluice.connect.upsert.sim;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import ch.qos.logback.classic.Level;
+import ch.qos.logback.classic.Logger;
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Seeded schedules of the upsert sink's interleavings ({@link Simulation}) against a model of the
+ * source. The suite runs {@value #SUITE_SEEDS} seeds; {@code -Dsluice.sim.seeds=N} runs N, {@code
+ * -Dsluice.sim.seed=S} replays one (with the sink's log when {@code -Dsluice.sim.log=true}).
+ */
+class SinkSimulationTest {
+  private static final int SUITE_SEEDS = 200;
+  private static final int STEPS = Integer.getInteger("sluice.sim.steps", 60);
+  private static final List<String> QUIET =
+      List.of("io.sluice.connect.upsert", "org.apache.iceberg", "io.sluice.connect.upsert.sim");
+  private static final List<Level> saved = new ArrayList<>();
+
+  @BeforeAll
+  static void quiet() {
+    if (!Boolean.getBoolean("sluice.sim.log")) {
+      for (String name : QUIET) {
+        Logger logger = (Logger) LoggerFactory.getLogger(name);
+        saved.add(logger.getLevel());
+        logger.setLevel(Level.OFF);
+      }
+    }
+  }
+
+  @AfterAll
+  static void loud() {
+    for (int i = 0; i < saved.size(); i++) {
+      ((Logger) LoggerFactory.getLogger(QUIET.get(i))).setLevel(saved.get(i));
+    }
+  }
+
+  @Test
+  void everySeededScheduleKeepsTheLakeEqualToTheSource() {
+    String one = System.getProperty("sluice.sim.seed");
+    long first = Long.getLong("sluice.sim.first-seed", 1);
+    int seeds = Integer.getInteger("sluice.sim.seeds", SUITE_SEEDS);
+    List<Long> run = new ArrayList<>();
+    if (one != null) {
+      run.add(Long.parseLong(one));
+    } else {
+      for (long s = first; s < first + seeds; s++) {
+        run.add(s);
+      }
+    }
+    long started = System.nanoTime();
+    int faults = 0;
+    int zombies = 0;
+    int dlq = 0;
+    for (long seed : run) {
+      Simulation.Outcome outcome = new Simulation(seed, STEPS).run();
+      if (!outcome.passed() || one != null) {
+        System.out.println(report(outcome));
+      }
+      assertThat(outcome.failure())
+          .as("seed %d broke an invariant:%n%s", seed, report(outcome))
+          .isNull();
+      faults += outcome.faults();
+      zombies += outcome.zombies();
+      dlq += outcome.dlqRecords();
+    }
+    double seconds = (System.nanoTime() - started) / 1e9;
+    System.out.printf(
+        "sink simulation: %d schedules of %d steps in %.1f s (%.1f schedules/s): %d commit faults,"
+            + " %d zombies, %d DLQ records, every invariant held%n",
+        run.size(), STEPS, seconds, run.size() / seconds, faults, zombies, dlq);
+  }
+
+  static String report(Simulation.Outcome outcome) {
+    StringBuilder out = new StringBuilder();
+    out.append("seed ")
+        .append(outcome.seed())
+        .append(outcome.passed() ? ": passed" : ": FAILED")
+        .append('\n');
+    if (!outcome.passed()) {
+      out.append("  ").append(outcome.failure()).append('\n');
+    }
+    out.append("  schedule:\n");
+    for (int i = 0; i < outcome.schedule().size(); i++) {
+      out.append("    ").append(outcome.schedule().get(i)).append('\n');
+    }
+    out.append(
+            "  replay: mvn -B -pl connect-plugins test -Dtest=SinkSimulationTest -Dsluice.sim.seed=")
+        .append(outcome.seed())
+        .append(" -Dsluice.sim.steps=")
+        .append(STEPS)
+        .append(" -Dsluice.sim.log=true\n");
+    return out.toString();
+  }
+}
