@@ -130,7 +130,7 @@ final class Simulation {
     props.put("maintenance.enabled", "true");
     boolean merge = random.nextBoolean();
     props.put("maintenance.merge.max-bytes", merge ? String.valueOf(2L << 20) : "0");
-    props.put("maintenance.rewrite.delete-files", String.valueOf(2 + random.nextInt(3)));
+    props.put("maintenance.rewrite.delete-files", String.valueOf(1 + random.nextInt(3)));
     props.put("maintenance.snapshots.keep-last", String.valueOf(2 + random.nextInt(4)));
     props.put("maintenance.snapshots.max-age-ms", "0");
     props.put("maintenance.idle-commit.interval-ms", "5000");
@@ -186,8 +186,11 @@ final class Simulation {
       addPartition();
     } else if (r < 81) {
       widen();
+    } else if (r < 85) {
+      armFault();
     } else if (r < 89) {
       armFault();
+      maintenance(pick(all()));
     } else if (r < 95) {
       maintenance(pick(all()));
     } else if (r < 98) {
@@ -434,6 +437,65 @@ final class Simulation {
       checkAllSnapshotsReadable(id);
     }
     checkDlq();
+    steadyLoadWithAQuietPartition();
+  }
+
+  /**
+   * Load on every partition but one, long past the idle-commit interval, with maintenance passes:
+   * the quiet partition's table must not pin its snapshots. Its offsets are in the newest snapshot
+   * naming it, and expiry keeps everything newer; a task busy with other partitions must still
+   * commit the quiet one's offsets again, so that snapshot stays recent.
+   */
+  private void steadyLoadWithAQuietPartition() {
+    List<TopicPartition> tps = source.partitions();
+    TopicPartition quiet = tps.get(random.nextInt(tps.size()));
+    schedule.add("steady load on every partition but " + quiet + ", with maintenance");
+    long idleMs = Long.parseLong(props.get("maintenance.idle-commit.interval-ms"));
+    int rounds = (int) (6 * idleMs / INTERVAL_MS);
+    for (int round = 0; round < rounds; round++) {
+      for (TopicPartition tp : tps) {
+        if (!tp.equals(quiet)) {
+          source.produce(tp, random, false);
+        }
+      }
+      clock.advanceMs(INTERVAL_MS);
+      for (SimTask t : tasks) {
+        run(t, () -> t.poll(source, 100));
+      }
+      if (round % 3 == 0) {
+        for (SimTask t : tasks) {
+          t.maintenance.tick();
+          run(t, t.maintenance::runQueued);
+        }
+      }
+    }
+    check("after the steady load");
+    // Each idle interval, each task may commit every table once, maintenance a few times more.
+    long bound = (idleMs / INTERVAL_MS + 3) * (tasks.size() + 2) + 10;
+    for (String topic : source.topics()) {
+      TableIdentifier id = SourceModel.tableOf(topic);
+      if (!observer.tableExists(id)) {
+        continue;
+      }
+      List<Snapshot> ancestry = new ArrayList<>();
+      org.apache.iceberg.util.SnapshotUtil.currentAncestors(observer.loadTable(id))
+          .forEach(ancestry::add);
+      int needed = IcebergOffsets.oldestNeeded(ancestry);
+      if (needed > bound) {
+        throw new Violation(
+            "after "
+                + rounds
+                + " rounds of load with "
+                + quiet
+                + " quiet, "
+                + id
+                + " needs its snapshots back to the "
+                + needed
+                + "th newest (bound "
+                + bound
+                + "): an idle partition pins expiry");
+      }
+    }
   }
 
   private boolean lakeHoldsEverything() {
