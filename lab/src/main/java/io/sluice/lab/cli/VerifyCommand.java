@@ -33,6 +33,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Callable;
+import java.util.function.Consumer;
 import java.util.stream.Stream;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -79,9 +80,11 @@ import picocli.CommandLine.Spec;
           + " Iceberg and no commit was fenced. Each then checks no duplicate key, every table"
           + " equal to the source and the event-id audit.",
       "Against the stack of --ready-file and/or the --endpoint/--catalog flags (e.g. compose),"
-          + " or, without them, a throwaway stack in a temporary directory: a process stack when"
-          + " a process fault class runs (also with --all; scale-out gets a scaled-out one of its"
-          + " own), else the one-JVM embedded stack.",
+          + " or, without them, a throwaway stack in <report dir>/stack-<time>-<hex>: a process"
+          + " stack when a process fault class runs (also with --all; scale-out gets a scaled-out"
+          + " one of its own), else the one-JVM embedded stack. It is removed when every run on"
+          + " it passed, and kept when one failed (its data dir, every component's log in"
+          + " data/logs): stderr says where, and the report names it as evidence_dir.",
       "Exit code 0 when every check holds, 1 when one does not (the report says which), 2 on a"
           + " usage error."
     })
@@ -99,7 +102,33 @@ public final class VerifyCommand implements Callable<Integer> {
           ReadyFile.CONNECT_URL,
           ReadyFile.WAREHOUSE);
 
+  /** Starts the throwaway stack of a group of runs in a folder ({@link ThrowawayStack#start}). */
+  @FunctionalInterface
+  interface StackStarter {
+    ThrowawayStack start(Path folder, ProcessScale processes, Consumer<String> progress);
+  }
+
+  /** The scenario of a failure class, run with a seed. */
+  @FunctionalInterface
+  interface ScenarioFactory {
+    VerifyScenario scenario(String failureClass, int seed);
+  }
+
+  private final StackStarter stacks;
+  private final ScenarioFactory scenarioFactory;
+
   @Spec CommandSpec spec;
+
+  public VerifyCommand() {
+    this.stacks = ThrowawayStack::start;
+    this.scenarioFactory = this::scenario;
+  }
+
+  /** With another stack and other scenarios than the ones the flags name (tests). */
+  VerifyCommand(StackStarter stacks, ScenarioFactory scenarios) {
+    this.stacks = stacks;
+    this.scenarioFactory = scenarios;
+  }
 
   @Option(
       names = "--failure",
@@ -124,7 +153,9 @@ public final class VerifyCommand implements Callable<Integer> {
   @Option(
       names = "--report-dir",
       defaultValue = "reports",
-      description = "Where the report and the run's log go (default: ${DEFAULT-VALUE}).")
+      description =
+          "Where the report, the run's log and a throwaway stack's folder go (default:"
+              + " ${DEFAULT-VALUE}).")
   Path reportDir;
 
   @Option(
@@ -249,7 +280,7 @@ public final class VerifyCommand implements Callable<Integer> {
     try {
       // On one stack every class seeds rows of its own: seed, seed + 1, ...
       for (int i = 0; i < classes.size(); i++) {
-        scenarios.add(scenario(classes.get(i), seed + i));
+        scenarios.add(scenarioFactory.scenario(classes.get(i), seed + i));
       }
     } catch (IllegalArgumentException e) {
       throw new ParameterException(spec.commandLine(), e.getMessage());
@@ -274,7 +305,7 @@ public final class VerifyCommand implements Callable<Integer> {
     List<MatrixReport.Run> runs = new ArrayList<>();
     if (given != null) {
       for (int i = 0; i < scenarios.size(); i++) {
-        runs.add(runOne(scenarios.get(i), seed + i, given, null, processStack, out));
+        runs.add(runOne(scenarios.get(i), seed + i, given, null, processStack, null, out));
       }
     } else {
       // One throwaway stack per scale in need: scale-out runs more routers and workers.
@@ -285,21 +316,37 @@ public final class VerifyCommand implements Callable<Integer> {
         byStack.computeIfAbsent(scale, k -> new ArrayList<>()).add(i);
       }
       for (Map.Entry<ProcessScale, List<Integer>> group : byStack.entrySet()) {
-        Path temp = Files.createTempDirectory("sluice-verify-");
+        Path folder = ThrowawayStack.newFolder(reportDir, Clock.systemUTC());
+        // Kept unless every run on the stack passed: a failed run's evidence is its logs and data.
+        boolean keep = true;
         try (ThrowawayStack stack =
-            ThrowawayStack.start(temp, group.getKey(), line -> progress(out, line))) {
+            stacks.start(folder, group.getKey(), line -> progress(out, line))) {
+          boolean passed = true;
           for (int i : group.getValue()) {
-            runs.add(
+            MatrixReport.Run run =
                 runOne(
                     scenarios.get(i),
                     seed + i,
                     stack.endpoints(),
                     stack.failure(),
                     group.getKey() != null,
-                    out));
+                    stack.folder(),
+                    out);
+            runs.add(run);
+            passed &= run.passed();
           }
+          keep = !passed;
         } finally {
-          deleteTree(temp);
+          if (keep) {
+            PrintWriter err = spec.commandLine().getErr();
+            err.printf(
+                "sluice verify: a run failed; the throwaway stack's data dir and logs are kept in"
+                    + " %s (one log per component in %s)%n",
+                folder.toAbsolutePath(), ThrowawayStack.folderOf(folder).logs());
+            err.flush();
+          } else {
+            deleteTree(folder);
+          }
         }
       }
     }
@@ -318,6 +365,7 @@ public final class VerifyCommand implements Callable<Integer> {
       ScenarioEndpoints endpoints,
       String notStarted,
       boolean processStack,
+      RunHeader.StackFolder stackFolder,
       PrintWriter out)
       throws IOException {
     RunContext run =
@@ -337,7 +385,8 @@ public final class VerifyCommand implements Callable<Integer> {
             scenario.failureClass(),
             RunEnvironment.environment(),
             scenario.claimBoundary(stackDescription(processStack)),
-            run.logFile());
+            run.logFile(),
+            stackFolder);
     if (all) {
       out.printf("%n== %s (seed %d)%n", scenario.failureClass(), runSeed);
     }
@@ -509,6 +558,21 @@ public final class VerifyCommand implements Callable<Integer> {
     if (summary.failure() != null) {
       out.printf("failed in phase %s: %s%n", summary.failedPhase(), summary.failure());
     }
+    findings
+        .tableDrift()
+        .forEach(
+            (phase, tables) ->
+                tables.forEach(
+                    t ->
+                        out.printf(
+                            "drift in phase %s: %s %s, %s (the report's table_drift lists the"
+                                + " rows)%n",
+                            phase,
+                            t.table(),
+                            t.status(),
+                            t.snapshotDiffCount() == null
+                                ? t.reason()
+                                : t.snapshotDiffCount() + " differing rows")));
     out.printf(
         "%s (%d/%d checks)%n",
         report.passed() ? "PASSED" : "FAILED",
@@ -516,6 +580,9 @@ public final class VerifyCommand implements Callable<Integer> {
         findings.checks().size());
     out.println("report: " + reportFile);
     out.println("log:    " + logFile);
+    if (!report.passed() && report.run().stack() != null) {
+      out.println("stack:  " + report.run().stack().dir() + " (kept: data dir and logs)");
+    }
     out.flush();
   }
 

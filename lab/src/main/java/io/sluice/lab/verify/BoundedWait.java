@@ -1,7 +1,9 @@
 package io.sluice.lab.verify;
 
 import java.time.Duration;
+import java.util.List;
 import java.util.concurrent.Callable;
+import java.util.function.Function;
 import java.util.function.Predicate;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -24,14 +26,33 @@ public final class BoundedWait {
    * @throws ScenarioFailure when {@code timeout} passes first; names the last value or error
    */
   public static <T> T until(String what, Duration timeout, Callable<T> probe, Predicate<T> done) {
+    return until(what, timeout, probe, done, value -> List.of());
+  }
+
+  /**
+   * Calls {@code probe} until {@code done} accepts its value; a timeout also says which tables
+   * drifted in the last value the probe gave ({@link ScenarioFailure#drift()}).
+   *
+   * @param drift the tables that drift in a value {@code done} did not accept
+   * @throws ScenarioFailure when {@code timeout} passes first; names the last value or error and
+   *     carries {@code drift} of the last value (none when the probe never answered)
+   */
+  public static <T> T until(
+      String what,
+      Duration timeout,
+      Callable<T> probe,
+      Predicate<T> done,
+      Function<? super T, List<TableDrift>> drift) {
     long deadline = System.nanoTime() + timeout.toNanos();
     String lastSeen = "nothing yet";
+    T last = null;
     while (true) {
       try {
         T value = probe.call();
         if (done.test(value)) {
           return value;
         }
+        last = value;
         lastSeen = String.valueOf(value);
       } catch (InterruptedException e) {
         Thread.currentThread().interrupt();
@@ -47,7 +68,8 @@ public final class BoundedWait {
                 + " s waiting until "
                 + what
                 + "; last seen: "
-                + abbreviate(lastSeen));
+                + abbreviate(lastSeen),
+            last == null ? List.of() : drift.apply(last));
       }
       try {
         Thread.sleep(POLL.toMillis());

@@ -1,11 +1,19 @@
 package io.sluice.lab.verify;
 
 import io.sluice.tools.reconcile.ReconciliationReport;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 
 /**
  * What a scenario's run found: every section of the report that the scenario writes, that is all
  * but the run's own ({@link RunHeader}). Sections of steps the run did not reach are null.
+ *
+ * @param tableDrift by phase, in the order the run reached them: the tables that did not equal the
+ *     source when the phase last read the lake (a wait that timed out, the final reading); no entry
+ *     for a phase where every table was equal
  */
 public record Findings(
     String phase,
@@ -21,7 +29,8 @@ public record Findings(
     ReconciliationReport reconciliation,
     EventIdAuditReport eventIdAudit,
     Checks<?> checks,
-    Summary summary) {
+    Summary summary,
+    Map<String, List<TableDrift>> tableDrift) {
 
   /** The final reconciliation's diff count (the report's top-level {@code snapshot_diff_count}). */
   public Long snapshotDiffCount() {
@@ -56,6 +65,7 @@ public record Findings(
     private ReconciliationReport reconciliation;
     private EventIdAuditReport eventIdAudit;
     private long dlqRecordCount;
+    private final Map<String, List<TableDrift>> tableDrift = new LinkedHashMap<>();
 
     private Builder(Checks<C> checks) {
       this.checks = checks;
@@ -123,6 +133,17 @@ public record Findings(
       return this;
     }
 
+    /**
+     * Tables that drifted when {@code phase} last read the lake, after those known for it; an empty
+     * list adds nothing.
+     */
+    public Builder<C> drift(String phase, List<TableDrift> tables) {
+      if (!tables.isEmpty()) {
+        tableDrift.computeIfAbsent(phase, p -> new ArrayList<>()).addAll(tables);
+      }
+      return this;
+    }
+
     /** Outcomes a step proved, laid over those known so far. */
     public Builder<C> proved(Map<C, Boolean> outcomes) {
       this.checks = checks.with(outcomes);
@@ -136,7 +157,7 @@ public record Findings(
     /**
      * The findings of a run that ended in {@code phase}.
      *
-     * @param failure why a step failed; null when none did
+     * @param failure why a step failed, with the tables that drifted then; null when none did
      * @param mainPipelineContinued the summary's figure, as the scenario defines it
      * @param repairReplayed the summary's figure, as the scenario defines it
      */
@@ -154,6 +175,12 @@ public record Findings(
               reconciliation == null ? null : reconciliation.snapshotDiffCount(),
               failure == null ? null : failure.phase(),
               failure == null ? null : failure.reason());
+      Map<String, List<TableDrift>> drift = new LinkedHashMap<>();
+      tableDrift.forEach((reached, tables) -> drift.put(reached, new ArrayList<>(tables)));
+      if (failure != null && !failure.drift().isEmpty()) {
+        drift.computeIfAbsent(failure.phase(), p -> new ArrayList<>()).addAll(failure.drift());
+      }
+      drift.replaceAll((reached, tables) -> List.copyOf(tables));
       return new Findings(
           phase,
           scenario,
@@ -168,7 +195,8 @@ public record Findings(
           reconciliation,
           eventIdAudit,
           checks,
-          summary);
+          summary,
+          Collections.unmodifiableMap(drift));
     }
   }
 }

@@ -9,6 +9,8 @@ import java.time.Instant;
  * @param command the command line as typed
  * @param claimBoundary one line: what the run proves, and on what stack
  * @param logs the run's log file
+ * @param stack the throwaway stack the run is on, whose folder a failed run keeps; null on a stack
+ *     that was given ({@code --ready-file}, {@code --endpoint}), which stays as it is anyway
  */
 public record RunHeader(
     String runId,
@@ -18,4 +20,12 @@ public record RunHeader(
     String failureClass,
     Environment environment,
     String claimBoundary,
-    Path logs) {}
+    Path logs,
+    StackFolder stack) {
+
+  /**
+   * Where a throwaway stack keeps everything: its folder, and in it the data dir and the logs of
+   * its components ({@code <data dir>/logs}).
+   */
+  public record StackFolder(Path dir, Path logs) {}
+}

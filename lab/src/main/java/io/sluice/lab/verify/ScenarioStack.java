@@ -72,6 +72,7 @@ public final class ScenarioStack implements AutoCloseable {
   private final SchemaRegistryClient registry;
   private final LakeState lake;
   private final Linkage linkage;
+  private final int reportRows;
 
   private ScenarioStack(
       ScenarioEndpoints endpoints, Admin admin, LakeCatalog catalog, Clock clock, int reportRows) {
@@ -81,6 +82,7 @@ public final class ScenarioStack implements AutoCloseable {
     this.capture = new CaptureAdmin(endpoints.captureAdminUrl(), EmbeddedStack.CAPTURE_NAME);
     this.router = new RouterProbe(endpoints.routerMetricsUrl());
     this.registry = HttpSchemaRegistryClient.create(endpoints.schemaRegistryUrl());
+    this.reportRows = reportRows;
     this.lake =
         new LakeState(
             this::connect,
@@ -441,7 +443,8 @@ public final class ScenarioStack implements AutoCloseable {
           "not every source table reached the lake within "
               + timeout.toSeconds()
               + " s: "
-              + (tables == null ? "no reconciliation" : describe(tables)));
+              + (tables == null ? "no reconciliation" : describe(tables)),
+          tables == null ? List.of() : drifting(tables));
     }
     progress.accept("  every table: " + describe(tables));
     // The changelog sink commits on its own coordinator's schedule, often after the current table:
@@ -487,10 +490,31 @@ public final class ScenarioStack implements AutoCloseable {
    * Waits until the current table equals the source.
    *
    * @param what what should happen, as a failure names it
-   * @throws ScenarioFailure when {@code timeout} passes first
+   * @return the reconciliation that converged
+   * @throws ScenarioFailure when {@code timeout} passes first, with the differing rows of the last
+   *     reconciliation as its drift
    */
-  public void awaitConverged(String what, Duration timeout) {
-    BoundedWait.until(what, timeout, lake::reconcile, r -> r.converged());
+  public ReconcileResult awaitConverged(String what, Duration timeout) {
+    return BoundedWait.until(
+        what, timeout, lake::reconcile, ReconcileResult::converged, this::drifting);
+  }
+
+  /**
+   * The source table against its current table as {@code r} found it, for the report's {@code
+   * table_drift}: empty when {@code r} is null or converged.
+   */
+  public List<TableDrift> drifting(ReconcileResult r) {
+    return r == null || r.converged()
+        ? List.of()
+        : List.of(TableDrift.of(SOURCE_TABLE, CURRENT_TABLE, r, reportRows));
+  }
+
+  /**
+   * The tables of {@code outcomes} that are neither equal nor skipped, with at most the run's
+   * report-rows differing rows listed per side: for the report's {@code table_drift}.
+   */
+  public List<TableDrift> drifting(List<TableOutcome> outcomes) {
+    return TableDrift.drifting(outcomes, reportRows);
   }
 
   @Override

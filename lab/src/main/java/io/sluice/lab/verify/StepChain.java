@@ -1,5 +1,6 @@
 package io.sluice.lab.verify;
 
+import java.util.List;
 import java.util.Optional;
 import java.util.function.Consumer;
 import org.slf4j.Logger;
@@ -26,14 +27,30 @@ public final class StepChain<S, T extends S> {
 
   public static final String COMPLETE = "complete";
 
+  /** The phase of every scenario's last step: the final reading of the lake. */
+  public static final String FINAL = "final";
+
   /** One step: the previous step's result in, this step's result out. */
   @FunctionalInterface
   public interface Step<I, O> {
     O run(I previous) throws Exception;
   }
 
-  /** The phase a run failed in, and why. */
-  public record Failure(String phase, String reason) {}
+  /**
+   * The phase a run failed in, and why.
+   *
+   * @param drift the tables that drifted when the failed step last read the lake, with their
+   *     differing rows ({@link ScenarioFailure#drift()}); empty when it read none
+   */
+  public record Failure(String phase, String reason, List<TableDrift> drift) {
+    public Failure {
+      drift = drift == null ? List.of() : List.copyOf(drift);
+    }
+
+    public Failure(String phase, String reason) {
+      this(phase, reason, List.of());
+    }
+  }
 
   private final String scenario;
   private final Consumer<String> progress;
@@ -133,13 +150,16 @@ public final class StepChain<S, T extends S> {
       Thread.currentThread().interrupt();
     }
     String reason;
-    if (e instanceof ScenarioFailure) {
+    List<TableDrift> drift = List.of();
+    if (e instanceof ScenarioFailure failed) {
       reason = e.getMessage();
+      drift = failed.drift();
     } else {
       log.warn("{} scenario failed in phase {}", scenario, phase, e);
       reason = e.getClass().getSimpleName() + ": " + e.getMessage();
     }
     progress.accept("FAILED in phase " + phase + ": " + reason);
-    return new StepChain<>(scenario, progress, reached, null, phase, new Failure(phase, reason));
+    return new StepChain<>(
+        scenario, progress, reached, null, phase, new Failure(phase, reason, drift));
   }
 }

@@ -14,11 +14,13 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Instant;
 import java.util.List;
+import java.util.Map;
 
 /**
  * The verification report of {@code sluice verify} (version {@value #VERSION}): one JSON object
  * whose top-level keys are those of docs/design.md#verification-report, in that order, plus {@code
- * report_version}. This class owns the layout: which key holds which part of the run's header
+ * report_version} first and, after {@code logs}, {@code evidence_dir}, {@code stack_logs} and
+ * {@code table_drift}. This class owns the layout: which key holds which part of the run's header
  * ({@link RunHeader}) or of what its scenario found ({@link Findings}); each section is a record
  * that owns its own keys. A section the run did not reach is written as null.
  */
@@ -52,7 +54,10 @@ import java.util.List;
   "event_id_audit",
   "checks",
   "summary",
-  "logs"
+  "logs",
+  "evidence_dir",
+  "stack_logs",
+  "table_drift"
 })
 public final class VerifyReport {
   public static final int VERSION = 1;
@@ -236,5 +241,31 @@ public final class VerifyReport {
   @JsonProperty("logs")
   private String logs() {
     return run.logs().toString();
+  }
+
+  /**
+   * The throwaway stack's folder, kept because the run failed (its data dir and its components'
+   * logs); null when the run passed (the folder is removed unless another run on the same stack
+   * failed) or ran on a stack that was given.
+   */
+  @JsonProperty("evidence_dir")
+  private String evidenceDir() {
+    return kept() ? run.stack().dir().toString() : null;
+  }
+
+  /** The kept stack's log folder (one log per component); null when no stack is kept. */
+  @JsonProperty("stack_logs")
+  private String stackLogs() {
+    return kept() ? run.stack().logs().toString() : null;
+  }
+
+  /** By phase, the tables that did not equal the source there, with their differing rows. */
+  @JsonProperty("table_drift")
+  private Map<String, List<TableDrift>> tableDrift() {
+    return findings.tableDrift();
+  }
+
+  private boolean kept() {
+    return run.stack() != null && !passed();
   }
 }

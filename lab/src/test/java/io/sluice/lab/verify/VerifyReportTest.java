@@ -81,6 +81,9 @@ class VerifyReportTest {
             checks object
             summary object
             logs string
+            evidence_dir null
+            stack_logs null
+            table_drift object
             """);
     assertKeysAndTypes(
         report.path("scenario"),
@@ -419,7 +422,10 @@ class VerifyReportTest {
             "event_id_audit",
             "checks",
             "summary",
-            "logs")
+            "logs",
+            "evidence_dir",
+            "stack_logs",
+            "table_drift")
         .containsExactlyElementsOf(VerifyReport.KEYS);
     assertThat(written.path("report_version").asInt()).isEqualTo(1);
     assertThat(written.path("phase").asText()).isEqualTo("stack");
@@ -457,6 +463,49 @@ class VerifyReportTest {
     assertThat(written.path("summary").path("passed").asBoolean()).isFalse();
     assertThat(written.path("summary").path("failure").asText())
         .isEqualTo("the stack did not start");
+  }
+
+  @Test
+  void aFailedRunOnAThrowawayStackNamesTheKeptFolderAndItsLogs() throws IOException {
+    RunHeader.StackFolder stack =
+        new RunHeader.StackFolder(
+            Path.of("/work/reports/stack-20260301T101500Z-abc123"),
+            Path.of("/work/reports/stack-20260301T101500Z-abc123/data/logs"));
+    Findings failed =
+        Findings.builder(PoisonCheck.class)
+            .build("baseline", new StepChain.Failure("baseline", "timed out"), false, false);
+
+    JsonNode written = JSON.readTree(new VerifyReport(header(stack), failed, finished()).toJson());
+
+    assertThat(written.path("logs").asText()).isEqualTo("reports/run.log");
+    assertThat(written.path("evidence_dir").asText())
+        .isEqualTo("/work/reports/stack-20260301T101500Z-abc123");
+    assertThat(written.path("stack_logs").asText())
+        .isEqualTo("/work/reports/stack-20260301T101500Z-abc123/data/logs");
+  }
+
+  @Test
+  void aPassedRunOrOneOnAGivenStackNamesNoKeptFolder() throws IOException {
+    RunHeader.StackFolder stack =
+        new RunHeader.StackFolder(Path.of("/work/reports/stack-x"), Path.of("/work/reports/l"));
+    Map<PoisonCheck, Boolean> all = new EnumMap<>(PoisonCheck.class);
+    for (PoisonCheck check : PoisonCheck.values()) {
+      all.put(check, true);
+    }
+    Findings passed =
+        Findings.builder(PoisonCheck.class).proved(all).build("complete", null, true, true);
+    Findings failed =
+        Findings.builder(PoisonCheck.class)
+            .build("final", new StepChain.Failure("final", "timed out"), false, false);
+
+    JsonNode onThrowaway =
+        JSON.readTree(new VerifyReport(header(stack), passed, finished()).toJson());
+    JsonNode onGiven = JSON.readTree(new VerifyReport(header(null), failed, finished()).toJson());
+
+    assertThat(onThrowaway.path("evidence_dir").isNull()).isTrue();
+    assertThat(onThrowaway.path("stack_logs").isNull()).isTrue();
+    assertThat(onGiven.path("evidence_dir").isNull()).isTrue();
+    assertThat(onGiven.path("stack_logs").isNull()).isTrue();
   }
 
   @Test
@@ -647,7 +696,12 @@ class VerifyReportTest {
     return row;
   }
 
-  private static RunHeader header() {
+  static RunHeader header() {
+    return header(null);
+  }
+
+  /** The header of a run on {@code stack}: a throwaway stack's folder, or null for a given one. */
+  static RunHeader header(RunHeader.StackFolder stack) {
     return new RunHeader(
         "poison-dlq-20260301T101530Z-seed7-abc123",
         Instant.parse("2026-03-01T10:15:30Z"),
@@ -662,10 +716,11 @@ class VerifyReportTest {
             "OpenJDK 17",
             new Environment.ProcLoadAverage(0.5, 0.25, 0.125)),
         "one run",
-        Path.of("reports/run.log"));
+        Path.of("reports/run.log"),
+        stack);
   }
 
-  private static Instant finished() {
+  static Instant finished() {
     return Instant.parse("2026-03-01T10:16:30Z");
   }
 

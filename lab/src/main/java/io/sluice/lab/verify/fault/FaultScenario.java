@@ -188,7 +188,7 @@ public final class FaultScenario implements VerifyScenario {
                 + "-round workload",
             steps::fault)
         .then("recovery", "waiting for the lake to catch up after the faults", steps::recover)
-        .then("final", "reconciling every table and auditing event ids", steps::settle)
+        .then(StepChain.FINAL, "reconciling every table and auditing event ids", steps::settle)
         .complete();
   }
 

@@ -8,6 +8,8 @@ import io.sluice.lab.verify.LinkageSnapshot;
 import io.sluice.lab.verify.ProducerMetadata;
 import io.sluice.lab.verify.ScenarioStack;
 import io.sluice.lab.verify.StackVersions;
+import io.sluice.lab.verify.StepChain;
+import io.sluice.lab.verify.TableDrift;
 import io.sluice.lab.verify.poison.PoisonSections.QuarantineSection;
 import io.sluice.tools.reconcile.ReconciliationReport;
 import java.util.List;
@@ -158,7 +160,8 @@ sealed interface FaultStep {
       QuarantineSection quarantine,
       long dlqRecordCount,
       FaultSections.ScaleOutSection scaleOut,
-      Map<FaultCheck, Boolean> proved)
+      Map<FaultCheck, Boolean> proved,
+      List<TableDrift> drift)
       implements FaultStep {
     @Override
     public Plan plan() {
@@ -177,6 +180,7 @@ sealed interface FaultStep {
           .eventIdAudit(audit)
           .quarantine(quarantine)
           .dlqRecordCount(dlqRecordCount)
+          .drift(StepChain.FINAL, drift)
           .proved(proved);
     }
   }

@@ -25,7 +25,6 @@ import io.sluice.lab.db.TableWorkload;
 import io.sluice.lab.stack.ProcessStack;
 import io.sluice.lab.stack.control.ComponentStatus;
 import io.sluice.lab.stack.control.StackController;
-import io.sluice.lab.verify.BoundedWait;
 import io.sluice.lab.verify.ScenarioFailure;
 import io.sluice.lab.verify.ScenarioStack;
 import io.sluice.lab.verify.ScenarioStack.LakeReading;
@@ -291,11 +290,8 @@ final class FaultSteps {
 
   FaultStep.Recovered recover(FaultStep.Faulted faulted) {
     ReconcileResult converged =
-        BoundedWait.until(
-            "the current table equals the source after the faults",
-            settings.waitTimeout(),
-            stack.lake()::reconcile,
-            ReconcileResult::converged);
+        stack.awaitConverged(
+            "the current table equals the source after the faults", settings.waitTimeout());
     long ms = (System.nanoTime() - faulted.lastFaultEndedNanos()) / 1_000_000;
     progress.accept(
         "  converged "
@@ -378,7 +374,8 @@ final class FaultSteps {
         quarantine,
         dlq.size(),
         scaled,
-        proved);
+        proved,
+        stack.drifting(last.tables()));
   }
 
   /** scale-out's own checks: placement again, the workers' logs, the offsets Iceberg holds. */

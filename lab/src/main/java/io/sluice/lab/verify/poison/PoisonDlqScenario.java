@@ -41,6 +41,9 @@ import java.time.Duration;
 public final class PoisonDlqScenario implements VerifyScenario {
   public static final String FAILURE_CLASS = "poison-dlq";
 
+  /** The phase that repairs the DLQ record and reconciles before capture resumes. */
+  static final String REPAIR_PHASE = "repair";
+
   /**
    * How to run the scenario.
    *
@@ -121,14 +124,14 @@ public final class PoisonDlqScenario implements VerifyScenario {
             "waiting for the DLQ record and the router's commit past the poison",
             steps::quarantine)
         .then(
-            "repair",
+            REPAIR_PHASE,
             settings.skipRepair()
                 ? "SKIPPED (--skip-repair): the DLQ record stays unrepaired"
                 : "repairing the DLQ record with " + IntendedRowPlanner.STRATEGY,
             steps::repair)
         .then("resume", "resuming capture and inserting one more row", steps::resume)
         .then(
-            "final",
+            StepChain.FINAL,
             "waiting for the lake to catch up, then reconciling and auditing event ids",
             steps::settle)
         .complete();

@@ -6,6 +6,8 @@ import io.sluice.lab.verify.LinkageSnapshot;
 import io.sluice.lab.verify.ProducerMetadata;
 import io.sluice.lab.verify.ScenarioStack;
 import io.sluice.lab.verify.StackVersions;
+import io.sluice.lab.verify.StepChain;
+import io.sluice.lab.verify.TableDrift;
 import io.sluice.lab.verify.poison.PoisonSections.FaultSection;
 import io.sluice.lab.verify.poison.PoisonSections.QuarantineSection;
 import io.sluice.lab.verify.poison.PoisonSections.RecoverySection;
@@ -14,6 +16,7 @@ import io.sluice.lab.verify.poison.PoisonSections.Topics;
 import io.sluice.lab.workload.OrderRow;
 import io.sluice.tools.dlq.ledger.Ledger;
 import io.sluice.tools.reconcile.ReconciliationReport;
+import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
@@ -154,7 +157,8 @@ sealed interface PoisonStep {
       QuarantineSection section,
       RecoverySection recovery,
       LinkageSnapshot linkage,
-      Map<PoisonCheck, Boolean> proved)
+      Map<PoisonCheck, Boolean> proved,
+      List<TableDrift> drift)
       implements PoisonStep {
     @Override
     public Plan plan() {
@@ -164,7 +168,12 @@ sealed interface PoisonStep {
     @Override
     public void addTo(Findings.Builder<PoisonCheck> report) {
       quarantine.addTo(report);
-      report.quarantine(section).recovery(recovery).repairLinkage(linkage).proved(proved);
+      report
+          .quarantine(section)
+          .recovery(recovery)
+          .repairLinkage(linkage)
+          .drift(PoisonDlqScenario.REPAIR_PHASE, drift)
+          .proved(proved);
     }
   }
 
@@ -193,7 +202,8 @@ sealed interface PoisonStep {
       ReconciliationReport reconciliation,
       EventIdAuditReport audit,
       LinkageSnapshot linkage,
-      Map<PoisonCheck, Boolean> proved)
+      Map<PoisonCheck, Boolean> proved,
+      List<TableDrift> drift)
       implements PoisonStep {
     @Override
     public Plan plan() {
@@ -207,6 +217,7 @@ sealed interface PoisonStep {
           .finalLinkage(linkage)
           .reconciliation(reconciliation)
           .eventIdAudit(audit)
+          .drift(StepChain.FINAL, drift)
           .proved(proved);
     }
   }

@@ -261,7 +261,8 @@ final class PoisonSteps {
             before == null ? null : ReconciliationReport.of(before),
             captureState,
             null);
-    return new Repair(quarantine, section, recovery, stack.linkage(), Map.copyOf(proved));
+    return new Repair(
+        quarantine, section, recovery, stack.linkage(), Map.copyOf(proved), stack.drifting(before));
   }
 
   /** Resumes capture (it re-emits the intended row) and inserts the next row. */
@@ -313,7 +314,8 @@ final class PoisonSteps {
             POST_POISON_EVENT_FLOW_CONTINUED, flowed,
             FINAL_SNAPSHOT_DIFF_ZERO, last.reconcile().converged(),
             FINAL_EVENT_ID_AUDIT_CONSISTENT, last.audit().consistent(),
-            FINAL_EVERY_TABLE_EQUAL, ScenarioStack.everyTableEqual(last.tables())));
+            FINAL_EVERY_TABLE_EQUAL, ScenarioStack.everyTableEqual(last.tables())),
+        stack.drifting(last.tables()));
   }
 
   private ProducerMetadata produce(PoisonRecord record)

@@ -41,6 +41,9 @@ import java.time.Duration;
 public final class SinkPoisonScenario implements VerifyScenario {
   public static final String FAILURE_CLASS = "sink-poison";
 
+  /** The phase that reverts the schema, repairs and reconciles before capture resumes. */
+  static final String REPAIR_PHASE = "repair";
+
   /** The row field the schema change retypes from long to string. */
   public static final String RETYPED_FIELD = "amount_cents";
 
@@ -128,10 +131,10 @@ public final class SinkPoisonScenario implements VerifyScenario {
             "quarantine",
             "waiting for the DLQ record, the router's commit and the following event",
             steps::quarantine)
-        .then("repair", "reverting the schema and repairing the intended row", steps::repair)
+        .then(REPAIR_PHASE, "reverting the schema and repairing the intended row", steps::repair)
         .then("resume", "resuming capture", steps::resume)
         .then(
-            "final",
+            StepChain.FINAL,
             "waiting for the lake to catch up, then reconciling and auditing event ids",
             steps::settle)
         .complete();

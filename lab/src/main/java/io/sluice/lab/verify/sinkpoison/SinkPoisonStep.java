@@ -7,6 +7,8 @@ import io.sluice.lab.verify.LinkageSnapshot;
 import io.sluice.lab.verify.ProducerMetadata;
 import io.sluice.lab.verify.ScenarioStack;
 import io.sluice.lab.verify.StackVersions;
+import io.sluice.lab.verify.StepChain;
+import io.sluice.lab.verify.TableDrift;
 import io.sluice.lab.verify.poison.PoisonSections.Topics;
 import io.sluice.lab.verify.poison.ScenarioRows;
 import io.sluice.lab.verify.sinkpoison.SinkPoisonSections.FaultSection;
@@ -160,7 +162,8 @@ sealed interface SinkPoisonStep {
       QuarantineSection section,
       RecoverySection recovery,
       LinkageSnapshot linkage,
-      Map<SinkPoisonCheck, Boolean> proved)
+      Map<SinkPoisonCheck, Boolean> proved,
+      List<TableDrift> drift)
       implements SinkPoisonStep {
     @Override
     public Plan plan() {
@@ -170,7 +173,12 @@ sealed interface SinkPoisonStep {
     @Override
     public void addTo(Findings.Builder<SinkPoisonCheck> report) {
       quarantine.addTo(report);
-      report.quarantine(section).recovery(recovery).repairLinkage(linkage).proved(proved);
+      report
+          .quarantine(section)
+          .recovery(recovery)
+          .repairLinkage(linkage)
+          .drift(SinkPoisonScenario.REPAIR_PHASE, drift)
+          .proved(proved);
     }
   }
 
@@ -196,7 +204,8 @@ sealed interface SinkPoisonStep {
       ReconciliationReport reconciliation,
       EventIdAuditReport audit,
       LinkageSnapshot linkage,
-      Map<SinkPoisonCheck, Boolean> proved)
+      Map<SinkPoisonCheck, Boolean> proved,
+      List<TableDrift> drift)
       implements SinkPoisonStep {
     @Override
     public Plan plan() {
@@ -211,6 +220,7 @@ sealed interface SinkPoisonStep {
           .finalLinkage(linkage)
           .reconciliation(reconciliation)
           .eventIdAudit(audit)
+          .drift(StepChain.FINAL, drift)
           .proved(proved);
     }
   }

@@ -396,7 +396,12 @@ final class SinkPoisonSteps {
             null,
             null);
     return new Repair(
-        quarantine, quarantine.section().repaired(), recovery, stack.linkage(), Map.copyOf(proved));
+        quarantine,
+        quarantine.section().repaired(),
+        recovery,
+        stack.linkage(),
+        Map.copyOf(proved),
+        stack.drifting(before));
   }
 
   /** Resumes capture; it re-emits both rows, encoded with the accepted schema. */
@@ -446,7 +451,8 @@ final class SinkPoisonSteps {
             SOURCE_EQUALS_CURRENT, last.reconcile().converged(),
             EVENT_IDS_CONSISTENT, last.audit().consistent(),
             SINKS_RUNNING_AT_END, sinks.stream().allMatch(SinkStatus::running),
-            EVERY_TABLE_EQUALS_SOURCE, ScenarioStack.everyTableEqual(last.tables())));
+            EVERY_TABLE_EQUALS_SOURCE, ScenarioStack.everyTableEqual(last.tables())),
+        stack.drifting(last.tables()));
   }
 
   private List<SinkStatus> sinks() {

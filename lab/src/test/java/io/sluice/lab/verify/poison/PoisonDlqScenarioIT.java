@@ -142,6 +142,10 @@ class PoisonDlqScenarioIT {
     assertThat(Files.readString(log)).doesNotContain("intended_after");
     assertThat(run.out())
         .contains("PASSED (13/13 checks)", "every table: cdc_lab.audit_log skipped", "report: ");
+    // A passed run removes its throwaway stack and names no evidence.
+    assertThat(report.path("evidence_dir").isNull()).isTrue();
+    assertThat(report.path("table_drift").isEmpty()).isTrue();
+    assertThat(stackFolders()).isEmpty();
   }
 
   @Test
@@ -197,6 +201,35 @@ class PoisonDlqScenarioIT {
         .doesNotContain("original_value_base64", "original_key_base64");
     assertThat(quarantine.path("error_metadata").path("error_code").asText())
         .isEqualTo("NOT_AVRO_WIRE_FORMAT");
+
+    // The repair phase names the row the lake lacks, at most --report-rows of them.
+    JsonNode drift = report.path("table_drift").path("repair").path(0);
+    assertThat(drift.path("table").asText()).isEqualTo("cdc_lab.orders");
+    assertThat(drift.path("snapshot_diff_count").asLong()).isEqualTo(1);
+    assertThat(drift.path("missing_from_actual").path(0).asText())
+        .contains("\"order_id\":\"" + OrdersWorkload.orderId(8, 11) + "\"");
+    assertThat(drift.path("snapshot_diff_truncated").asBoolean()).isFalse();
+
+    // A failed run keeps its throwaway stack where the report and stderr say: data dir and logs.
+    Path kept = Path.of(report.path("evidence_dir").asText());
+    assertThat(stackFolders()).containsExactly(kept);
+    assertThat(kept.resolve("data").resolve("kafka")).isDirectory();
+    Path logs = Path.of(report.path("stack_logs").asText());
+    assertThat(logs).isEqualTo(kept.resolve("data").resolve("logs"));
+    assertThat(logs.resolve("sluice-up.log"))
+        .content()
+        .contains("Starting the Sluice embedded stack", "Committed");
+    assertThat(run.out())
+        .contains("the throwaway stack's data dir and logs are kept in " + kept)
+        .contains("stack:  " + kept + " (kept: data dir and logs)");
+  }
+
+  private List<Path> stackFolders() throws IOException {
+    try (Stream<Path> list = Files.list(reports)) {
+      return list.filter(p -> p.getFileName().toString().startsWith("stack-"))
+          .map(Path::toAbsolutePath)
+          .toList();
+    }
   }
 
   private static long intendedEventId() {
