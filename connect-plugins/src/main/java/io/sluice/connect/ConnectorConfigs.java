@@ -12,6 +12,11 @@ import java.util.Map;
  * matches, as the stack and the tests create them through the Connect REST API. The catalog is
  * given as the ready file's {@code iceberg_catalog} object: properties as {@code
  * CatalogUtil.buildIcebergCatalog} takes them, including {@code name}.
+ *
+ * <p>No config carries a connector client override ({@code consumer.override.*}): what the sinks
+ * need of their consumers (read committed, a bounded metadata refresh) is the worker's ({@link
+ * SinkWorkerProperties}), so the worker can refuse every override ({@code
+ * connector.client.config.override.policy=None}).
  */
 public final class ConnectorConfigs {
   /** Connector class of the Apache Iceberg sink (append-only; the changelog table). */
@@ -43,7 +48,6 @@ public final class ConnectorConfigs {
     config.putAll(subscription);
     converters(config, registryUrl);
     config.put("commit.interval.ms", String.valueOf(commitIntervalMs));
-    readCommitted(config);
     icebergCatalog.forEach((k, v) -> config.put("iceberg.catalog." + k, v));
     localWarehouse(config, icebergCatalog);
     return config;
@@ -54,24 +58,19 @@ public final class ConnectorConfigs {
    * topics.regex}) instead of one, each into its own table ({@code <db>.<table>_current} from
    * {@code broker.<db>.<table>.clean}), created by its first record.
    *
-   * <p>A topic created after the connector started is picked up within {@code topicRefreshMs}
-   * without a restart: the sink's consumer matches the regex against the cluster metadata it holds,
-   * which it refreshes every {@code metadata.max.age.ms} (default 5 min), so that is set to {@code
-   * topicRefreshMs} as a connector client override ({@code consumer.override.}). The worker's
-   * {@code connector.client.config.override.policy} must allow it: its default in Kafka 4.1, {@code
-   * All}, does; a worker with {@code None} refuses the connector.
+   * <p>A topic created after the connector started is picked up without a restart once the sink's
+   * consumer refreshes its metadata: the worker's {@code consumer.metadata.max.age.ms} ({@link
+   * SinkWorkerProperties}), not this config, bounds how late that is.
    *
    * @param topicsRegex e.g. {@code broker\.shop\..+\.clean}; never one that matches DLQ topics
-   * @param topicRefreshMs how often the sink's consumer looks for new matching topics
    */
   public static Map<String, String> upsertSinkByRegex(
       String topicsRegex,
       String registryUrl,
       Map<String, String> icebergCatalog,
-      long commitIntervalMs,
-      long topicRefreshMs) {
+      long commitIntervalMs) {
     return upsertSink(
-        followTopics(topicsRegex, topicRefreshMs), registryUrl, icebergCatalog, commitIntervalMs);
+        Map.of("topics.regex", topicsRegex), registryUrl, icebergCatalog, commitIntervalMs);
   }
 
   /**
@@ -147,7 +146,6 @@ public final class ConnectorConfigs {
     config.put("tasks.max", "1");
     config.putAll(subscription);
     converters(config, registryUrl);
-    readCommitted(config);
     config.put("transforms", "tombstones,debezium,kafka");
     config.put("transforms.tombstones.type", "org.apache.kafka.connect.transforms.Filter");
     config.put("transforms.tombstones.predicate", "isTombstone");
@@ -188,15 +186,14 @@ public final class ConnectorConfigs {
   /**
    * {@link #changelogSink} following every topic {@code topicsRegex} matches (Connect's {@code
    * topics.regex}): each topic's events go to the changelog table of its envelope's db and table. A
-   * topic created after the connector started is picked up within {@code topicRefreshMs} without a
-   * restart, as for {@link #upsertSinkByRegex}.
+   * topic created after the connector started is picked up within the worker's {@code
+   * consumer.metadata.max.age.ms}, as for {@link #upsertSinkByRegex}.
    *
    * <p>Connect has one DLQ topic per connector, so the records its converter or transforms cannot
    * take go to {@code dlqTopic} rather than to the router's DLQ of their input; their {@code
    * __connect.errors.topic} header names the input.
    *
    * @param dlqTopic the connector's DLQ topic (created by Connect when missing)
-   * @param topicRefreshMs how often the sink's consumer looks for new matching topics
    */
   public static Map<String, String> changelogSinkByRegex(
       String topicsRegex,
@@ -205,38 +202,15 @@ public final class ConnectorConfigs {
       String bootstrapServers,
       String controlTopic,
       long commitIntervalMs,
-      String dlqTopic,
-      long topicRefreshMs) {
+      String dlqTopic) {
     return changelogSink(
-        followTopics(topicsRegex, topicRefreshMs),
+        Map.of("topics.regex", topicsRegex),
         dlqTopic,
         registryUrl,
         icebergCatalog,
         bootstrapServers,
         controlTopic,
         commitIntervalMs);
-  }
-
-  /**
-   * The sink reads only committed records. The router writes its clean topic in transactions, and
-   * Connect's consumers read uncommitted by default: a router killed mid-transaction left records
-   * that were aborted, and re-written by its successor, and a sink that read them appended each
-   * event twice.
-   */
-  private static void readCommitted(Map<String, String> config) {
-    config.put("consumer.override.isolation.level", "read_committed");
-  }
-
-  /** {@code topics.regex} and the metadata refresh that bounds how late a new topic is seen. */
-  private static Map<String, String> followTopics(String topicsRegex, long topicRefreshMs) {
-    if (topicRefreshMs < 1) {
-      throw new IllegalArgumentException(
-          "topicRefreshMs must be at least 1 ms, got " + topicRefreshMs);
-    }
-    Map<String, String> subscription = new LinkedHashMap<>();
-    subscription.put("topics.regex", topicsRegex);
-    subscription.put("consumer.override.metadata.max.age.ms", String.valueOf(topicRefreshMs));
-    return subscription;
   }
 
   /**
