@@ -1,10 +1,13 @@
 package io.sluice.connect;
 
 import io.sluice.connect.converter.RegistryAvroConverter;
+import io.sluice.connect.guard.ChangelogGuard;
+import io.sluice.connect.guard.ChangelogGuardConfig;
 import io.sluice.connect.upsert.UpsertSinkConnector;
 import io.sluice.connect.upsert.config.UpsertSinkConfig;
 import io.sluice.connect.upsert.quarantine.DlqTopics;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 
 /**
@@ -22,6 +25,9 @@ public final class ConnectorConfigs {
   /** Connector class of the Apache Iceberg sink (append-only; the changelog table). */
   public static final String ICEBERG_SINK_CONNECTOR =
       "org.apache.iceberg.connect.IcebergSinkConnector";
+
+  /** The changelog sink's transform alias of {@link ChangelogGuard}. */
+  public static final String GUARD = "guard";
 
   private static final String RAW_LOCAL_FS = "org.apache.hadoop.fs.RawLocalFileSystem";
 
@@ -109,9 +115,11 @@ public final class ConnectorConfigs {
    * operation and the Kafka topic/partition/offset of the event ({@code _cdc}, {@code
    * _kafka_metadata}); tombstones are dropped. The control topic must exist.
    *
-   * <p>A record the sink's converter or transforms cannot take (not Avro, no Debezium envelope)
-   * goes to the router's DLQ of {@code topic} ({@link DlqTopics}) with Connect's {@code
-   * __connect.errors.*} context headers (Connect's own error tolerance, {@code
+   * <p>A record the sink's converter or transforms cannot take (not Avro, no Debezium envelope),
+   * and one its table cannot take (a type the column cannot hold: refused by the {@link
+   * ChangelogGuard} last in the transform chain, since Connect's error tolerance does not cover the
+   * sink's {@code put()}), goes to the router's DLQ of {@code topic} ({@link DlqTopics}) with
+   * Connect's {@code __connect.errors.*} context headers (Connect's own error tolerance, {@code
    * errors.tolerance=all}), and the task goes on. Retriable errors (an unreachable registry: the
    * converter's RetriableException) are retried without end, so an outage holds the sink back and
    * never sends a record to the DLQ. Payloads are not logged.
@@ -146,7 +154,7 @@ public final class ConnectorConfigs {
     config.put("tasks.max", "1");
     config.putAll(subscription);
     converters(config, registryUrl);
-    config.put("transforms", "tombstones,debezium,kafka");
+    config.put("transforms", "tombstones,debezium,kafka," + GUARD);
     config.put("transforms.tombstones.type", "org.apache.kafka.connect.transforms.Filter");
     config.put("transforms.tombstones.predicate", "isTombstone");
     config.put("predicates", "isTombstone");
@@ -171,6 +179,7 @@ public final class ConnectorConfigs {
     icebergCatalog.forEach(
         (k, v) -> config.put(k.equals("name") ? "iceberg.catalog" : "iceberg.catalog." + k, v));
     localWarehouse(config, icebergCatalog);
+    guard(config);
     config.put("errors.tolerance", "all");
     config.put("errors.retry.timeout", "-1");
     config.put("errors.retry.delay.max.ms", "10000");
@@ -211,6 +220,26 @@ public final class ConnectorConfigs {
         bootstrapServers,
         controlTopic,
         commitIntervalMs);
+  }
+
+  /**
+   * The {@link ChangelogGuard} last in the chain, where it sees the row the sink writes, given the
+   * sink's own catalog keys, route field and schema evolution, so it judges each record against the
+   * table the sink would write it to.
+   */
+  private static void guard(Map<String, String> config) {
+    String prefix = "transforms." + GUARD + ".";
+    config.put(prefix + "type", ChangelogGuard.class.getName());
+    config.put(
+        prefix + ChangelogGuardConfig.ROUTE_FIELD_CONFIG, config.get("iceberg.tables.route-field"));
+    config.put(
+        prefix + ChangelogGuardConfig.SCHEMA_EVOLUTION_CONFIG,
+        config.get("iceberg.tables.evolve-schema-enabled"));
+    List<String> catalogKeys =
+        config.keySet().stream()
+            .filter(k -> k.startsWith("iceberg.catalog") || k.startsWith("iceberg.hadoop."))
+            .toList();
+    catalogKeys.forEach(k -> config.put(prefix + k, config.get(k)));
   }
 
   /**

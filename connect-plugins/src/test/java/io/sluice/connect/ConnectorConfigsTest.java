@@ -3,6 +3,7 @@ package io.sluice.connect;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.sluice.connect.guard.ChangelogGuard;
 import io.sluice.connect.upsert.config.UpsertSinkConfig;
 import java.util.HashMap;
 import java.util.List;
@@ -50,6 +51,34 @@ class ConnectorConfigsTest {
     expected.put("topics.regex", REGEX);
     expected.put("errors.deadletterqueue.topic.name", "shop.dlq");
     assertThat(byRegex).isEqualTo(expected);
+  }
+
+  @Test
+  void theChangelogGuardComesLastAndJudgesByTheSinksOwnCatalogRoutingAndEvolution() {
+    Map<String, String> sink =
+        ConnectorConfigs.changelogSink(
+            "t", "http://registry", CATALOG, "kafka:9092", "control", 1_000);
+
+    assertThat(sink.get("transforms")).isEqualTo("tombstones,debezium,kafka,guard");
+    assertThat(sink)
+        .containsEntry("transforms.guard.type", ChangelogGuard.class.getName())
+        .containsEntry("transforms.guard.route.field", sink.get("iceberg.tables.route-field"))
+        .containsEntry(
+            "transforms.guard.schema.evolution", sink.get("iceberg.tables.evolve-schema-enabled"));
+    Map<String, String> sinkCatalog = new HashMap<>();
+    Map<String, String> guardCatalog = new HashMap<>();
+    sink.forEach(
+        (k, v) -> {
+          if (k.startsWith("iceberg.catalog") || k.startsWith("iceberg.hadoop.")) {
+            sinkCatalog.put(k, v);
+          } else if (k.startsWith("transforms.guard.iceberg.")) {
+            guardCatalog.put(k.substring("transforms.guard.".length()), v);
+          }
+        });
+    assertThat(sinkCatalog)
+        .containsEntry("iceberg.catalog", "lake")
+        .containsEntry("iceberg.hadoop.fs.file.impl", "org.apache.hadoop.fs.RawLocalFileSystem");
+    assertThat(guardCatalog).isEqualTo(sinkCatalog);
   }
 
   @Test

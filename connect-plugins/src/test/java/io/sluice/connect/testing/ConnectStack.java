@@ -5,6 +5,10 @@ import io.sluice.embedded.ConnectRestClient;
 import io.sluice.embedded.EmbeddedConnect;
 import io.sluice.embedded.EmbeddedKafka;
 import io.sluice.schema.server.DevSchemaRegistry;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Arrays;
@@ -68,6 +72,23 @@ public final class ConnectStack implements AutoCloseable {
       List<NewTopic> newTopics =
           Arrays.stream(topics).map(t -> new NewTopic(t, partitions, (short) 1)).toList();
       admin.createTopics(newTopics).all().get();
+    }
+  }
+
+  /**
+   * Lets {@code subject} take any schema (compatibility {@code NONE}), as a registry whose
+   * compatibility checks were turned off does: how a retyped column reaches a clean topic.
+   */
+  public void setCompatibilityNone(String subject) throws Exception {
+    HttpRequest request =
+        HttpRequest.newBuilder(URI.create(registry.url() + "/config/" + subject))
+            .header("Content-Type", "application/vnd.schemaregistry.v1+json")
+            .PUT(HttpRequest.BodyPublishers.ofString("{\"compatibility\":\"NONE\"}"))
+            .build();
+    int status =
+        HttpClient.newHttpClient().send(request, HttpResponse.BodyHandlers.ofString()).statusCode();
+    if (status != 200) {
+      throw new IllegalStateException("PUT /config/" + subject + " answered HTTP " + status);
     }
   }
 
