@@ -1,10 +1,13 @@
 package io.sluice.connect;
 
 import io.sluice.connect.converter.RegistryAvroConverter;
+import io.sluice.connect.guard.ChangelogGuard;
+import io.sluice.connect.guard.ChangelogGuardConfig;
 import io.sluice.connect.upsert.UpsertSinkConnector;
 import io.sluice.connect.upsert.config.UpsertSinkConfig;
 import io.sluice.connect.upsert.quarantine.DlqTopics;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 
 /**
@@ -12,11 +15,19 @@ import java.util.Map;
  * matches, as the stack and the tests create them through the Connect REST API. The catalog is
  * given as the ready file's {@code iceberg_catalog} object: properties as {@code
  * CatalogUtil.buildIcebergCatalog} takes them, including {@code name}.
+ *
+ * <p>No config carries a connector client override ({@code consumer.override.*}): what the sinks
+ * need of their consumers (read committed, a bounded metadata refresh) is the worker's ({@link
+ * SinkWorkerProperties}), so the worker can refuse every override ({@code
+ * connector.client.config.override.policy=None}).
  */
 public final class ConnectorConfigs {
   /** Connector class of the Apache Iceberg sink (append-only; the changelog table). */
   public static final String ICEBERG_SINK_CONNECTOR =
       "org.apache.iceberg.connect.IcebergSinkConnector";
+
+  /** The changelog sink's transform alias of {@link ChangelogGuard}. */
+  public static final String GUARD = "guard";
 
   private static final String RAW_LOCAL_FS = "org.apache.hadoop.fs.RawLocalFileSystem";
 
@@ -43,7 +54,6 @@ public final class ConnectorConfigs {
     config.putAll(subscription);
     converters(config, registryUrl);
     config.put("commit.interval.ms", String.valueOf(commitIntervalMs));
-    readCommitted(config);
     icebergCatalog.forEach((k, v) -> config.put("iceberg.catalog." + k, v));
     localWarehouse(config, icebergCatalog);
     return config;
@@ -54,24 +64,19 @@ public final class ConnectorConfigs {
    * topics.regex}) instead of one, each into its own table ({@code <db>.<table>_current} from
    * {@code broker.<db>.<table>.clean}), created by its first record.
    *
-   * <p>A topic created after the connector started is picked up within {@code topicRefreshMs}
-   * without a restart: the sink's consumer matches the regex against the cluster metadata it holds,
-   * which it refreshes every {@code metadata.max.age.ms} (default 5 min), so that is set to {@code
-   * topicRefreshMs} as a connector client override ({@code consumer.override.}). The worker's
-   * {@code connector.client.config.override.policy} must allow it: its default in Kafka 4.1, {@code
-   * All}, does; a worker with {@code None} refuses the connector.
+   * <p>A topic created after the connector started is picked up without a restart once the sink's
+   * consumer refreshes its metadata: the worker's {@code consumer.metadata.max.age.ms} ({@link
+   * SinkWorkerProperties}), not this config, bounds how late that is.
    *
    * @param topicsRegex e.g. {@code broker\.shop\..+\.clean}; never one that matches DLQ topics
-   * @param topicRefreshMs how often the sink's consumer looks for new matching topics
    */
   public static Map<String, String> upsertSinkByRegex(
       String topicsRegex,
       String registryUrl,
       Map<String, String> icebergCatalog,
-      long commitIntervalMs,
-      long topicRefreshMs) {
+      long commitIntervalMs) {
     return upsertSink(
-        followTopics(topicsRegex, topicRefreshMs), registryUrl, icebergCatalog, commitIntervalMs);
+        Map.of("topics.regex", topicsRegex), registryUrl, icebergCatalog, commitIntervalMs);
   }
 
   /**
@@ -110,9 +115,11 @@ public final class ConnectorConfigs {
    * operation and the Kafka topic/partition/offset of the event ({@code _cdc}, {@code
    * _kafka_metadata}); tombstones are dropped. The control topic must exist.
    *
-   * <p>A record the sink's converter or transforms cannot take (not Avro, no Debezium envelope)
-   * goes to the router's DLQ of {@code topic} ({@link DlqTopics}) with Connect's {@code
-   * __connect.errors.*} context headers (Connect's own error tolerance, {@code
+   * <p>A record the sink's converter or transforms cannot take (not Avro, no Debezium envelope),
+   * and one its table cannot take (a type the column cannot hold: refused by the {@link
+   * ChangelogGuard} last in the transform chain, since Connect's error tolerance does not cover the
+   * sink's {@code put()}), goes to the router's DLQ of {@code topic} ({@link DlqTopics}) with
+   * Connect's {@code __connect.errors.*} context headers (Connect's own error tolerance, {@code
    * errors.tolerance=all}), and the task goes on. Retriable errors (an unreachable registry: the
    * converter's RetriableException) are retried without end, so an outage holds the sink back and
    * never sends a record to the DLQ. Payloads are not logged.
@@ -147,8 +154,7 @@ public final class ConnectorConfigs {
     config.put("tasks.max", "1");
     config.putAll(subscription);
     converters(config, registryUrl);
-    readCommitted(config);
-    config.put("transforms", "tombstones,debezium,kafka");
+    config.put("transforms", "tombstones,debezium,kafka," + GUARD);
     config.put("transforms.tombstones.type", "org.apache.kafka.connect.transforms.Filter");
     config.put("transforms.tombstones.predicate", "isTombstone");
     config.put("predicates", "isTombstone");
@@ -173,6 +179,7 @@ public final class ConnectorConfigs {
     icebergCatalog.forEach(
         (k, v) -> config.put(k.equals("name") ? "iceberg.catalog" : "iceberg.catalog." + k, v));
     localWarehouse(config, icebergCatalog);
+    guard(config);
     config.put("errors.tolerance", "all");
     config.put("errors.retry.timeout", "-1");
     config.put("errors.retry.delay.max.ms", "10000");
@@ -188,15 +195,14 @@ public final class ConnectorConfigs {
   /**
    * {@link #changelogSink} following every topic {@code topicsRegex} matches (Connect's {@code
    * topics.regex}): each topic's events go to the changelog table of its envelope's db and table. A
-   * topic created after the connector started is picked up within {@code topicRefreshMs} without a
-   * restart, as for {@link #upsertSinkByRegex}.
+   * topic created after the connector started is picked up within the worker's {@code
+   * consumer.metadata.max.age.ms}, as for {@link #upsertSinkByRegex}.
    *
    * <p>Connect has one DLQ topic per connector, so the records its converter or transforms cannot
    * take go to {@code dlqTopic} rather than to the router's DLQ of their input; their {@code
    * __connect.errors.topic} header names the input.
    *
    * @param dlqTopic the connector's DLQ topic (created by Connect when missing)
-   * @param topicRefreshMs how often the sink's consumer looks for new matching topics
    */
   public static Map<String, String> changelogSinkByRegex(
       String topicsRegex,
@@ -205,10 +211,9 @@ public final class ConnectorConfigs {
       String bootstrapServers,
       String controlTopic,
       long commitIntervalMs,
-      String dlqTopic,
-      long topicRefreshMs) {
+      String dlqTopic) {
     return changelogSink(
-        followTopics(topicsRegex, topicRefreshMs),
+        Map.of("topics.regex", topicsRegex),
         dlqTopic,
         registryUrl,
         icebergCatalog,
@@ -218,25 +223,23 @@ public final class ConnectorConfigs {
   }
 
   /**
-   * The sink reads only committed records. The router writes its clean topic in transactions, and
-   * Connect's consumers read uncommitted by default: a router killed mid-transaction left records
-   * that were aborted, and re-written by its successor, and a sink that read them appended each
-   * event twice.
+   * The {@link ChangelogGuard} last in the chain, where it sees the row the sink writes, given the
+   * sink's own catalog keys, route field and schema evolution, so it judges each record against the
+   * table the sink would write it to.
    */
-  private static void readCommitted(Map<String, String> config) {
-    config.put("consumer.override.isolation.level", "read_committed");
-  }
-
-  /** {@code topics.regex} and the metadata refresh that bounds how late a new topic is seen. */
-  private static Map<String, String> followTopics(String topicsRegex, long topicRefreshMs) {
-    if (topicRefreshMs < 1) {
-      throw new IllegalArgumentException(
-          "topicRefreshMs must be at least 1 ms, got " + topicRefreshMs);
-    }
-    Map<String, String> subscription = new LinkedHashMap<>();
-    subscription.put("topics.regex", topicsRegex);
-    subscription.put("consumer.override.metadata.max.age.ms", String.valueOf(topicRefreshMs));
-    return subscription;
+  private static void guard(Map<String, String> config) {
+    String prefix = "transforms." + GUARD + ".";
+    config.put(prefix + "type", ChangelogGuard.class.getName());
+    config.put(
+        prefix + ChangelogGuardConfig.ROUTE_FIELD_CONFIG, config.get("iceberg.tables.route-field"));
+    config.put(
+        prefix + ChangelogGuardConfig.SCHEMA_EVOLUTION_CONFIG,
+        config.get("iceberg.tables.evolve-schema-enabled"));
+    List<String> catalogKeys =
+        config.keySet().stream()
+            .filter(k -> k.startsWith("iceberg.catalog") || k.startsWith("iceberg.hadoop."))
+            .toList();
+    catalogKeys.forEach(k -> config.put(prefix + k, config.get(k)));
   }
 
   /**

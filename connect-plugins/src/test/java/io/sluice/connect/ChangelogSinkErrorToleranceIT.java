@@ -6,8 +6,13 @@ import static io.sluice.connect.testing.Envelopes.row;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import io.sluice.connect.guard.ChangelogGuard;
 import io.sluice.connect.testing.ConnectStack;
+import io.sluice.connect.testing.Envelopes;
+import io.sluice.dlq.DlqEnvelope;
+import io.sluice.dlq.DlqHeaders;
 import io.sluice.embedded.ConnectRestClient;
+import io.sluice.schema.Subjects;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -26,6 +31,9 @@ import org.apache.kafka.clients.producer.RecordMetadata;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
+import org.apache.kafka.connect.data.Schema;
+import org.apache.kafka.connect.data.SchemaBuilder;
+import org.apache.kafka.connect.data.Struct;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -34,7 +42,10 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * The Apache changelog sink as {@link ConnectorConfigs#changelogSink} configures it, on a real
  * Connect worker: a record its converter cannot read goes to the router's DLQ with Connect's
- * context headers, the task stays RUNNING, and the events around it reach the changelog.
+ * context headers, the task stays RUNNING, and the events around it reach the changelog. A record
+ * its table cannot take (a retyped column) is refused by the {@link ChangelogGuard} at the
+ * transform stage, while the upsert sink beside it quarantines the same record itself: each sink
+ * dead-letters it once and both go on.
  */
 class ChangelogSinkErrorToleranceIT {
   private static final Duration WAIT = Duration.ofSeconds(90);
@@ -99,6 +110,132 @@ class ChangelogSinkErrorToleranceIT {
     assertThat(stack.rest.status(CONNECTOR).tasks())
         .extracting(ConnectRestClient.TaskStatus::state)
         .containsOnly("RUNNING");
+  }
+
+  @Test
+  void aRecordTheTablesCannotTakeIsDeadLetteredOnceByEachSinkAndBothGoOn() throws Exception {
+    String topic = "broker.it_guard.orders.clean";
+    String dlq = "broker.it_guard.orders.dlq";
+    String control = "control-guard-it";
+    String upsert = "guard-upsert";
+    String changelog = "guard-changelog";
+    stack.createTopics(1, topic, dlq, control);
+    try (Admin admin = stack.admin()) {
+      IcebergControlTopic.prepare(admin, control, changelog);
+    }
+    // A newer schema version retypes amount_cents, as a registry that checks nothing lets it.
+    stack.setCompatibilityNone(Subjects.value(topic));
+    Schema v1 = amountRow(Schema.OPTIONAL_INT64_SCHEMA);
+    Schema v2 = amountRow(Schema.OPTIONAL_STRING_SCHEMA);
+    sendAmount(topic, v1, "c", 1, 100L);
+    sendAmount(topic, v1, "c", 2, 200L);
+    stack.rest.putConnector(
+        upsert,
+        ConnectorConfigs.quarantining(
+            ConnectorConfigs.upsertSink(
+                topic, stack.registry.url(), stack.lake.catalogObject(), 500),
+            stack.kafka.bootstrapServers()));
+    stack.rest.putConnector(
+        changelog,
+        ConnectorConfigs.changelogSink(
+            topic,
+            stack.registry.url(),
+            stack.lake.catalogObject(),
+            stack.kafka.bootstrapServers(),
+            control,
+            1000));
+    TableIdentifier current = TableIdentifier.of("it_guard", "orders_current");
+    TableIdentifier changes = TableIdentifier.of("it_guard", "orders_changelog");
+    awaitAmounts(current, "1=100", "2=200");
+    awaitAmounts(changes, "1=100", "2=200");
+
+    RecordMetadata poison = sendAmount(topic, v2, "c", 3, "three hundred");
+    sendAmount(topic, v1, "c", 4, 400L);
+    sendAmount(topic, v1, "u", 1, 150L);
+
+    awaitAmounts(current, "1=150", "2=200", "4=400");
+    awaitAmounts(changes, "1=100", "1=150", "2=200", "4=400");
+    await("both sinks dead-lettered the retyped record")
+        .atMost(WAIT)
+        .until(() -> readAll(dlq).size(), n -> n >= 2);
+    List<ConsumerRecord<byte[], byte[]>> dead = readAll(dlq);
+    ConsumerRecord<byte[], byte[]> original = readAt(topic, poison.offset());
+
+    List<ConsumerRecord<byte[], byte[]>> byUpsert = ofConnector(dead, upsert);
+    assertThat(byUpsert).as("the upsert sink's DLQ records").hasSize(1);
+    DlqEnvelope envelope = DlqEnvelope.fromJson(byUpsert.get(0).value());
+    assertThat(envelope.errorCode()).isEqualTo("SINK_TYPE_UNWRITABLE");
+    assertThat(envelope.originalOffset()).isEqualTo(poison.offset());
+    assertThat(envelope.originalValue()).isEqualTo(original.value());
+
+    List<ConsumerRecord<byte[], byte[]>> byChangelog = ofConnector(dead, changelog);
+    assertThat(byChangelog).as("the changelog sink's DLQ records").hasSize(1);
+    ConsumerRecord<byte[], byte[]> refused = byChangelog.get(0);
+    assertThat(refused.value()).isEqualTo(original.value());
+    assertThat(refused.key()).isEqualTo(original.key());
+    assertThat(header(refused, DlqHeaders.CONNECT_TOPIC)).isEqualTo(topic);
+    assertThat(header(refused, DlqHeaders.CONNECT_OFFSET)).isEqualTo("" + poison.offset());
+    assertThat(header(refused, DlqHeaders.CONNECT_STAGE)).isEqualTo("TRANSFORMATION");
+    assertThat(header(refused, DlqHeaders.CONNECT_CLASS_NAME))
+        .isEqualTo(ChangelogGuard.class.getName());
+    assertThat(header(refused, DlqHeaders.CONNECT_EXCEPTION_MESSAGE))
+        .startsWith(
+            "record "
+                + topic
+                + "-0@"
+                + poison.offset()
+                + " cannot be written to table it_guard.orders_changelog: column amount_cents is"
+                + " long in the table but string in the record")
+        .doesNotContain("three hundred");
+
+    for (String connector : List.of(upsert, changelog)) {
+      assertThat(stack.rest.status(connector).tasks())
+          .as("%s tasks", connector)
+          .extracting(ConnectRestClient.TaskStatus::state)
+          .containsOnly("RUNNING");
+    }
+  }
+
+  private static Schema amountRow(Schema amountCents) {
+    return SchemaBuilder.struct()
+        .name("broker.it_guard.orders.Value")
+        .optional()
+        .field("id", Schema.INT32_SCHEMA)
+        .field("amount_cents", amountCents)
+        .build();
+  }
+
+  private static RecordMetadata sendAmount(
+      String topic, Schema row, String op, int id, Object amountCents) {
+    Struct after = new Struct(row).put("id", id).put("amount_cents", amountCents);
+    return stack.producer.send(
+        topic, key(id), change(Envelopes.envelope(row), "it_guard", "orders", op, null, after));
+  }
+
+  /** Waits until {@code table} holds exactly {@code rows} ({@code id=amount_cents}, sorted). */
+  private static void awaitAmounts(TableIdentifier table, String... rows) {
+    await(table + " holds " + List.of(rows))
+        .atMost(WAIT)
+        .pollInterval(Duration.ofMillis(500))
+        .ignoreExceptions()
+        .until(
+            () ->
+                stack.lake.rows(table, "id").stream()
+                    .map(r -> r.getField("id") + "=" + r.getField("amount_cents"))
+                    .sorted()
+                    .toList(),
+            List.of(rows)::equals);
+  }
+
+  private static List<ConsumerRecord<byte[], byte[]>> ofConnector(
+      List<ConsumerRecord<byte[], byte[]>> records, String connector) {
+    return records.stream()
+        .filter(r -> connector.equals(header(r, DlqHeaders.CONNECT_CONNECTOR_NAME)))
+        .toList();
+  }
+
+  private static ConsumerRecord<byte[], byte[]> readAt(String topic, long offset) {
+    return readAll(topic).stream().filter(r -> r.offset() == offset).findFirst().orElseThrow();
   }
 
   private static RecordMetadata sendRaw(byte[] value) throws Exception {

@@ -3,8 +3,10 @@ package io.sluice.connect;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.sluice.connect.guard.ChangelogGuard;
 import io.sluice.connect.upsert.config.UpsertSinkConfig;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 import org.apache.kafka.common.config.ConfigValue;
 import org.junit.jupiter.api.Test;
@@ -15,14 +17,13 @@ class ConnectorConfigsTest {
       Map.of("name", "lake", "type", "jdbc", "uri", "jdbc:sqlite:/tmp/c.db", "warehouse", "/tmp/w");
 
   @Test
-  void theUpsertSinkByRegexIsTheOneTopicSinkSubscribedToTheRegexWithABoundedRefresh() {
+  void theUpsertSinkByRegexIsTheOneTopicSinkSubscribedToTheRegex() {
     Map<String, String> byRegex =
-        ConnectorConfigs.upsertSinkByRegex(REGEX, "http://registry", CATALOG, 500, 2_000);
+        ConnectorConfigs.upsertSinkByRegex(REGEX, "http://registry", CATALOG, 500);
     Map<String, String> expected =
         new HashMap<>(ConnectorConfigs.upsertSink("t", "http://registry", CATALOG, 500));
     expected.remove("topics");
     expected.put("topics.regex", REGEX);
-    expected.put("consumer.override.metadata.max.age.ms", "2000");
     assertThat(byRegex).isEqualTo(expected);
     // The sink refuses keys it would ignore; these it takes.
     assertThat(UpsertSinkConfig.validate(byRegex).configValues())
@@ -34,7 +35,7 @@ class ConnectorConfigsTest {
   void theChangelogSinkByRegexUsesTheConnectorsOneDlqTopic() {
     Map<String, String> byRegex =
         ConnectorConfigs.changelogSinkByRegex(
-            REGEX, "http://registry", CATALOG, "kafka:9092", "control", 1_000, "shop.dlq", 3_000);
+            REGEX, "http://registry", CATALOG, "kafka:9092", "control", 1_000, "shop.dlq");
     Map<String, String> expected =
         new HashMap<>(
             ConnectorConfigs.changelogSink(
@@ -48,15 +49,69 @@ class ConnectorConfigsTest {
         .containsEntry("errors.deadletterqueue.topic.name", "broker.shop.orders.dlq");
     expected.remove("topics");
     expected.put("topics.regex", REGEX);
-    expected.put("consumer.override.metadata.max.age.ms", "3000");
     expected.put("errors.deadletterqueue.topic.name", "shop.dlq");
     assertThat(byRegex).isEqualTo(expected);
   }
 
   @Test
+  void theChangelogGuardComesLastAndJudgesByTheSinksOwnCatalogRoutingAndEvolution() {
+    Map<String, String> sink =
+        ConnectorConfigs.changelogSink(
+            "t", "http://registry", CATALOG, "kafka:9092", "control", 1_000);
+
+    assertThat(sink.get("transforms")).isEqualTo("tombstones,debezium,kafka,guard");
+    assertThat(sink)
+        .containsEntry("transforms.guard.type", ChangelogGuard.class.getName())
+        .containsEntry("transforms.guard.route.field", sink.get("iceberg.tables.route-field"))
+        .containsEntry(
+            "transforms.guard.schema.evolution", sink.get("iceberg.tables.evolve-schema-enabled"));
+    Map<String, String> sinkCatalog = new HashMap<>();
+    Map<String, String> guardCatalog = new HashMap<>();
+    sink.forEach(
+        (k, v) -> {
+          if (k.startsWith("iceberg.catalog") || k.startsWith("iceberg.hadoop.")) {
+            sinkCatalog.put(k, v);
+          } else if (k.startsWith("transforms.guard.iceberg.")) {
+            guardCatalog.put(k.substring("transforms.guard.".length()), v);
+          }
+        });
+    assertThat(sinkCatalog)
+        .containsEntry("iceberg.catalog", "lake")
+        .containsEntry("iceberg.hadoop.fs.file.impl", "org.apache.hadoop.fs.RawLocalFileSystem");
+    assertThat(guardCatalog).isEqualTo(sinkCatalog);
+  }
+
+  @Test
+  void noConfigCarriesAConnectorClientOverride() {
+    List<Map<String, String>> configs =
+        List.of(
+            ConnectorConfigs.quarantining(
+                ConnectorConfigs.upsertSinkByRegex(REGEX, "http://registry", CATALOG, 500),
+                "kafka:9092"),
+            ConnectorConfigs.upsertSink("t", "http://registry", CATALOG, 500),
+            ConnectorConfigs.changelogSink(
+                "t", "http://registry", CATALOG, "kafka:9092", "control", 1_000),
+            ConnectorConfigs.changelogSinkByRegex(
+                REGEX, "http://registry", CATALOG, "kafka:9092", "control", 1_000, "shop.dlq"));
+    for (Map<String, String> config : configs) {
+      assertThat(config.keySet())
+          .noneMatch(k -> k.matches("(consumer|producer|admin)\\.override\\..*"));
+    }
+  }
+
+  @Test
+  void theWorkerGivesEverySinkTaskReadCommittedAndTheRefreshAndRefusesOverrides() {
+    assertThat(SinkWorkerProperties.of(2_000))
+        .containsExactlyInAnyOrderEntriesOf(
+            Map.of(
+                "consumer.isolation.level", "read_committed",
+                "consumer.metadata.max.age.ms", "2000",
+                "connector.client.config.override.policy", "None"));
+  }
+
+  @Test
   void aRefreshIntervalBelowOneMillisecondIsRefused() {
-    assertThatThrownBy(
-            () -> ConnectorConfigs.upsertSinkByRegex(REGEX, "http://registry", CATALOG, 500, 0))
+    assertThatThrownBy(() -> SinkWorkerProperties.of(0))
         .isInstanceOf(IllegalArgumentException.class)
         .hasMessage("topicRefreshMs must be at least 1 ms, got 0");
   }

@@ -8,6 +8,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
 import io.sluice.capture.config.CaptureConfig;
 import io.sluice.connect.ConnectorConfigs;
+import io.sluice.connect.SinkWorkerProperties;
 import io.sluice.lab.db.OrdersTable;
 import io.sluice.lab.stack.EmbeddedStack;
 import io.sluice.router.config.RouterConfig;
@@ -236,8 +237,7 @@ class ComposeFilesTest {
                     EmbeddedStack.CLEAN_TOPICS_REGEX,
                     REGISTRY_URL,
                     catalog,
-                    EmbeddedStack.SINK_COMMIT_INTERVAL_MS,
-                    EmbeddedStack.SINK_TOPIC_REFRESH_MS),
+                    EmbeddedStack.SINK_COMMIT_INTERVAL_MS),
                 INTERNAL_BOOTSTRAP));
     expectedUpsert.put("metrics.host", "0.0.0.0");
     expectedUpsert.put("metrics.port", upsert.get("metrics.port"));
@@ -251,8 +251,7 @@ class ComposeFilesTest {
             INTERNAL_BOOTSTRAP,
             EmbeddedStack.ICEBERG_CONTROL_TOPIC,
             EmbeddedStack.SINK_COMMIT_INTERVAL_MS,
-            EmbeddedStack.CHANGELOG_SINK_DLQ,
-            EmbeddedStack.SINK_TOPIC_REFRESH_MS);
+            EmbeddedStack.CHANGELOG_SINK_DLQ);
     assertThat(new TreeMap<>(connectorJson(EmbeddedStack.CHANGELOG_SINK)))
         .isEqualTo(new TreeMap<>(expectedChangelog));
 
@@ -266,6 +265,12 @@ class ComposeFilesTest {
     assertThat(connectEnv.path("SLUICE_S3_SECRET_ACCESS_KEY").asText())
         .startsWith("${MINIO_ROOT_PASSWORD:?");
     Properties worker = properties("connect/connect-distributed.properties");
+    // What the sinks need of their consumers is the worker's: the connector JSONs hold no override.
+    SinkWorkerProperties.of(EmbeddedStack.SINK_TOPIC_REFRESH_MS)
+        .forEach((k, v) -> assertThat(worker.getProperty(k)).as(k).isEqualTo(v));
+    for (String sink : List.of(EmbeddedStack.UPSERT_SINK, EmbeddedStack.CHANGELOG_SINK)) {
+      assertThat(connectorJson(sink).keySet()).as(sink).noneMatch(k -> k.contains(".override."));
+    }
     assertThat(worker.getProperty("config.providers")).isEqualTo("env");
     assertThat(worker.getProperty("config.providers.env.class"))
         .isEqualTo(org.apache.kafka.common.config.provider.EnvVarConfigProvider.class.getName());

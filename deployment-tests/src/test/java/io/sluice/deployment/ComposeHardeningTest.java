@@ -243,9 +243,9 @@ class ComposeHardeningTest {
     Properties worker = props("connect/connect-distributed.properties");
     assertThat(worker.getProperty("plugin.discovery")).isEqualTo("service_load");
     assertThat(worker.getProperty("plugin.path")).isEqualTo("/opt/connect-plugins");
-    // Kafka 4.1 has no allow-list policy and the sinks override metadata.max.age.ms (None and
-    // Principal refuse it), so All, explicitly.
-    assertThat(worker.getProperty("connector.client.config.override.policy")).isEqualTo("All");
+    // The REST API has no authentication: no connector may point its clients elsewhere. The sinks
+    // need no override (their consumer settings are the worker's).
+    assertThat(worker.getProperty("connector.client.config.override.policy")).isEqualTo("None");
     assertThat(services.path("connect").path("environment").path("KAFKA_OPTS").asText())
         .contains("-Dorg.apache.kafka.disallowed.login.modules=")
         .contains("com.sun.security.auth.module.JndiLoginModule");

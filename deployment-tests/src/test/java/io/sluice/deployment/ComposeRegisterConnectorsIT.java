@@ -195,7 +195,8 @@ class ComposeRegisterConnectorsIT {
         .filter(k -> !HOST_KEYS.contains(k))
         .forEach(k -> worker.put(k, props.getProperty(k)));
     assertThat(worker)
-        .containsKeys("connector.client.config.override.policy", "config.providers")
+        .containsKeys("config.providers")
+        .containsEntry("connector.client.config.override.policy", "None")
         .containsEntry("plugin.discovery", "service_load");
     return worker;
   }
@@ -209,8 +210,7 @@ class ComposeRegisterConnectorsIT {
                     EmbeddedStack.CLEAN_TOPICS_REGEX,
                     registry.url(),
                     catalog,
-                    EmbeddedStack.SINK_COMMIT_INTERVAL_MS,
-                    EmbeddedStack.SINK_TOPIC_REFRESH_MS),
+                    EmbeddedStack.SINK_COMMIT_INTERVAL_MS),
                 kafka.bootstrapServers()));
     upsert.put("metrics.host", "127.0.0.1");
     upsert.put("metrics.port", "0");
@@ -222,8 +222,7 @@ class ComposeRegisterConnectorsIT {
             kafka.bootstrapServers(),
             EmbeddedStack.ICEBERG_CONTROL_TOPIC,
             EmbeddedStack.SINK_COMMIT_INTERVAL_MS,
-            EmbeddedStack.CHANGELOG_SINK_DLQ,
-            EmbeddedStack.SINK_TOPIC_REFRESH_MS);
+            EmbeddedStack.CHANGELOG_SINK_DLQ);
     Path connectors = Files.createDirectories(dir.resolve("connectors"));
     ObjectMapper json = new ObjectMapper();
     json.writeValue(connectors.resolve(EmbeddedStack.UPSERT_SINK + ".json").toFile(), upsert);

@@ -188,7 +188,7 @@ class PluginPathConnectIT {
     Map<String, String> catalog = Catalogs.embedded(dir.resolve("iceberg"));
     Files.createDirectories(dir.resolve("iceberg/warehouse"));
     Map<String, String> upsert =
-        new HashMap<>(ConnectorConfigs.upsertSinkByRegex(REGEX, registry, catalog, 500, 2_000));
+        new HashMap<>(ConnectorConfigs.upsertSinkByRegex(REGEX, registry, catalog, 500));
     upsert.put("metrics.host", "127.0.0.1");
     upsert.put("metrics.port", "0");
     long t1 = System.nanoTime();

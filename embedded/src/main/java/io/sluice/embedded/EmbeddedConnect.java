@@ -11,9 +11,10 @@ import org.slf4j.LoggerFactory;
 /**
  * A distributed Kafka Connect worker in this JVM: REST on 127.0.0.1, internal topics with
  * replication factor 1, plugins found on the classpath through their {@code META-INF/services}
- * files ({@code plugin.discovery=service_load}, no {@code plugin.path}). Connectors keep running
- * across a restart of the worker with the same group id: their configs and offsets live in the
- * internal topics {@code <groupId>-configs}, {@code -offsets} and {@code -status}.
+ * files ({@code plugin.discovery=service_load}, no {@code plugin.path}), connector client overrides
+ * refused ({@code connector.client.config.override.policy=None}). Connectors keep running across a
+ * restart of the worker with the same group id: their configs and offsets live in the internal
+ * topics {@code <groupId>-configs}, {@code -offsets} and {@code -status}.
  */
 public final class EmbeddedConnect implements AutoCloseable {
   private static final Logger log = LoggerFactory.getLogger(EmbeddedConnect.class);
@@ -163,6 +164,9 @@ public final class EmbeddedConnect implements AutoCloseable {
     // idle sink task waits between two put() calls.
     p.put("offset.flush.interval.ms", "1000");
     p.put("scheduled.rebalance.max.delay.ms", "0");
+    // The REST API has no authentication: no connector may point its clients elsewhere
+    // (consumer.override.* and the like), as in compose. Kafka 4.1's default is All.
+    p.put("connector.client.config.override.policy", "None");
     return p;
   }
 }

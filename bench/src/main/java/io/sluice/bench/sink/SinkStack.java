@@ -1,9 +1,11 @@
 package io.sluice.bench.sink;
 
+import io.sluice.connect.SinkWorkerProperties;
 import io.sluice.embedded.ConnectRestClient;
 import io.sluice.embedded.EmbeddedConnect;
 import io.sluice.embedded.EmbeddedKafka;
 import io.sluice.lab.kafka.Topics;
+import io.sluice.lab.stack.EmbeddedStack;
 import io.sluice.lab.workload.OrdersAvro;
 import io.sluice.lake.Catalogs;
 import io.sluice.lake.LakeCatalog;
@@ -16,6 +18,7 @@ import java.nio.file.Path;
 import java.util.ArrayDeque;
 import java.util.Comparator;
 import java.util.Deque;
+import java.util.HashMap;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
@@ -67,13 +70,11 @@ public final class SinkStack implements AutoCloseable {
       Files.createDirectories(stack.dir.resolve("iceberg").resolve("warehouse"));
       stack.lake = stack.opened(Catalogs.open(stack.catalog));
       long flushMs = Math.min(1000, commitIntervalMs);
+      Map<String, String> worker =
+          new HashMap<>(SinkWorkerProperties.of(EmbeddedStack.SINK_TOPIC_REFRESH_MS));
+      worker.put("offset.flush.interval.ms", String.valueOf(flushMs));
       stack.connect =
-          stack.opened(
-              EmbeddedConnect.start(
-                  stack.kafka.bootstrapServers(),
-                  name,
-                  0,
-                  Map.of("offset.flush.interval.ms", String.valueOf(flushMs))));
+          stack.opened(EmbeddedConnect.start(stack.kafka.bootstrapServers(), name, 0, worker));
     } catch (IOException | RuntimeException e) {
       stack.close();
       throw e instanceof IOException io

@@ -6,6 +6,7 @@ import static org.awaitility.Awaitility.await;
 import io.sluice.capture.CaptureService;
 import io.sluice.capture.config.CaptureConfig;
 import io.sluice.connect.ConnectorConfigs;
+import io.sluice.connect.SinkWorkerProperties;
 import io.sluice.connect.testing.Lake;
 import io.sluice.embedded.EmbeddedConnect;
 import io.sluice.embedded.EmbeddedKafka;
@@ -60,7 +61,9 @@ class MariaDbToIcebergIT {
     kafka = EmbeddedKafka.start(dir.resolve("kafka"));
     registry = DevSchemaRegistry.start(kafka.bootstrapServers(), "127.0.0.1", 0);
     db = EmbeddedMariaDb.start(dir.resolve("mariadb"), 0);
-    connect = EmbeddedConnect.start(kafka.bootstrapServers(), "mariadb-it", 0);
+    connect =
+        EmbeddedConnect.start(
+            kafka.bootstrapServers(), "mariadb-it", 0, SinkWorkerProperties.of(2_000));
     Files.createDirectories(dir.resolve("lake"));
     lake = new Lake(dir.resolve("lake"));
   }

@@ -1,6 +1,7 @@
 package io.sluice.connect.upsert;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
 import ch.qos.logback.classic.Level;
@@ -40,7 +41,9 @@ import org.slf4j.LoggerFactory;
  * Every table of a captured database through one pair of connectors on a real Connect worker: the
  * upsert sink and the Apache Iceberg changelog sink follow {@code broker\.shop\..+\.clean} by
  * regex, over a single-key table, a composite-key table and a table without a primary key whose
- * topic appears only after the connectors run.
+ * topic appears only after the connectors run. The worker refuses every connector client override
+ * ({@code connector.client.config.override.policy=None}); its own {@code
+ * consumer.metadata.max.age.ms} is what makes the sinks see the late topic.
  */
 class MultiTableSinkIT {
   private static final Duration WAIT = Duration.ofSeconds(60);
@@ -51,8 +54,14 @@ class MultiTableSinkIT {
   private static final String CONTROL = "control-multi-table-it";
   private static final String UPSERT = "shop-upsert";
   private static final String CHANGELOG = "shop-changelog";
-  // Short, so the topic created after the connectors is seen in seconds (default: 5 min).
-  private static final long TOPIC_REFRESH_MS = 2_000;
+
+  /**
+   * How long after its creation the late topic's events may take to reach the changelog table: the
+   * worker's metadata refresh plus commits and the table's creation. Without the worker's refresh
+   * the sinks' consumers would look after Kafka's default of 5 min.
+   */
+  private static final Duration LATE_TOPIC_BOUND =
+      Duration.ofMillis(ConnectStack.TOPIC_REFRESH_MS).plusSeconds(40);
 
   private static final Schema ORDER_KEY =
       SchemaBuilder.struct()
@@ -137,8 +146,15 @@ class MultiTableSinkIT {
     Map<String, String> upsert =
         new HashMap<>(
             ConnectorConfigs.upsertSinkByRegex(
-                REGEX, stack.registry.url(), lake.catalogObject(), 500, TOPIC_REFRESH_MS));
+                REGEX, stack.registry.url(), lake.catalogObject(), 500));
     upsert.put("metrics.port", "0");
+    Map<String, String> overriding = new HashMap<>(upsert);
+    overriding.put("consumer.override.metadata.max.age.ms", "2000");
+    assertThatThrownBy(() -> rest.putConnector("shop-overriding", overriding))
+        .as("the worker refuses a connector client override")
+        .isInstanceOf(ConnectRestClient.ConnectRestException.class)
+        .hasMessageContaining("HTTP 400")
+        .hasMessageContaining("'None' policy does not allow 'metadata.max.age.ms'");
     rest.putConnector(UPSERT, upsert);
     rest.putConnector(
         CHANGELOG,
@@ -149,8 +165,7 @@ class MultiTableSinkIT {
             stack.kafka.bootstrapServers(),
             CONTROL,
             1000,
-            "shop-changelog.dlq",
-            TOPIC_REFRESH_MS));
+            "shop-changelog.dlq"));
     rest.awaitRunning(UPSERT, WAIT);
     rest.awaitRunning(CHANGELOG, WAIT);
 
@@ -164,6 +179,7 @@ class MultiTableSinkIT {
     item("d", 1, 1, "apple", null);
     // Created while the connectors run: found by the next metadata refresh, no restart.
     stack.createTopics(1, AUDIT);
+    long auditCreated = System.nanoTime();
     for (int seq = 1; seq <= 3; seq++) {
       Struct row = new Struct(AUDIT_ROW).put("seq", seq).put("what", "secret-" + seq);
       producer.send(
@@ -196,6 +212,9 @@ class MultiTableSinkIT {
           .ignoreExceptions()
           .until(() -> lake.rows(id, (String) changelog[1]).size(), changelog[2]::equals);
     }
+    assertThat(Duration.ofNanos(System.nanoTime() - auditCreated))
+        .as("the late topic's events reached its changelog table within the worker's refresh")
+        .isLessThan(LATE_TOPIC_BOUND);
 
     String url = SinkMetricsEndpoint.url().orElseThrow();
     String keyless =

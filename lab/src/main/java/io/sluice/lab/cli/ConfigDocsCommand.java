@@ -1,6 +1,7 @@
 package io.sluice.lab.cli;
 
 import io.sluice.capture.config.CaptureConfig;
+import io.sluice.connect.guard.ChangelogGuardConfig;
 import io.sluice.connect.upsert.config.UpsertSinkConfig;
 import io.sluice.observe.config.ConfigTable;
 import io.sluice.router.config.RouterConfig;
@@ -20,7 +21,8 @@ import picocli.CommandLine.Spec;
     name = "config-docs",
     mixinStandardHelpOptions = true,
     description = {
-      "Regenerates the configuration tables in the README (router, capture, upsert sink; each"
+      "Regenerates the configuration tables in the README (router, capture, upsert sink,"
+          + " changelog guard; each"
           + " between its <!-- name:start --> and <!-- name:end --> markers) from the components' ConfigDefs."
           + " With --check, only reports whether they are up to date."
     })
@@ -41,7 +43,10 @@ public final class ConfigDocsCommand implements Callable<Integer> {
   /** Every generated table of the README. */
   public static List<ConfigTable> tables() {
     return List.of(
-        RouterConfig.docsTable(), CaptureConfig.docsTable(), UpsertSinkConfig.docsTable());
+        RouterConfig.docsTable(),
+        CaptureConfig.docsTable(),
+        UpsertSinkConfig.docsTable(),
+        ChangelogGuardConfig.docsTable());
   }
 
   @Override

@@ -65,7 +65,10 @@ public final class EmbeddedStack implements AutoCloseable {
   public static final String CLEAN_TOPICS_REGEX =
       TOPIC_PREFIX.replace(".", "\\.") + "\\." + EmbeddedMariaDb.DATABASE + "\\.[^.]+\\.clean";
 
-  /** How soon both sinks see a clean topic created while they run (their metadata refresh). */
+  /**
+   * How soon both sinks see a clean topic created while they run: the Connect worker's {@code
+   * consumer.metadata.max.age.ms} ({@code SinkWorkerProperties}; compose's worker has the same).
+   */
   public static final long SINK_TOPIC_REFRESH_MS = 5_000;
 
   /**

@@ -1,6 +1,7 @@
 package io.sluice.lab.stack;
 
 import io.sluice.connect.IcebergControlTopic;
+import io.sluice.connect.SinkWorkerProperties;
 import io.sluice.embedded.ConnectRestClient;
 import io.sluice.embedded.EmbeddedConnect;
 import io.sluice.lab.kafka.Topics;
@@ -42,7 +43,11 @@ final class LakeSinks implements AutoCloseable {
   static LakeSinks start(Path dataDir, Admin admin, String bootstrapServers, int restPort) {
     Map<String, String> catalog = prepare(dataDir, admin);
     EmbeddedConnect connect =
-        EmbeddedConnect.start(bootstrapServers, EmbeddedStack.CONNECT_GROUP_ID, restPort);
+        EmbeddedConnect.start(
+            bootstrapServers,
+            EmbeddedStack.CONNECT_GROUP_ID,
+            restPort,
+            SinkWorkerProperties.of(EmbeddedStack.SINK_TOPIC_REFRESH_MS));
     return new LakeSinks(connect, catalog);
   }
 

@@ -48,8 +48,7 @@ final class SinkConnectors {
                     EmbeddedStack.CLEAN_TOPICS_REGEX,
                     registryUrl,
                     catalog,
-                    EmbeddedStack.SINK_COMMIT_INTERVAL_MS,
-                    EmbeddedStack.SINK_TOPIC_REFRESH_MS),
+                    EmbeddedStack.SINK_COMMIT_INTERVAL_MS),
                 bootstrapServers));
     upsert.put("metrics.host", "127.0.0.1");
     upsert.put("metrics.port", sinkMetricsPort);
@@ -63,8 +62,7 @@ final class SinkConnectors {
                 bootstrapServers,
                 EmbeddedStack.ICEBERG_CONTROL_TOPIC,
                 EmbeddedStack.SINK_COMMIT_INTERVAL_MS,
-                EmbeddedStack.CHANGELOG_SINK_DLQ,
-                EmbeddedStack.SINK_TOPIC_REFRESH_MS));
+                EmbeddedStack.CHANGELOG_SINK_DLQ));
     changelog.put("tasks.max", String.valueOf(tasks));
     putIfChanged(EmbeddedStack.UPSERT_SINK, upsert);
     putIfChanged(EmbeddedStack.CHANGELOG_SINK, changelog);

@@ -5,6 +5,7 @@ import static org.awaitility.Awaitility.await;
 
 import io.sluice.connect.ConnectorConfigs;
 import io.sluice.connect.IcebergControlTopic;
+import io.sluice.connect.SinkWorkerProperties;
 import io.sluice.embedded.EmbeddedConnect;
 import io.sluice.embedded.EmbeddedKafka;
 import io.sluice.lab.kafka.Topics;
@@ -129,7 +130,7 @@ class IcebergControlTopicIT {
     TopicPartition input = new TopicPartition(TOPIC, 0);
 
     try (LakeCatalog lake = Catalogs.open(catalog)) {
-      try (EmbeddedConnect connect = EmbeddedConnect.start(kafka.bootstrapServers(), "it-cg", 0)) {
+      try (EmbeddedConnect connect = worker()) {
         // An hour between commits: this coordinator never starts one.
         connect.client().putConnector(SINK, changelogSink(catalog, 3_600_000));
         connect.client().awaitRunning(SINK, Duration.ofSeconds(60));
@@ -150,7 +151,7 @@ class IcebergControlTopicIT {
       }
       assertThat(changelogOffsets(lake)).as("no table commit before the restart").isEmpty();
 
-      try (EmbeddedConnect connect = EmbeddedConnect.start(kafka.bootstrapServers(), "it-cg", 0)) {
+      try (EmbeddedConnect connect = worker()) {
         connect.client().putConnector(SINK, changelogSink(catalog, 1_000));
         connect.client().awaitRunning(SINK, Duration.ofSeconds(60));
         List<Long> expected = LongStream.range(0, RECORDS).boxed().toList();
@@ -160,6 +161,14 @@ class IcebergControlTopicIT {
         assertThat(changelogOffsets(lake)).containsExactlyInAnyOrderElementsOf(expected);
       }
     }
+  }
+
+  private static EmbeddedConnect worker() {
+    return EmbeddedConnect.start(
+        kafka.bootstrapServers(),
+        "it-cg",
+        0,
+        SinkWorkerProperties.of(EmbeddedStack.SINK_TOPIC_REFRESH_MS));
   }
 
   private static Map<String, String> changelogSink(Map<String, String> catalog, long commitMs) {

@@ -1,0 +1,49 @@
+package io.sluice.connect.guard;
+
+import io.sluice.lake.Catalogs;
+import io.sluice.lake.LakeCatalog;
+import java.util.Map;
+import java.util.Optional;
+import org.apache.iceberg.Schema;
+import org.apache.iceberg.catalog.TableIdentifier;
+import org.apache.iceberg.exceptions.NoSuchNamespaceException;
+import org.apache.iceberg.exceptions.NoSuchTableException;
+import org.apache.kafka.connect.errors.RetriableException;
+
+/**
+ * Table schemas from the catalog the Apache sink writes to. The catalog is opened when the guard is
+ * configured, so a catalog that cannot be opened fails the task at its start, as it fails the sink.
+ * A catalog that cannot answer later (unreachable, storage failing) is a {@link
+ * RetriableException}: Connect retries the record ({@code errors.retry.timeout}) and never sends it
+ * to the DLQ for an outage.
+ */
+final class CatalogTables implements TableFits.Loader, AutoCloseable {
+  private final LakeCatalog catalog;
+
+  CatalogTables(Map<String, String> catalogObject, Map<String, String> hadoop) {
+    this.catalog = Catalogs.open(catalogObject, hadoop);
+  }
+
+  @Override
+  public Optional<Schema> load(TableIdentifier table) {
+    try {
+      return Optional.of(catalog.catalog().loadTable(table).schema());
+    } catch (NoSuchTableException | NoSuchNamespaceException e) {
+      return Optional.empty();
+    } catch (RuntimeException e) {
+      throw new RetriableException(
+          "cannot load table "
+              + table
+              + " from Iceberg catalog "
+              + catalog.catalog().name()
+              + " to check records against it (retried): "
+              + e,
+          e);
+    }
+  }
+
+  @Override
+  public void close() {
+    catalog.close();
+  }
+}
