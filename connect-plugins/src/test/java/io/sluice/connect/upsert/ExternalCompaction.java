@@ -1,5 +1,6 @@
 package io.sluice.connect.upsert;
 
+import io.sluice.connect.upsert.write.RowLineage;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.util.ArrayList;
@@ -12,6 +13,7 @@ import org.apache.iceberg.DataFile;
 import org.apache.iceberg.FileFormat;
 import org.apache.iceberg.FileScanTask;
 import org.apache.iceberg.RewriteFiles;
+import org.apache.iceberg.Schema;
 import org.apache.iceberg.Snapshot;
 import org.apache.iceberg.Table;
 import org.apache.iceberg.catalog.Catalog;
@@ -80,9 +82,11 @@ public final class ExternalCompaction {
   }
 
   private static DataFile write(Table table, Snapshot base) {
+    // Lineage kept, as Spark's rewrite_data_files keeps it on v3.
+    Schema carried = RowLineage.carried(table, table.schema());
     GenericFileWriterFactory writers =
         new GenericFileWriterFactory.Builder(table)
-            .dataSchema(table.schema())
+            .dataSchema(carried)
             .dataFileFormat(FileFormat.PARQUET)
             .build();
     OutputFileFactory files =
@@ -93,7 +97,7 @@ public final class ExternalCompaction {
     DataWriter<Record> writer = writers.newDataWriter(files.newOutputFile(), table.spec(), null);
     List<Record> rows = new ArrayList<>();
     try (CloseableIterable<Record> records =
-        IcebergGenerics.read(table).useSnapshot(base.snapshotId()).build()) {
+        IcebergGenerics.read(table).useSnapshot(base.snapshotId()).project(carried).build()) {
       records.forEach(rows::add);
       try (writer) {
         rows.forEach(writer::write);

@@ -1,6 +1,7 @@
 package io.sluice.connect.upsert.maintenance;
 
 import io.sluice.connect.upsert.write.RollingFiles;
+import io.sluice.connect.upsert.write.RowLineage;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.util.List;
@@ -40,11 +41,13 @@ final class PartitionWriter {
     // The current schema: rows of an older snapshot schema read with it have nulls for columns
     // added since, and the files are written in the schema the table has now.
     Schema schema = table.schema();
+    // On v3 every row keeps its lineage: a rewrite changes no row.
+    Schema carried = RowLineage.carried(table, schema);
     PartitionSpec spec = table.specs().get(group.specId());
     RollingDataWriter<Record> writer =
         RollingFiles.open(
             table,
-            schema,
+            carried,
             taskId,
             ++attempt,
             "maintenance",
@@ -55,7 +58,7 @@ final class PartitionWriter {
       try (CloseableIterable<Record> rows =
           IcebergGenerics.read(table)
               .useSnapshot(base.snapshotId())
-              .project(schema)
+              .project(carried)
               .where(PartitionFilter.of(schema, spec, group.partition()))
               .build()) {
         long count = 0;

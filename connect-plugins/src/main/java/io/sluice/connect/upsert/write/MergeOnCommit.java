@@ -197,18 +197,20 @@ public final class MergeOnCommit {
     for (ChangeEvent event : events) {
       keys.add(new InternalRecordWrapper(keySchema.asStruct()).wrap(converted.get(event).key()));
     }
+    // On v3 the carried-over rows keep their lineage (RowLineage).
+    Schema carried = RowLineage.carried(table, schema);
     RollingDataWriter<Record> writer =
         RollingFiles.open(
-            table, schema, taskId, ++attempt, "merge", targetFileSizeBytes, spec, partition);
+            table, carried, taskId, ++attempt, "merge", targetFileSizeBytes, spec, partition);
     boolean closed = false;
     try {
       if (base != null) {
-        InternalRecordWrapper rows = new InternalRecordWrapper(schema.asStruct());
-        StructProjection key = StructProjection.create(schema, keySchema);
+        InternalRecordWrapper rows = new InternalRecordWrapper(carried.asStruct());
+        StructProjection key = StructProjection.create(carried, keySchema);
         try (CloseableIterable<Record> current =
             IcebergGenerics.read(table)
                 .useSnapshot(base.snapshotId())
-                .project(schema)
+                .project(carried)
                 .where(PartitionFilter.of(schema, spec, partition))
                 .build()) {
           for (Record row : current) {
@@ -220,7 +222,7 @@ public final class MergeOnCommit {
       }
       for (ChangeEvent event : events) {
         if (event.operation() == Operation.UPSERT) {
-          writer.write(converted.get(event).row());
+          writer.write(RowLineage.asNew(converted.get(event).row(), carried));
         }
       }
       writer.close();

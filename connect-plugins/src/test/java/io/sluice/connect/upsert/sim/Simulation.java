@@ -73,6 +73,7 @@ final class Simulation {
   private final Map<TopicPartition, Long> group = new HashMap<>();
   private final Map<TopicPartition, Long> lastOffsets = new HashMap<>();
   private final Map<TableIdentifier, Long> checked = new HashMap<>();
+  private final Map<String, Map<Long, List<Object>>> lineage = new HashMap<>();
   private int faults;
   private int zombies;
 
@@ -603,6 +604,7 @@ final class Simulation {
       } catch (Violation e) {
         throw new Violation(when + ": " + e.getMessage());
       }
+      checkLineage(when, table);
       Map<Long, String> expected = source.state(topic, offsets);
       if (!expected.equals(actual)) {
         throw new Violation(
@@ -615,6 +617,65 @@ final class Simulation {
                 + diff(expected, actual));
       }
     }
+  }
+
+  /**
+   * Format v3: every row has a row id, no two rows share one, and a row whose value did not change
+   * since the last check kept its id and its last-updated sequence number (merges, rewrites and
+   * compactions move rows without changing them).
+   */
+  private void checkLineage(String when, Table table) {
+    if (org.apache.iceberg.TableUtil.formatVersion(table) < 3) {
+      return;
+    }
+    Map<Long, List<Object>> now = new HashMap<>();
+    Set<Long> ids = new java.util.HashSet<>();
+    org.apache.iceberg.Schema schema =
+        org.apache.iceberg.MetadataColumns.schemaWithRowLineage(table.schema());
+    try (CloseableIterable<Record> records = IcebergGenerics.read(table).project(schema).build()) {
+      for (Record r : records) {
+        long key = ((Number) r.getField("id")).longValue();
+        Object rowId = r.getField(org.apache.iceberg.MetadataColumns.ROW_ID.name());
+        Object seq =
+            r.getField(org.apache.iceberg.MetadataColumns.LAST_UPDATED_SEQUENCE_NUMBER.name());
+        if (rowId == null || seq == null || !ids.add((Long) rowId)) {
+          throw new Violation(
+              when
+                  + ": "
+                  + table.name()
+                  + " key "
+                  + key
+                  + " has row id "
+                  + rowId
+                  + ", sequence "
+                  + seq
+                  + " (null or taken)");
+        }
+        now.put(key, List.of(r.getField("v") + "/" + r.getField("amount"), rowId, seq));
+      }
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+    Map<Long, List<Object>> before = lineage.put(table.name(), now);
+    if (before == null) {
+      return;
+    }
+    before.forEach(
+        (key, was) -> {
+          List<Object> is = now.get(key);
+          if (is != null && is.get(0).equals(was.get(0)) && !is.equals(was)) {
+            throw new Violation(
+                when
+                    + ": "
+                    + table.name()
+                    + " key "
+                    + key
+                    + " did not change but its lineage did: (row id, sequence) "
+                    + was.subList(1, 3)
+                    + " -> "
+                    + is.subList(1, 3));
+          }
+        });
   }
 
   private void checkAllSnapshotsReadable(TableIdentifier id) {
