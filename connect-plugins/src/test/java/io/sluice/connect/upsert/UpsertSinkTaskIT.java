@@ -340,6 +340,43 @@ class UpsertSinkTaskIT {
   }
 
   @Test
+  void aFenceRewindsNeverCommittedPartitionsToTheirFirstPendingRecord() {
+    SinkHarness task = start(Map.of());
+    SinkHarness zombie = start(Map.of());
+    task.context.seeks.clear();
+    // P1 is committed by another writer of the connector; P0 never was.
+    zombie.put(upsert(1, 0, "c", 9, "zombie"));
+    zombie.commit();
+    task.put(upsert(0, 5, "c", 1, "ann"), upsert(0, 6, "c", 2, "bob"), upsert(1, 0, "c", 9, "x"));
+    task.commit();
+
+    // The batch is dropped; both partitions are read again, P0 from its first pending record
+    // (Iceberg holds nothing for it), P1 from the offset Iceberg holds.
+    assertThat(task.context.seeks).containsEntry(P0, 5L).containsEntry(P1, 1L);
+    task.put(upsert(0, 5, "c", 1, "ann"), upsert(0, 6, "c", 2, "bob"));
+    task.commit();
+    assertThat(state()).containsExactly("1=ann", "2=bob", "9=zombie");
+    assertThat(lake.offsets(TABLE, "orders-upsert")).isEqualTo(Map.of(P0, 7L, P1, 1L));
+  }
+
+  @Test
+  void aFenceOnOneTableDoesNotHoldTheOthersBack() {
+    SinkHarness task = start(Map.of(), List.of(P0, ITEMS_P0), QuarantineClients.KAFKA);
+    task.put(upsert(0, 0, "c", 1, "ann"));
+    task.commit();
+    SinkHarness zombie = start(Map.of(), List.of(P0), QuarantineClients.KAFKA);
+    zombie.put(upsert(0, 1, "u", 1, "zombie"));
+    zombie.commit();
+
+    // orders comes first in the round and is fenced; order_items is committed all the same.
+    task.put(upsert(0, 1, "u", 1, "ann2"), item(0, "c", 1, 1, "apple"));
+    task.commit();
+    assertThat(items()).containsExactly("1/1=apple");
+    assertThat(lake.offsets(ITEMS_TABLE, "orders-upsert")).isEqualTo(Map.of(ITEMS_P0, 1L));
+    assertThat(task.context.seeks).containsEntry(P0, 2L);
+  }
+
+  @Test
   void aRecordTheTableCannotTakeFailsTheTaskNamingIt() {
     SinkHarness task = start(Map.of());
     task.put(upsert(0, 0, "c", 1, "a"));
