@@ -14,7 +14,9 @@ import picocli.CommandLine.Spec;
     name = "dlq",
     mixinStandardHelpOptions = true,
     description = {
-      "Dead-letter toolkit: list, show, replay and repair records of the router's DLQ topic.",
+      "Dead-letter toolkit: list, show, replay and repair records of the router's DLQ topic, by"
+          + " the input they quarantined: each input is listed, counted, replayed and repaired"
+          + " once, also when a zombie sink task wrote a second DLQ record of it.",
       "Replays and repairs are recorded in the ledger topic <dlq>.repairs, so a second run skips"
           + " what was done; each record and its ledger entry are written in one transaction.",
       "Endpoints come from --bootstrap-server/--schema-registry-url or the ready file of `sluice"

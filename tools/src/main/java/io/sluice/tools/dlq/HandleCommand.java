@@ -9,12 +9,18 @@ import io.sluice.tools.dlq.kafka.Coordinates;
 import io.sluice.tools.dlq.ledger.Ledger;
 import io.sluice.tools.dlq.ledger.LedgerEntry;
 import io.sluice.tools.dlq.record.DlqEntry;
+import io.sluice.tools.dlq.record.DlqInputs;
+import io.sluice.tools.dlq.record.QuarantinedInput;
 import java.io.PrintWriter;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Collections;
 import java.util.EnumMap;
 import java.util.HashSet;
+import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.Callable;
 import org.apache.kafka.clients.producer.Producer;
 import org.slf4j.Logger;
@@ -30,6 +36,10 @@ import picocli.CommandLine.Spec;
 /**
  * What {@code replay} and {@code repair} share: selecting records, the ledger, the transactional
  * producer, the guard, progress and the exit code. Subclasses say how a record is planned.
+ *
+ * <p>They act once per quarantined input ({@link DlqInputs}), through its first DLQ record: a later
+ * copy (a zombie sink task quarantined the input again) is skipped with a line saying so, and an id
+ * naming a later copy acts on its input's first record.
  */
 abstract class HandleCommand implements Callable<Integer> {
   private static final Logger log = LoggerFactory.getLogger(HandleCommand.class);
@@ -44,10 +54,18 @@ abstract class HandleCommand implements Callable<Integer> {
       arity = "0..1",
       paramLabel = "<id>",
       converter = DlqRecordId.Converter.class,
-      description = "The DLQ record: " + DlqRecordId.FORMS + " (as `list` prints it), or --all.")
+      description =
+          "The DLQ record: "
+              + DlqRecordId.FORMS
+              + " (as `list` prints it), or --all. A later copy of an input acts on the input"
+              + " through its first record.")
   DlqRecordId id;
 
-  @Option(names = "--all", description = "Every record of the DLQ topic (or of --partition).")
+  @Option(
+      names = "--all",
+      description =
+          "Every input of the DLQ topic (or of --partition), once each: a later copy a zombie sink"
+              + " task wrote of an input is skipped.")
   boolean all;
 
   @Option(
@@ -102,6 +120,7 @@ abstract class HandleCommand implements Callable<Integer> {
     try (ToolSession session = ToolSession.open(parent.context(), resolved)) {
       List<DlqEntry> dlq = dlqEntries(session);
       List<DlqEntry> selected = selected(session, dlq);
+      List<Step> steps = steps(DlqInputs.of(dlq), selected, out);
       Producer<byte[], byte[]> producer = dryRun ? null : producer(session);
       try {
         // Read the ledger only after initTransactions: a run that committed before is visible,
@@ -120,7 +139,7 @@ abstract class HandleCommand implements Callable<Integer> {
                 session.clock(),
                 out,
                 err);
-        return run(reprocessor, selected, out, err);
+        return run(reprocessor, steps, out, err);
       } finally {
         if (producer != null) {
           producer.close(Duration.ofSeconds(10));
@@ -129,18 +148,56 @@ abstract class HandleCommand implements Callable<Integer> {
     }
   }
 
-  private int run(
-      Reprocessor reprocessor, List<DlqEntry> selected, PrintWriter out, PrintWriter err) {
+  /**
+   * One thing to do: handle {@code input} ({@code laterCopy} null), or skip {@code laterCopy}, a
+   * later DLQ record of it.
+   */
+  private record Step(QuarantinedInput input, DlqEntry laterCopy) {}
+
+  /** Each selected record's input once, and a skip for each later copy selected with --all. */
+  private List<Step> steps(DlqInputs inputs, List<DlqEntry> selected, PrintWriter out) {
+    Set<QuarantinedInput> planned = Collections.newSetFromMap(new IdentityHashMap<>());
+    List<Step> steps = new ArrayList<>();
+    for (DlqEntry entry : selected) {
+      QuarantinedInput input = inputs.inputOf(entry);
+      if (!input.isFirst(entry)) {
+        if (all) {
+          steps.add(new Step(input, entry));
+        } else {
+          out.println(
+              entry.describe()
+                  + " is a later copy of "
+                  + input.identity()
+                  + " (a zombie sink task quarantined it again); acting on the input through its"
+                  + " first record, "
+                  + input.first().describe());
+        }
+      }
+      if (planned.add(input)) {
+        steps.add(new Step(input, null));
+      }
+    }
+    return steps;
+  }
+
+  private int run(Reprocessor reprocessor, List<Step> steps, PrintWriter out, PrintWriter err) {
     Map<Outcome, Integer> tally = new EnumMap<>(Outcome.class);
+    long inputs = steps.stream().filter(s -> s.laterCopy() == null).count();
     log.info(
-        "{} of {} DLQ record(s) started (dry run: {}, force: {})",
+        "{} of {} input(s) started ({} later DLQ copies to skip; dry run: {}, force: {})",
         action().label(),
-        selected.size(),
+        inputs,
+        steps.size() - inputs,
         dryRun,
         force);
     long lastProgress = System.nanoTime();
-    for (int i = 0; i < selected.size(); i++) {
-      tally.merge(reprocessor.handle(selected.get(i)), 1, Integer::sum);
+    for (int i = 0; i < steps.size(); i++) {
+      Step step = steps.get(i);
+      Outcome outcome =
+          step.laterCopy() == null
+              ? reprocessor.handle(step.input())
+              : reprocessor.skipLaterCopy(step.input(), step.laterCopy());
+      tally.merge(outcome, 1, Integer::sum);
       out.flush();
       if (System.nanoTime() - lastProgress > PROGRESS_EVERY.toNanos()) {
         err.println(
@@ -148,8 +205,8 @@ abstract class HandleCommand implements Callable<Integer> {
                 + ": "
                 + (i + 1)
                 + "/"
-                + selected.size()
-                + " records, "
+                + steps.size()
+                + " DLQ records, "
                 + summary(tally));
         err.flush();
         lastProgress = System.nanoTime();
@@ -161,15 +218,23 @@ abstract class HandleCommand implements Callable<Integer> {
             + ": "
             + summary(tally)
             + " of "
-            + selected.size()
-            + " record(s)");
+            + inputs
+            + " input(s)"
+            + laterCopies(tally));
     out.flush();
     err.flush();
-    log.info("{} finished: {}", action().label(), summary(tally));
+    log.info("{} finished: {}{}", action().label(), summary(tally), laterCopies(tally));
     if (tally.getOrDefault(Outcome.FAILED, 0) > 0) {
       return DlqCommand.EXIT_FAILED;
     }
     return tally.getOrDefault(Outcome.REFUSED_STALE, 0) > 0 ? DlqCommand.EXIT_REFUSED : 0;
+  }
+
+  private static String laterCopies(Map<Outcome, Integer> tally) {
+    int copies = tally.getOrDefault(Outcome.LATER_COPY, 0);
+    return copies == 0
+        ? ""
+        : "; " + copies + " later DLQ cop" + (copies == 1 ? "y" : "ies") + " skipped";
   }
 
   private String summary(Map<Outcome, Integer> tally) {

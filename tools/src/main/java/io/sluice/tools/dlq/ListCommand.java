@@ -3,6 +3,8 @@ package io.sluice.tools.dlq;
 import io.sluice.tools.dlq.ledger.Ledger;
 import io.sluice.tools.dlq.ledger.LedgerEntry;
 import io.sluice.tools.dlq.record.DlqEntry;
+import io.sluice.tools.dlq.record.DlqInputs;
+import io.sluice.tools.dlq.record.QuarantinedInput;
 import java.io.PrintWriter;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -15,19 +17,22 @@ import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.ParentCommand;
 import picocli.CommandLine.Spec;
 
-/** {@code sluice dlq list}: one line per DLQ record. */
+/** {@code sluice dlq list}: one line per quarantined input. */
 @Command(
     name = "list",
     mixinStandardHelpOptions = true,
     description = {
-      "Lists the records of the DLQ topic (read_committed): the record's id <partition>@<offset>"
-          + " (what show, replay and repair take), original"
-          + " topic/partition/offset, error code, age since quarantine, and whether the ledger"
-          + " says it was replayed or repaired."
+      "Lists the quarantined inputs of the DLQ topic (read_committed), one line each: the id"
+          + " <partition>@<offset> of its first DLQ record (what show, replay and repair take),"
+          + " original topic/partition/offset, stage, error code, age since quarantine, copies"
+          + " and whether the ledger says it was replayed or repaired.",
+      "An input is (stage, connector of a sink, original topic, partition, offset). COPIES is"
+          + " the number of DLQ records of the input: 1, or more when a zombie sink task"
+          + " quarantined it again; `show` of a later copy names the first."
     })
 final class ListCommand implements Callable<Integer> {
   private static final String[] HEADER = {
-    "DLQ", "ORIGINAL", "STAGE", "ERROR_CODE", "AGE", "STATUS"
+    "DLQ", "ORIGINAL", "STAGE", "ERROR_CODE", "AGE", "COPIES", "STATUS"
   };
 
   @Spec CommandSpec spec;
@@ -40,27 +45,36 @@ final class ListCommand implements Callable<Integer> {
     PrintWriter out = spec.commandLine().getOut();
     try (ToolSession session = ToolSession.open(parent.context(), resolved)) {
       List<DlqEntry> entries = session.dlqEntries();
+      DlqInputs inputs = DlqInputs.of(entries);
       Ledger ledger = session.readLedger();
       List<String[]> rows = new ArrayList<>();
       rows.add(HEADER);
-      for (DlqEntry entry : entries) {
-        rows.add(row(entry, ledger, session));
+      for (QuarantinedInput input : inputs.inputs()) {
+        rows.add(row(input, ledger, session));
       }
       print(out, rows);
-      out.printf("%d record(s) in %s%n", entries.size(), resolved.dlqTopic());
+      out.printf(
+          "%d input(s) in %s (%d DLQ record(s)%s)%n",
+          inputs.inputs().size(),
+          resolved.dlqTopic(),
+          entries.size(),
+          inputs.laterCopies() == 0
+              ? ""
+              : ", " + inputs.laterCopies() + " of them later copies a zombie sink task wrote");
       out.flush();
     }
     return 0;
   }
 
-  private static String[] row(DlqEntry entry, Ledger ledger, ToolSession session) {
+  private static String[] row(QuarantinedInput input, Ledger ledger, ToolSession session) {
+    DlqEntry entry = input.first();
     String at = DlqRecordId.of(entry.dlq());
     if (!entry.readable()) {
-      return new String[] {at, "-", "-", "-", "-", "UNREADABLE: " + entry.problem()};
+      return new String[] {at, "-", "-", "-", "-", "1", "UNREADABLE: " + entry.problem()};
     }
     String code = entry.envelope().errorCode() == null ? "-" : entry.envelope().errorCode();
     Duration age = Duration.between(entry.envelope().quarantinedAt(), session.clock().instant());
-    Optional<LedgerEntry> done = ledger.find(entry);
+    Optional<LedgerEntry> done = ledger.find(input);
     String status =
         done.map(
                 d ->
@@ -72,7 +86,13 @@ final class ListCommand implements Callable<Integer> {
                         + (d.forced() ? " (forced)" : ""))
             .orElse("-");
     return new String[] {
-      at, entry.original().toString(), entry.stage(), code, Display.age(age), status
+      at,
+      entry.original().toString(),
+      entry.stage(),
+      code,
+      Display.age(age),
+      String.valueOf(input.copies()),
+      status
     };
   }
 

@@ -31,8 +31,11 @@ import picocli.CommandLine.ParameterException;
           + " --target-version of <topic>-value (default the latest), field by field (text holding"
           + " a number becomes the number and back; a field the record lacks takes its default),"
           + " e.g. after a retyped column was reverted; the key, headers and partition stay.",
-      "Skips records the ledger has; refuses (unless --force) when a newer event for the same key"
-          + " follows the poison record. Exit code: 0 done, 1 a record failed, 3 refused."
+      "Acts once per quarantined input, through its first DLQ record: a later copy of it (a zombie"
+          + " sink task quarantined the input again) is skipped, saying so. Skips inputs the ledger"
+          + " has (for any of their DLQ records); refuses (unless --force) when a newer event for"
+          + " the same key follows the poison record. Exit code: 0 done, 1 a record failed,"
+          + " 3 refused."
     })
 final class RepairCommand extends HandleCommand {
 

@@ -14,8 +14,11 @@ import picocli.CommandLine.Command;
       "Re-produces the original key, value and headers of DLQ records, unchanged, to their"
           + " original topic and partition: for poison whose cause was fixed (e.g. a schema"
           + " registered since).",
-      "Skips records the ledger has; refuses (unless --force) when a newer event for the same key"
-          + " follows the poison record. Exit code: 0 done, 1 a record failed, 3 refused."
+      "Acts once per quarantined input, through its first DLQ record: a later copy of it (a zombie"
+          + " sink task quarantined the input again) is skipped, saying so. Skips inputs the ledger"
+          + " has (for any of their DLQ records); refuses (unless --force) when a newer event for"
+          + " the same key follows the poison record. Exit code: 0 done, 1 a record failed,"
+          + " 3 refused."
     })
 final class ReplayCommand extends HandleCommand {
 

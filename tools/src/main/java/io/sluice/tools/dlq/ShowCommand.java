@@ -6,6 +6,8 @@ import io.sluice.schema.registry.SchemaRegistryClient;
 import io.sluice.schema.wire.WireFormat;
 import io.sluice.tools.dlq.ledger.LedgerEntry;
 import io.sluice.tools.dlq.record.DlqEntry;
+import io.sluice.tools.dlq.record.DlqInputs;
+import io.sluice.tools.dlq.record.QuarantinedInput;
 import io.sluice.tools.dlq.repair.AvroWire;
 import java.io.IOException;
 import java.io.PrintWriter;
@@ -31,7 +33,10 @@ import picocli.CommandLine.Spec;
     description = {
       "Shows one DLQ record: the envelope's fields, the DLQ and original headers, the key (decoded"
           + " when it is Avro and a registry is known) and the payload as text when it is"
-          + " printable UTF-8, else as hex. The payload is printed here only, never logged."
+          + " printable UTF-8, else as hex. The payload is printed here only, never logged.",
+      "A record that is a later copy of its input (a zombie sink task quarantined the input"
+          + " again) says so and names the input's first record, which list, replay and repair"
+          + " use; a first record with copies names them."
     })
 final class ShowCommand implements Callable<Integer> {
   @Spec CommandSpec spec;
@@ -56,8 +61,11 @@ final class ShowCommand implements Callable<Integer> {
     Endpoints resolved = endpoints.resolve(false);
     PrintWriter out = spec.commandLine().getOut();
     try (ToolSession session = ToolSession.open(parent.context(), resolved)) {
-      DlqEntry entry = DlqSelection.one(session.dlqEntries(), id, partition, resolved.dlqTopic());
+      List<DlqEntry> entries = session.dlqEntries();
+      DlqEntry entry = DlqSelection.one(entries, id, partition, resolved.dlqTopic());
+      QuarantinedInput input = DlqInputs.of(entries).inputOf(entry);
       out.printf("%-16s %s (timestamp %s)%n", "dlq_record", entry.dlq(), at(entry.timestampMs()));
+      copies(out, input, entry);
       if (!entry.readable()) {
         out.printf("%-16s %s%n", "unreadable", entry.problem());
         headers(out, "dlq headers", entry.headers());
@@ -65,7 +73,7 @@ final class ShowCommand implements Callable<Integer> {
         return DlqCommand.EXIT_FAILED;
       }
       envelope(out, entry, session);
-      Optional<LedgerEntry> done = session.readLedger().find(entry);
+      Optional<LedgerEntry> done = session.readLedger().find(input);
       field(out, "ledger", done.map(ShowCommand::describe).orElse("not replayed or repaired"));
       headers(out, "dlq headers", entry.headers());
       out.println("original headers:");
@@ -78,6 +86,30 @@ final class ShowCommand implements Callable<Integer> {
       out.flush();
     }
     return 0;
+  }
+
+  /** Where {@code entry} stands among its input's DLQ records, when it has more than one. */
+  private static void copies(PrintWriter out, QuarantinedInput input, DlqEntry entry) {
+    if (input.copies() == 1) {
+      return;
+    }
+    if (!input.isFirst(entry)) {
+      field(
+          out,
+          "copy_of",
+          input.first().dlq()
+              + " (this record is a later copy of "
+              + input.identity()
+              + ": a zombie sink task quarantined it again; list, replay and repair use the first)");
+      return;
+    }
+    field(
+        out,
+        "copies",
+        input.copies()
+            + " (later: "
+            + String.join(", ", input.laterCopies().stream().map(e -> e.dlq().toString()).toList())
+            + "; a zombie sink task quarantined the input again)");
   }
 
   private static void envelope(PrintWriter out, DlqEntry entry, ToolSession session) {

@@ -5,11 +5,14 @@ import io.sluice.tools.dlq.ledger.Ledger;
 import io.sluice.tools.dlq.ledger.LedgerEntry;
 import io.sluice.tools.dlq.record.DlqEntry;
 import io.sluice.tools.dlq.record.DlqRecords;
+import io.sluice.tools.dlq.record.InputIdentity;
 import java.nio.charset.StandardCharsets;
 import java.time.Instant;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -19,20 +22,27 @@ import org.slf4j.LoggerFactory;
  * broker. A DLQ record counts as handled exactly when the DLQ tools would skip it: its ledger key
  * or its original coordinates are in the ledger ({@link Ledger#find(Coordinates, Coordinates)}).
  *
- * <p>State stays bounded by what is still to do: besides the ledger (what the tools load too), only
- * the unhandled records are kept, as coordinates and a quarantine time; a handled record is
- * dropped. So when a tombstone (or a rewrite) takes back an entry, a record it handled may have to
- * come back: {@link #takeRescan()} then asks the caller to read the DLQ topic again from the
- * beginning, which rebuilds the unhandled records without counting any record twice.
+ * <p>The backlog and the input counts are by quarantined input ({@link InputIdentity}), as the DLQ
+ * tools act: a zombie sink task may write a second DLQ record of an input, which is counted among
+ * the records but is no second input, and the input leaves the backlog once a ledger entry handles
+ * any of its records.
+ *
+ * <p>State is mostly what is still to do: besides the ledger (what the tools load too), only the
+ * unhandled inputs are kept, as coordinates and a quarantine time; of the others only one number
+ * per input (its original offset, under its stage, connector and original partition), so a later
+ * copy is not counted as an input again. A handled record is dropped. So when a tombstone (or a
+ * rewrite) takes back an entry, a record it handled may have to come back: {@link #takeRescan()}
+ * then asks the caller to read the DLQ topic again from the beginning, which rebuilds the unhandled
+ * records without counting any record twice.
  *
  * <p>The quarantine time is the envelope's {@code quarantined_at} (the router's clock when it
  * quarantined the record). Kafka Streams gives a DLQ record the input record's timestamp, so the
  * record timestamp says when the poison record was produced, not when it was quarantined; for a
  * {@code dlq.format=raw} record, which has no envelope, that timestamp is all there is.
  *
- * <p>Records and backlog are counted per {@link QuarantineCause}: the stage that quarantined the
- * record (the router, or a sink: the upsert sink's envelope or Connect's own DLQ record) and its
- * error code.
+ * <p>Records, inputs and backlog are counted per {@link QuarantineCause}: the stage that
+ * quarantined the record (the router, or a sink: the upsert sink's envelope or Connect's own DLQ
+ * record) and its error code.
  *
  * <p>A DLQ record that cannot be read (neither an envelope v1 nor a raw DLQ record) is counted and
  * left out of the backlog: no tool can replay or repair it. Only its coordinates are logged.
@@ -42,10 +52,12 @@ final class DlqBacklog {
 
   private final String dlqTopic;
   private final Ledger ledger;
-  private final Map<Coordinates, Unhandled> unhandled = new HashMap<>();
+  private final Map<InputIdentity, Unhandled> unhandled = new HashMap<>();
+  private final Map<InputSource, Set<Long>> inputsSeen = new HashMap<>();
   // Per DLQ partition: offsets below this were counted already (a rescan counts nothing again).
   private final Map<Integer, Long> countedUpTo = new HashMap<>();
   private final Map<QuarantineCause, Long> records = new HashMap<>();
+  private final Map<QuarantineCause, Long> inputs = new HashMap<>();
   private long repaired;
   private long replayed;
   private long unreadableRecords;
@@ -53,7 +65,19 @@ final class DlqBacklog {
   private boolean entriesAdded;
   private boolean rescan;
 
-  private record Unhandled(Coordinates original, Instant quarantinedAt, QuarantineCause cause) {}
+  /** An unhandled input: its first DLQ record read, and the earliest quarantine of its records. */
+  private record Unhandled(
+      Coordinates dlq, Coordinates original, Instant quarantinedAt, QuarantineCause cause) {
+
+    Unhandled earliest(Unhandled other) {
+      return other.quarantinedAt.isBefore(quarantinedAt)
+          ? new Unhandled(dlq, original, other.quarantinedAt, cause)
+          : this;
+    }
+  }
+
+  /** Where inputs come from; the offsets seen of each are kept. */
+  private record InputSource(InputIdentity.Stage stage, String connector, String topic, int part) {}
 
   DlqBacklog(String dlqTopic) {
     this.dlqTopic = dlqTopic;
@@ -102,7 +126,7 @@ final class DlqBacklog {
    */
   void settleLedger() {
     if (entriesAdded) {
-      unhandled.entrySet().removeIf(e -> handled(e.getKey(), e.getValue().original()));
+      unhandled.values().removeIf(u -> handled(u.dlq(), u.original()));
       entriesAdded = false;
     }
   }
@@ -117,7 +141,7 @@ final class DlqBacklog {
     return needed;
   }
 
-  /** Forgets the unhandled records before the DLQ topic is read again from its beginning. */
+  /** Forgets the unhandled inputs before the DLQ topic is read again from its beginning. */
   void restart() {
     unhandled.clear();
   }
@@ -132,7 +156,9 @@ final class DlqBacklog {
     DlqEntry entry = DlqRecords.entry(record);
     if (!entry.readable()) {
       if (firstRead) {
+        // It names no input, so it counts as one of its own.
         records.merge(QuarantineCause.UNREADABLE, 1L, Long::sum);
+        inputs.merge(QuarantineCause.UNREADABLE, 1L, Long::sum);
         unreadableRecords++;
         log.warn(
             "DLQ record {} is neither a DLQ envelope v1 nor a raw DLQ record; counted as"
@@ -142,13 +168,28 @@ final class DlqBacklog {
       return;
     }
     QuarantineCause cause = QuarantineCause.of(entry);
+    InputIdentity input = InputIdentity.of(entry);
     if (firstRead) {
       records.merge(cause, 1L, Long::sum);
+      if (firstSeen(input)) {
+        inputs.merge(cause, 1L, Long::sum);
+      }
     }
     if (!handled(entry.dlq(), entry.original())) {
-      unhandled.put(
-          entry.dlq(), new Unhandled(entry.original(), entry.envelope().quarantinedAt(), cause));
+      unhandled.merge(
+          input,
+          new Unhandled(entry.dlq(), entry.original(), entry.envelope().quarantinedAt(), cause),
+          Unhandled::earliest);
     }
+  }
+
+  private boolean firstSeen(InputIdentity input) {
+    Coordinates at = input.original();
+    return inputsSeen
+        .computeIfAbsent(
+            new InputSource(input.stage(), input.connector(), at.topic(), at.partition()),
+            source -> new HashSet<>())
+        .add(at.offset());
   }
 
   /** The numbers the meters show now. */
@@ -162,7 +203,14 @@ final class DlqBacklog {
       }
     }
     return new DlqSnapshot(
-        records, backlog, oldest, repaired, replayed, unreadableRecords, unreadableLedgerRecords);
+        records,
+        inputs,
+        backlog,
+        oldest,
+        repaired,
+        replayed,
+        unreadableRecords,
+        unreadableLedgerRecords);
   }
 
   private boolean handled(Coordinates dlq, Coordinates original) {

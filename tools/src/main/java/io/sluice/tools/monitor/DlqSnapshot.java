@@ -8,8 +8,12 @@ import java.util.Map;
  *
  * @param recordsByCause DLQ records read (each offset once, handled or not, readable or not) per
  *     stage and code; unreadable ones under {@link QuarantineCause#UNREADABLE}
- * @param backlogByCause readable DLQ records that no ledger entry handles yet, per stage and code
- * @param oldestQuarantinedAt when the oldest of those was quarantined; null when there is none
+ * @param inputsByCause quarantined inputs read per stage and code: DLQ records, a later copy of an
+ *     input (a zombie sink task wrote it again) not counted again; each unreadable record is one
+ * @param backlogByCause quarantined inputs (readable) that no ledger entry handles yet, per stage
+ *     and code
+ * @param oldestQuarantinedAt when the oldest of those was first quarantined; null when there is
+ *     none
  * @param repaired ledger entries read whose action is repair
  * @param replayed ledger entries read whose action is replay
  * @param unreadableRecords DLQ records that are neither an envelope v1 nor a raw DLQ record
@@ -17,6 +21,7 @@ import java.util.Map;
  */
 public record DlqSnapshot(
     Map<QuarantineCause, Long> recordsByCause,
+    Map<QuarantineCause, Long> inputsByCause,
     Map<QuarantineCause, Long> backlogByCause,
     Instant oldestQuarantinedAt,
     long repaired,
@@ -25,10 +30,12 @@ public record DlqSnapshot(
     long unreadableLedgerRecords) {
 
   /** A DLQ topic with nothing read yet. */
-  public static final DlqSnapshot EMPTY = new DlqSnapshot(Map.of(), Map.of(), null, 0, 0, 0, 0);
+  public static final DlqSnapshot EMPTY =
+      new DlqSnapshot(Map.of(), Map.of(), Map.of(), null, 0, 0, 0, 0);
 
   public DlqSnapshot {
     recordsByCause = Map.copyOf(recordsByCause);
+    inputsByCause = Map.copyOf(inputsByCause);
     backlogByCause = Map.copyOf(backlogByCause);
   }
 
@@ -37,7 +44,12 @@ public record DlqSnapshot(
     return recordsByCause.values().stream().mapToLong(Long::longValue).sum();
   }
 
-  /** DLQ records not handled yet, over every stage and code. */
+  /** Quarantined inputs read, over every stage and code. */
+  public long inputs() {
+    return inputsByCause.values().stream().mapToLong(Long::longValue).sum();
+  }
+
+  /** Quarantined inputs not handled yet, over every stage and code. */
   public long backlog() {
     return backlogByCause.values().stream().mapToLong(Long::longValue).sum();
   }

@@ -30,8 +30,8 @@ import picocli.CommandLine.Spec;
     mixinStandardHelpOptions = true,
     sortOptions = false,
     description = {
-      "Serves Prometheus metrics derived from Kafka: DLQ backlog, oldest unrepaired age, records"
-          + " repaired/replayed, consumer-group lag; and, given an Iceberg catalog, each table's"
+      "Serves Prometheus metrics derived from Kafka: DLQ records and inputs, backlog, oldest"
+          + " unrepaired age, records repaired/replayed, consumer-group lag; and, given an Iceberg catalog, each table's"
           + " commits and current totals read from its metadata.",
       "Each refresh finds the DLQ topics (--dlq-topic-pattern; ledgers <dlq>.repairs never), reads"
           + " their new records and their ledger's, and the lag of the matching groups. It reads"
@@ -39,7 +39,9 @@ import picocli.CommandLine.Spec;
       "The Iceberg part (--catalog, or the ready file's iceberg_catalog) lists the tables"
           + " (--iceberg-table, default all) every --iceberg-interval seconds and re-reads each"
           + " one's metadata: no manifest or data file is read, nothing is written.",
-      "Metrics: sluice_dlq_records, sluice_dlq_backlog_records,"
+      "DLQ inputs and backlog count quarantined inputs, as `sluice dlq` acts on them: a second"
+          + " DLQ record a zombie sink task wrote of an input is one more record, no second input.",
+      "Metrics: sluice_dlq_records, sluice_dlq_inputs, sluice_dlq_backlog_records,"
           + " sluice_dlq_oldest_unrepaired_age_seconds, sluice_dlq_records_handled_total{action},"
           + " sluice_dlq_unreadable_records_total{kind} (labels topic, dlq_topic);"
           + " sluice_consumer_group_lag_records{group,topic};"

@@ -17,7 +17,7 @@ import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * The monitor's meters. Names are Micrometer's dotted form; the Prometheus registry renders them as
- * {@code sluice_dlq_records{stage,error_code}}, {@code
+ * {@code sluice_dlq_records{stage,error_code}}, {@code sluice_dlq_inputs{stage,error_code}}, {@code
  * sluice_dlq_backlog_records{stage,error_code}}, {@code sluice_dlq_oldest_unrepaired_age_seconds},
  * {@code sluice_dlq_records_handled_total{action}} and {@code
  * sluice_dlq_unreadable_records_total{kind}} (all with {@code topic}, the source topic, and {@code
@@ -28,6 +28,11 @@ import java.util.concurrent.atomic.AtomicLong;
  * 0 for a new DLQ (Prometheus's {@code rate()} needs that sample before the first repair), and at
  * what the ledger already holds when the monitor restarts, so a restart shows no burst of repairs.
  *
+ * <p>{@code sluice_dlq_records} counts DLQ records (each offset once); {@code sluice_dlq_inputs}
+ * and the backlog count quarantined inputs, as the DLQ tools act on them: a zombie sink task may
+ * write a second DLQ record of an input, which is one more record but no second input. The backlog
+ * kept its name ({@code _records}, as dashboards query it) and counts inputs since copies exist.
+ *
  * <p>{@code stage} ({@code router}, {@code sink}) and {@code error_code} say who quarantined a DLQ
  * record and why. A (stage, code) series appears with the first record of its kind and stays (at 0
  * once its backlog is handled). Every DLQ topic also has the series {@code
@@ -36,6 +41,7 @@ import java.util.concurrent.atomic.AtomicLong;
  */
 public final class MonitorMetrics {
   public static final String DLQ_RECORDS = "sluice.dlq.records";
+  public static final String DLQ_INPUTS = "sluice.dlq.inputs";
   public static final String DLQ_BACKLOG = "sluice.dlq.backlog.records";
   public static final String DLQ_OLDEST_AGE = "sluice.dlq.oldest.unrepaired.age";
   public static final String DLQ_HANDLED = "sluice.dlq.records.handled";
@@ -115,6 +121,7 @@ public final class MonitorMetrics {
   public final class DlqMeters implements AutoCloseable {
     private final String dlqTopic;
     private final Map<QuarantineCause, AtomicLong> records = new HashMap<>();
+    private final Map<QuarantineCause, AtomicLong> inputs = new HashMap<>();
     private final Map<QuarantineCause, AtomicLong> backlog = new HashMap<>();
     private final AtomicLong oldestMs = new AtomicLong(-1);
     private final AtomicLong repaired = new AtomicLong();
@@ -134,9 +141,11 @@ public final class MonitorMetrics {
     /** Shows {@code snapshot}; the counters never go down, so a smaller count is ignored. */
     public void publish(DlqSnapshot snapshot) {
       snapshot.recordsByCause().keySet().forEach(this::causeGauges);
+      snapshot.inputsByCause().keySet().forEach(this::causeGauges);
       snapshot.backlogByCause().keySet().forEach(this::causeGauges);
       records.forEach(
           (cause, count) -> count.set(snapshot.recordsByCause().getOrDefault(cause, 0L)));
+      inputs.forEach((cause, count) -> count.set(snapshot.inputsByCause().getOrDefault(cause, 0L)));
       backlog.forEach(
           (cause, count) -> count.set(snapshot.backlogByCause().getOrDefault(cause, 0L)));
       oldestMs.set(
@@ -155,12 +164,13 @@ public final class MonitorMetrics {
       return ms < 0 ? 0 : Math.max(0, clock.millis() - ms) / 1000.0;
     }
 
-    /** The records and backlog values of {@code cause}, registered once the topic's are. */
+    /** The records, inputs and backlog values of {@code cause}, registered once the topic's are. */
     private void causeGauges(QuarantineCause cause) {
       if (records.containsKey(cause)) {
         return;
       }
       records.put(cause, new AtomicLong());
+      inputs.put(cause, new AtomicLong());
       backlog.put(cause, new AtomicLong());
       if (registered) {
         registerCause(cause);
@@ -178,10 +188,20 @@ public final class MonitorMetrics {
               .strongReference(true)
               .register(registry));
       meters.add(
+          Gauge.builder(DLQ_INPUTS, inputs.get(cause), AtomicLong::get)
+              .description(
+                  "Quarantined inputs read (handled or not): DLQ records, a later copy of an input"
+                      + " a zombie sink task wrote counted once, by the stage that quarantined them"
+                      + " and their error code")
+              .tags(causeTags)
+              .strongReference(true)
+              .register(registry));
+      meters.add(
           Gauge.builder(DLQ_BACKLOG, backlog.get(cause), AtomicLong::get)
               .description(
-                  "DLQ records not yet repaired or replayed (no entry in the ledger), by the stage"
-                      + " that quarantined them and their error code")
+                  "Quarantined inputs not yet repaired or replayed (no ledger entry for any of their"
+                      + " DLQ records; a zombie's later copy counted once), by the stage that"
+                      + " quarantined them and their error code")
               .tags(causeTags)
               .strongReference(true)
               .register(registry));
@@ -193,8 +213,8 @@ public final class MonitorMetrics {
       meters.add(
           Gauge.builder(DLQ_OLDEST_AGE, this, DlqMeters::oldestAgeSeconds)
               .description(
-                  "Now minus the quarantined_at of the oldest DLQ record not yet repaired or"
-                      + " replayed; 0 when there is none")
+                  "Now minus the quarantined_at of the oldest quarantined input not yet repaired"
+                      + " or replayed (its earliest DLQ record); 0 when there is none")
               .tags(tags)
               .baseUnit("seconds")
               .strongReference(true)

@@ -49,7 +49,7 @@ class DlqCommandTest {
                 + TOPIC
                 + "-"
                 + stack.partitionOf(42)
-                + "@\\d+ +router +NOT_AVRO_WIRE_FORMAT +1m30s +repaired "
+                + "@\\d+ +router +NOT_AVRO_WIRE_FORMAT +1m30s +1 +repaired "
                 + OrdersStack.NOW
                 + " -> ")
         .containsPattern(
@@ -60,8 +60,8 @@ class DlqCommandTest {
                 + TOPIC
                 + "-"
                 + stack.partitionOf(43)
-                + "@\\d+ +router +NOT_AVRO_WIRE_FORMAT +1m30s +-\n")
-        .contains("2 record(s) in " + DLQ);
+                + "@\\d+ +router +NOT_AVRO_WIRE_FORMAT +1m30s +1 +-\n")
+        .contains("2 input(s) in " + DLQ + " (2 DLQ record(s))");
   }
 
   @Test
@@ -286,7 +286,7 @@ class DlqCommandTest {
             stack.context(), "list", "--ready-file", ready.toString(), "--dlq-topic", DLQ);
 
     assertThat(run.exitCode()).as(run.err()).isZero();
-    assertThat(run.out()).contains("1 record(s)");
+    assertThat(run.out()).contains("1 input(s) in " + DLQ + " (1 DLQ record(s))");
   }
 
   @Test

@@ -85,7 +85,7 @@ class DlqReencodeRepairTest {
     LedgerEntry entry = LedgerEntry.fromJson(ledger.get(0).value());
     assertThat(entry.strategy()).isEqualTo("avro-reencode");
     assertThat(run.out())
-        .contains("repair: 1 repaired, 0 already done, 0 refused, 0 failed of 1 record(s)");
+        .contains("repair: 1 repaired, 0 already done, 0 refused, 0 failed of 1 input(s)");
 
     Run again =
         stack.dlq("repair", "--all", "--strategy", "avro-reencode", "--target-version", "1");

@@ -86,7 +86,7 @@ class DlqRepairCommandTest {
                 + "-"
                 + partition
                 + "@1")
-        .contains("repair: 1 repaired, 0 already done, 0 refused, 0 failed of 1 record(s)");
+        .contains("repair: 1 repaired, 0 already done, 0 refused, 0 failed of 1 input(s)");
   }
 
   @Test

@@ -120,7 +120,7 @@ class DlqToolsIT {
                 + poison.partition()
                 + "@"
                 + poison.offset()
-                + " +router +NOT_AVRO_WIRE_FORMAT +\\d+s +-");
+                + " +router +NOT_AVRO_WIRE_FORMAT +\\d+s +1 +-");
 
     Run show = dlq("show", String.valueOf(dlqOffset), "--partition", "" + poison.partition());
     assertThat(show.exit).as(show.err).isZero();
@@ -200,6 +200,120 @@ class DlqToolsIT {
 
     Run finalList = dlq("list");
     assertThat(finalList.out).contains("repaired ").contains("replayed ").contains("(forced)");
+  }
+
+  @Test
+  void aSinkInputAZombieQuarantinedTwiceIsListedAndReplayedOnce() throws Exception {
+    String clean = "it.shop.zombie.clean";
+    String dlq = "it.shop.zombie.dlq";
+    try (Admin admin =
+        Admin.create(
+            Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, kafka.bootstrapServers()))) {
+      admin
+          .createTopics(
+              List.of(
+                  new NewTopic(clean, PARTITIONS, (short) 1),
+                  new NewTopic(dlq, PARTITIONS, (short) 1)))
+          .all()
+          .get();
+    }
+    RecordHeaders headers = new RecordHeaders();
+    headers.add("trace", "t".getBytes(StandardCharsets.UTF_8));
+    byte[] value = validValue(11);
+    RecordMetadata input =
+        producer.send(new ProducerRecord<>(clean, null, key(11), value, headers)).get();
+    // A zombie task (0) and its successor (2) both quarantine the input before the fence stops
+    // the zombie: the same envelope and __connect.errors.* headers, at two DLQ offsets.
+    RecordMetadata zombie = sinkQuarantine(dlq, input, key(11), value, headers, 0);
+    RecordMetadata successor = sinkQuarantine(dlq, input, key(11), value, headers, 2);
+    assertThat(successor.partition()).isEqualTo(zombie.partition());
+    String first = zombie.partition() + "@" + zombie.offset();
+    String copy = zombie.partition() + "@" + successor.offset();
+
+    Run list = dlqOn(dlq, "list");
+    assertThat(list.exit).as(list.err).isZero();
+    assertThat(list.out)
+        .containsPattern(
+            first
+                + " +"
+                + clean
+                + "-"
+                + input.partition()
+                + "@"
+                + input.offset()
+                + " +sink sluice-upsert-sink/0 +SINK_DECIMAL_OUT_OF_RANGE +\\d+s +2 +-\n")
+        .doesNotContain("\n" + copy + " ")
+        .contains(
+            "1 input(s) in "
+                + dlq
+                + " (2 DLQ record(s), 1 of them later copies a zombie sink"
+                + " task wrote)");
+    assertThat(dlqOn(dlq, "show", copy).out).contains("copy_of          " + dlq + "-" + first);
+
+    Run replay = dlqOn(dlq, "replay", "--all");
+    assertThat(replay.exit).as(replay.err).isZero();
+    assertThat(replay.out)
+        .contains("DLQ record " + dlq + "-" + copy + ": a later copy of sink sluice-upsert-sink")
+        .contains(
+            "replay: 1 replayed, 0 already done, 0 refused, 0 failed of 1 input(s);"
+                + " 1 later DLQ copy skipped");
+    List<ConsumerRecord<byte[], byte[]>> replayed = committed(clean, 2);
+    assertThat(replayed).hasSize(2);
+    assertThat(replayed.get(1).partition()).isEqualTo(input.partition());
+    assertThat(replayed.get(1).key()).isEqualTo(key(11));
+    assertThat(replayed.get(1).value()).isEqualTo(value);
+    List<ConsumerRecord<byte[], byte[]>> ledger = committed(dlq + ".repairs", 1);
+    assertThat(ledger).hasSize(1);
+    assertThat(LedgerEntry.fromJson(ledger.get(0).value()).dlq().offset())
+        .isEqualTo(zombie.offset());
+
+    Run again = dlqOn(dlq, "replay", "--all");
+    assertThat(again.exit).as(again.err).isZero();
+    assertThat(again.out)
+        .contains(
+            "replay: 0 replayed, 1 already done, 0 refused, 0 failed of 1 input(s);"
+                + " 1 later DLQ copy skipped");
+    await("nothing more on " + clean + " or in the ledger")
+        .during(Duration.ofSeconds(2))
+        .atMost(COMMITTED)
+        .until(() -> records(clean).size() == 2 && records(dlq + ".repairs").size() == 1);
+  }
+
+  /** Writes the DLQ record the upsert sink's task {@code task} writes for {@code input}. */
+  private static RecordMetadata sinkQuarantine(
+      String dlq, RecordMetadata input, byte[] key, byte[] value, RecordHeaders headers, int task)
+      throws Exception {
+    DlqRecordBuilder sink =
+        DlqRecordBuilder.forSink(
+            new DlqRecordBuilder.SinkTask(
+                "sluice-upsert-sink", task, "io.sluice.connect.upsert.UpsertSinkTask"),
+            Clock.systemUTC());
+    DlqRecordBuilder.Original original =
+        new DlqRecordBuilder.Original(
+            input.topic(),
+            input.partition(),
+            input.offset(),
+            input.timestamp(),
+            key,
+            value,
+            headers);
+    Rejection why =
+        new Rejection(
+            "SINK_DECIMAL_OUT_OF_RANGE",
+            "io.sluice.connect.upsert.quarantine.RecordRejectedException",
+            "column amount_cents does not fit its column",
+            valueSchemaId,
+            keySchemaId);
+    // No partition: the sink's producer partitions DLQ records by the original key.
+    return producer
+        .send(
+            new ProducerRecord<>(
+                dlq,
+                null,
+                key,
+                sink.value(original, why, "shop.orders_current"),
+                sink.headers(original, why)))
+        .get();
   }
 
   private static RecordMetadata poison(long orderId, String json) throws Exception {
@@ -327,12 +441,16 @@ class DlqToolsIT {
   private record Run(int exit, String out, String err) {}
 
   private static Run dlq(String... args) {
+    return dlqOn(DLQ, args);
+  }
+
+  private static Run dlqOn(String dlqTopic, String... args) {
     List<String> all = new ArrayList<>(List.of(args));
     all.addAll(
         List.of(
             "--bootstrap-server", kafka.bootstrapServers(),
             "--schema-registry-url", registry.url(),
-            "--dlq-topic", DLQ,
+            "--dlq-topic", dlqTopic,
             "--ready-file", dir.resolve("no-ready.json").toString()));
     StringWriter out = new StringWriter();
     StringWriter err = new StringWriter();

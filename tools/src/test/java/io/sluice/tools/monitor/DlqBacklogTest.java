@@ -210,6 +210,81 @@ class DlqBacklogTest {
     assertThat(snapshot.backlog()).isEqualTo(2);
   }
 
+  @Test
+  void aZombiesSecondDlqRecordOfAnInputIsOneMoreRecordButNoSecondInput() {
+    Coordinates clean = new Coordinates(SOURCE + ".clean", 1, 40);
+    ConsumerRecord<byte[], byte[]> zombie = sinkRecord(0, 3, clean, SECOND, 0);
+    ConsumerRecord<byte[], byte[]> successor = sinkRecord(0, 5, clean, FIRST, 2);
+    backlog.dlqRecord(zombie);
+    backlog.dlqRecord(dlqRecord(0, 4, original(7), SECOND));
+    backlog.dlqRecord(successor);
+
+    DlqSnapshot snapshot = backlog.snapshot();
+    QuarantineCause upsert = new QuarantineCause("sink", "SINK_DECIMAL_OUT_OF_RANGE");
+    assertThat(snapshot.recordsByCause()).containsEntry(upsert, 2L);
+    assertThat(snapshot.inputsByCause()).containsEntry(upsert, 1L);
+    assertThat(snapshot.backlogByCause()).containsEntry(upsert, 1L);
+    assertThat(snapshot.records()).isEqualTo(3);
+    assertThat(snapshot.inputs()).isEqualTo(2);
+    assertThat(snapshot.backlog()).isEqualTo(2);
+    assertThat(snapshot.oldestQuarantinedAt())
+        .as("the input's earliest quarantine, whichever copy holds it")
+        .isEqualTo(FIRST);
+
+    Coordinates first = new Coordinates(DLQ, 0, 3);
+    backlog.ledgerRecord(ledger(first, LedgerEntry.Action.REPLAY, first, clean));
+    backlog.settleLedger();
+    assertThat(backlog.snapshot().backlogByCause())
+        .as("both copies handled")
+        .doesNotContainKey(upsert);
+    assertThat(backlog.snapshot().backlog()).isEqualTo(1);
+
+    backlog.ledgerRecord(tombstone(DlqFixtures.ledgerKey(first)));
+    backlog.settleLedger();
+    assertThat(backlog.takeRescan()).isTrue();
+    backlog.restart();
+    backlog.dlqRecord(zombie);
+    backlog.dlqRecord(successor);
+    assertThat(backlog.snapshot().backlogByCause()).containsEntry(upsert, 1L);
+    assertThat(backlog.snapshot().inputsByCause()).containsEntry(upsert, 1L);
+    assertThat(backlog.snapshot().recordsByCause()).containsEntry(upsert, 2L);
+  }
+
+  @Test
+  void aLedgerEntryForTheLaterCopyHandlesTheInput() {
+    Coordinates clean = new Coordinates(SOURCE + ".clean", 1, 40);
+    backlog.dlqRecord(sinkRecord(0, 3, clean, FIRST, 0));
+    backlog.dlqRecord(sinkRecord(0, 5, clean, SECOND, 2));
+
+    Coordinates copy = new Coordinates(DLQ, 0, 5);
+    backlog.ledgerRecord(ledger(copy, LedgerEntry.Action.REPAIR, copy, clean));
+    backlog.settleLedger();
+
+    assertThat(backlog.snapshot().backlog()).isZero();
+    assertThat(backlog.snapshot().oldestQuarantinedAt()).isNull();
+  }
+
+  @Test
+  void twoConnectorsQuarantiningTheSameInputAreTwoInputs() {
+    Coordinates clean = new Coordinates(SOURCE + ".clean", 1, 40);
+    backlog.dlqRecord(sinkRecord(0, 3, clean, FIRST, 0));
+    backlog.dlqRecord(
+        record(0, 4, PRODUCED_MS, bytes("not avro"), DlqFixtures.connectHeaders(clean)));
+
+    assertThat(backlog.snapshot().inputs()).isEqualTo(2);
+    assertThat(backlog.snapshot().backlog()).isEqualTo(2);
+  }
+
+  private static ConsumerRecord<byte[], byte[]> sinkRecord(
+      int partition, long offset, Coordinates input, Instant quarantinedAt, int task) {
+    return record(
+        partition,
+        offset,
+        PRODUCED_MS,
+        DlqFixtures.sinkValue(input, PRODUCED_MS, quarantinedAt, task),
+        DlqFixtures.sinkHeaders(input, PRODUCED_MS, task));
+  }
+
   private static Coordinates original(long offset) {
     return new Coordinates(SOURCE, 1, offset);
   }

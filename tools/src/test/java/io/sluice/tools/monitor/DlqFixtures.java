@@ -47,12 +47,26 @@ final class DlqFixtures {
 
   /** The envelope value the upsert sink writes for a record it could not write. */
   static byte[] sinkValue(Coordinates original, long timestampMs, Instant at) {
-    return sinkBuilder(at).value(original(original, timestampMs), sinkRejection());
+    return sinkValue(original, timestampMs, at, 1);
+  }
+
+  /**
+   * The envelope value the upsert sink's task {@code task} writes: a zombie task and its successor
+   * write one each for the same input.
+   */
+  static byte[] sinkValue(Coordinates original, long timestampMs, Instant at, int task) {
+    return sinkBuilder(at, task).value(original(original, timestampMs), sinkRejection());
   }
 
   /** The headers the upsert sink writes beside its envelope ({@code __connect.errors.*} too). */
   static Headers sinkHeaders(Coordinates original, long timestampMs) {
-    return sinkBuilder(Instant.EPOCH).headers(original(original, timestampMs), sinkRejection());
+    return sinkHeaders(original, timestampMs, 1);
+  }
+
+  /** The headers the upsert sink's task {@code task} writes beside its envelope. */
+  static Headers sinkHeaders(Coordinates original, long timestampMs, int task) {
+    return sinkBuilder(Instant.EPOCH, task)
+        .headers(original(original, timestampMs), sinkRejection());
   }
 
   /**
@@ -101,9 +115,10 @@ final class DlqFixtures {
     return new DlqRecordBuilder(format, "sluice-router", Clock.fixed(at, ZoneOffset.UTC));
   }
 
-  private static DlqRecordBuilder sinkBuilder(Instant at) {
+  private static DlqRecordBuilder sinkBuilder(Instant at, int task) {
     return DlqRecordBuilder.forSink(
-        new DlqRecordBuilder.SinkTask("sluice-upsert-sink", 1, "io.sluice.connect.UpsertSinkTask"),
+        new DlqRecordBuilder.SinkTask(
+            "sluice-upsert-sink", task, "io.sluice.connect.UpsertSinkTask"),
         Clock.fixed(at, ZoneOffset.UTC));
   }
 

@@ -30,6 +30,7 @@ class MonitorMetricsTest {
 
     assertThat(registry.scrape())
         .contains("sluice_dlq_records{" + causeTags(QuarantineCause.UNREADABLE) + "} 0.0")
+        .contains("sluice_dlq_inputs{" + causeTags(QuarantineCause.UNREADABLE) + "} 0.0")
         .contains("sluice_dlq_backlog_records{" + causeTags(QuarantineCause.UNREADABLE) + "} 0.0")
         .contains("sluice_dlq_oldest_unrepaired_age_seconds{" + TAGS + "} 0.0")
         .contains("sluice_dlq_records_handled_total{action=\"repaired\"," + TAGS + "} 0.0")
@@ -50,20 +51,30 @@ class MonitorMetricsTest {
     MonitorMetrics.DlqMeters meters = metrics.dlqTopic(DLQ, DlqSnapshot.EMPTY);
 
     meters.publish(
-        new DlqSnapshot(Map.of(ROUTER, 5L), Map.of(ROUTER, 2L), NOW.minusSeconds(90), 3, 1, 0, 0));
+        new DlqSnapshot(
+            Map.of(ROUTER, 5L),
+            Map.of(ROUTER, 4L),
+            Map.of(ROUTER, 2L),
+            NOW.minusSeconds(90),
+            3,
+            1,
+            0,
+            0));
 
     assertThat(meters.oldestAgeSeconds()).isEqualTo(90.0);
     assertThat(registry.scrape())
         .contains("sluice_dlq_oldest_unrepaired_age_seconds{" + TAGS + "} 90.0")
         .contains("sluice_dlq_backlog_records{" + causeTags(ROUTER) + "} 2.0")
         .contains("sluice_dlq_records{" + causeTags(ROUTER) + "} 5.0")
+        .contains("sluice_dlq_inputs{" + causeTags(ROUTER) + "} 4.0")
         .contains("sluice_dlq_records_handled_total{action=\"repaired\"," + TAGS + "} 3.0")
         .contains("sluice_dlq_records_handled_total{action=\"replayed\"," + TAGS + "} 1.0");
   }
 
   @Test
   void aRestartedMonitorRegistersItsCountersAtWhatTheLedgerHolds() {
-    metrics.dlqTopic(DLQ, new DlqSnapshot(Map.of(ROUTER, 4L), Map.of(), null, 4, 0, 0, 0));
+    metrics.dlqTopic(
+        DLQ, new DlqSnapshot(Map.of(ROUTER, 4L), Map.of(ROUTER, 4L), Map.of(), null, 4, 0, 0, 0));
 
     assertThat(registry.scrape())
         .contains("sluice_dlq_records_handled_total{action=\"repaired\"," + TAGS + "} 4.0")
@@ -77,6 +88,7 @@ class MonitorMetricsTest {
 
     meters.publish(
         new DlqSnapshot(
+            Map.of(ROUTER, 2L, SINK, 1L, connect, 1L, QuarantineCause.UNREADABLE, 1L),
             Map.of(ROUTER, 2L, SINK, 1L, connect, 1L, QuarantineCause.UNREADABLE, 1L),
             Map.of(ROUTER, 2L, SINK, 1L, connect, 1L),
             NOW,
@@ -93,6 +105,7 @@ class MonitorMetricsTest {
 
     meters.publish(
         new DlqSnapshot(
+            Map.of(ROUTER, 2L, SINK, 1L, connect, 1L, QuarantineCause.UNREADABLE, 1L),
             Map.of(ROUTER, 2L, SINK, 1L, connect, 1L, QuarantineCause.UNREADABLE, 1L),
             Map.of(ROUTER, 2L),
             NOW,

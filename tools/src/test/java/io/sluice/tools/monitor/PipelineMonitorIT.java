@@ -188,6 +188,50 @@ class PipelineMonitorIT {
   }
 
   @Test
+  void aZombiesSecondDlqRecordOfAnInputIsOneMoreRecordButNoSecondInput() throws Exception {
+    String dlq = "it.zombie.orders.dlq";
+    Map<String, String> tags = Map.of("topic", "it.zombie.orders", "dlq_topic", dlq);
+    Coordinates input = new Coordinates("it.zombie.orders.clean", 0, 40);
+    createTopic(dlq, 1);
+    try (PipelineMonitor monitor = PipelineMonitor.start(settings());
+        Producer<byte[], byte[]> sink = plainProducer()) {
+      // A zombie task (0) and its successor (2) both quarantine the input before the fence.
+      Instant now = Instant.now();
+      RecordMetadata first = sinkQuarantine(sink, dlq, input, now.minusSeconds(600), 0);
+      sinkQuarantine(sink, dlq, input, now.minusSeconds(590), 2);
+
+      await("two DLQ records of one input, one in the backlog")
+          .atMost(WAIT)
+          .untilAsserted(
+              () -> {
+                Scrape scrape = scrape(monitor);
+                assertThat(scrape.sum("sluice_dlq_records", tags)).isEqualTo(2);
+                assertThat(scrape.sum("sluice_dlq_inputs", tags)).isEqualTo(1);
+                assertThat(scrape.sum("sluice_dlq_backlog_records", tags)).isEqualTo(1);
+              });
+
+      Coordinates firstAt = new Coordinates(dlq, first.partition(), first.offset());
+      new BrokerClients(kafka.bootstrapServers()).ensureCompactedTopic(Ledger.topicFor(dlq));
+      Ledger ledger = Ledger.empty(Ledger.topicFor(dlq));
+      sink.send(
+              ledger.record(
+                  Ledger.keyOf(firstAt),
+                  DlqFixtures.entry(LedgerEntry.Action.REPLAY, firstAt, input)))
+          .get();
+
+      await("the replay of the first record handles both")
+          .atMost(WAIT)
+          .untilAsserted(
+              () -> {
+                Scrape scrape = scrape(monitor);
+                assertThat(scrape.sum("sluice_dlq_backlog_records", tags)).isEqualTo(0);
+                assertThat(scrape.sum("sluice_dlq_inputs", tags)).isEqualTo(1);
+                assertThat(scrape.sum("sluice_dlq_records", tags)).isEqualTo(2);
+              });
+    }
+  }
+
+  @Test
   void aConsumerGroupsLagFallsToZeroAsItCommitsWhatItRead() throws Exception {
     String topic = "it.lag.clean";
     createTopic(topic, 2);
@@ -274,6 +318,22 @@ class PipelineMonitorIT {
             DlqFixtures.headers(original, producedMs));
     RecordMetadata at = router.send(record).get();
     return new Coordinates(DLQ, at.partition(), at.offset());
+  }
+
+  /** Writes the DLQ record the upsert sink's task {@code task} writes for {@code input}. */
+  private static RecordMetadata sinkQuarantine(
+      Producer<byte[], byte[]> sink, String dlq, Coordinates input, Instant at, int task)
+      throws Exception {
+    long producedMs = at.toEpochMilli();
+    return sink.send(
+            new ProducerRecord<>(
+                dlq,
+                null,
+                producedMs,
+                bytes("{\"order_id\":1}"),
+                DlqFixtures.sinkValue(input, producedMs, at, task),
+                DlqFixtures.sinkHeaders(input, producedMs, task)))
+        .get();
   }
 
   private static OptionalDouble handled(Scrape scrape, String action) {

@@ -4,6 +4,7 @@ import io.sluice.tools.dlq.kafka.Coordinates;
 import io.sluice.tools.dlq.ledger.Ledger;
 import io.sluice.tools.dlq.ledger.LedgerEntry;
 import io.sluice.tools.dlq.record.DlqEntry;
+import io.sluice.tools.dlq.record.QuarantinedInput;
 import io.sluice.tools.dlq.repair.RepairException;
 import java.io.PrintWriter;
 import java.time.Clock;
@@ -19,10 +20,11 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Replays or repairs DLQ records one at a time: skips what the ledger has, plans the record,
- * applies the stale-write guard, then (unless a dry run) produces the record and its ledger entry
- * in one Kafka transaction, so a crash between them cannot produce it twice. Tells the user what it
- * did on {@code out}, what it refused or could not do on {@code err}.
+ * Replays or repairs quarantined inputs one at a time, each through its first DLQ record: skips
+ * what the ledger has (for any record of the input), plans the record, applies the stale-write
+ * guard, then (unless a dry run) produces the record and its ledger entry in one Kafka transaction,
+ * so a crash between them cannot produce it twice. Tells the user what it did on {@code out}, what
+ * it refused or could not do on {@code err}.
  */
 public final class Reprocessor {
   private static final Logger log = LoggerFactory.getLogger(Reprocessor.class);
@@ -71,14 +73,15 @@ public final class Reprocessor {
     this.err = err;
   }
 
-  /** Handles one DLQ record. */
-  public Outcome handle(DlqEntry entry) {
+  /** Handles one input through its first DLQ record. */
+  public Outcome handle(QuarantinedInput input) {
+    DlqEntry entry = input.first();
     String what = entry.describe();
     if (!entry.readable()) {
       err.println("cannot " + action.label() + " " + what + ": " + entry.problem());
       return Outcome.FAILED;
     }
-    Optional<LedgerEntry> done = ledger.find(entry);
+    Optional<LedgerEntry> done = ledger.find(input);
     if (done.isPresent()) {
       LedgerEntry previous = done.get();
       out.println(
@@ -131,6 +134,28 @@ public final class Reprocessor {
             + plan.valueSha256()
             + ")");
     return Outcome.PRODUCED;
+  }
+
+  /**
+   * Skips {@code copy}, a later DLQ record of {@code input}, saying why on {@code out}.
+   *
+   * @throws IllegalArgumentException when {@code copy} is the input's first record
+   */
+  public Outcome skipLaterCopy(QuarantinedInput input, DlqEntry copy) {
+    if (input.isFirst(copy)) {
+      throw new IllegalArgumentException(
+          copy.describe() + " is the first record of " + input.identity() + ", not a later copy");
+    }
+    out.println(
+        copy.describe()
+            + ": a later copy of "
+            + input.identity()
+            + " (a zombie sink task quarantined it again); skipping: an input is "
+            + action.pastTense()
+            + " once, through its first record ("
+            + input.first().describe()
+            + ")");
+    return Outcome.LATER_COPY;
   }
 
   private Coordinates produce(DlqEntry entry, PlannedRecord plan, boolean forced) {

@@ -3,6 +3,7 @@ package io.sluice.tools.dlq.ledger;
 import io.sluice.tools.dlq.kafka.Coordinates;
 import io.sluice.tools.dlq.kafka.TopicScanner;
 import io.sluice.tools.dlq.record.DlqEntry;
+import io.sluice.tools.dlq.record.QuarantinedInput;
 import java.nio.charset.StandardCharsets;
 import java.util.HashMap;
 import java.util.HashSet;
@@ -18,6 +19,10 @@ import org.apache.kafka.clients.producer.ProducerRecord;
  * a file: {@code file:<original-topic>:<partition>:<offset>}). A record counts as handled when its
  * key is in the ledger or its original coordinates are, so a DLQ record repaired from a file export
  * is not repaired again from the DLQ. A tombstone removes an entry.
+ *
+ * <p>Every DLQ record of one input (its first and the later copies a zombie sink task wrote) has
+ * the same original coordinates, so the entry written for one of them handles them all ({@link
+ * #find(QuarantinedInput)}): a re-run skips every copy.
  */
 public final class Ledger {
   private final String topic;
@@ -75,6 +80,22 @@ public final class Ledger {
       found = byOriginal.get(entry.original());
     }
     return Optional.ofNullable(found);
+  }
+
+  /**
+   * What was done for {@code input}: by the ledger key of any of its DLQ records (the first or a
+   * later copy), else by its original coordinates.
+   */
+  public Optional<LedgerEntry> find(QuarantinedInput input) {
+    for (DlqEntry record : input.records()) {
+      LedgerEntry found = byKey.get(keyOf(record));
+      if (found != null) {
+        return Optional.of(found);
+      }
+    }
+    return input.first().readable()
+        ? Optional.ofNullable(byOriginal.get(input.first().original()))
+        : Optional.empty();
   }
 
   /**

@@ -32,6 +32,7 @@ import picocli.CommandLine;
  */
 public final class OrdersStack {
   public static final String TOPIC = TestSchemas.TOPIC;
+  public static final String CLEAN = TOPIC + ".clean";
   public static final String DLQ = TOPIC + ".dlq";
   public static final String LEDGER = DLQ + ".repairs";
   public static final int PARTITIONS = 3;
@@ -47,6 +48,7 @@ public final class OrdersStack {
 
   public OrdersStack() {
     kafka.createTopic(TOPIC, PARTITIONS);
+    kafka.createTopic(CLEAN, PARTITIONS);
     kafka.createTopic(DLQ, PARTITIONS);
     keySchemaId = registry.register(Subjects.key(TOPIC), TestSchemas.ordersKey());
     valueSchemaId = registry.register(Subjects.value(TOPIC), TestSchemas.ordersEnvelope());
@@ -141,6 +143,54 @@ public final class OrdersStack {
         key(orderId),
         dlq.value(original, rejection),
         dlq.headers(original, rejection));
+  }
+
+  /**
+   * {@code value} keyed by {@code orderId} on the clean topic, as the router passes it on to the
+   * sinks; returns its offset (in the key's partition).
+   */
+  public long cleanRecord(long orderId, byte[] value) {
+    RecordHeaders headers = new RecordHeaders();
+    headers.add("trace", "t-1".getBytes(StandardCharsets.UTF_8));
+    return kafka.append(CLEAN, partitionOf(orderId), key(orderId), value, headers);
+  }
+
+  /**
+   * The DLQ record task {@code task} of sink {@code connector} writes, at {@code quarantinedAt},
+   * for the clean record of {@code orderId} at {@code cleanOffset} it could not write
+   * (SINK_DECIMAL_OUT_OF_RANGE), in the key's partition as the sink's producer puts it. A zombie
+   * task and its successor each call it for the same input. Returns the DLQ offset.
+   */
+  public long sinkQuarantined(
+      long orderId, long cleanOffset, String connector, int task, Instant quarantinedAt) {
+    int partition = partitionOf(orderId);
+    var input = kafka.records(CLEAN, partition).get((int) cleanOffset);
+    DlqRecordBuilder.Original original =
+        new DlqRecordBuilder.Original(
+            CLEAN,
+            partition,
+            cleanOffset,
+            input.timestamp(),
+            input.key(),
+            input.value(),
+            input.headers());
+    DlqRecordBuilder sink =
+        DlqRecordBuilder.forSink(
+            new DlqRecordBuilder.SinkTask(connector, task, "io.sluice.connect.UpsertSinkTask"),
+            Clock.fixed(quarantinedAt, ZoneOffset.UTC));
+    Rejection rejection =
+        new Rejection(
+            "SINK_DECIMAL_OUT_OF_RANGE",
+            "io.sluice.connect.upsert.quarantine.RecordRejectedException",
+            "column amount_cents does not fit its column",
+            valueSchemaId,
+            keySchemaId);
+    return kafka.append(
+        DLQ,
+        partition,
+        input.key(),
+        sink.value(original, rejection, "shop.orders_current"),
+        sink.headers(original, rejection));
   }
 
   /** The JSON wrapper of an intended row of {@code orderId}. */
