@@ -133,7 +133,8 @@ public final class UpsertSinkConfig extends AbstractConfig {
       "Connect's errors.tolerance, for the records the sink cannot write (a SINK_* code:"
           + " null key field, decimal out of range, a type the table cannot evolve to, any other"
           + " conversion failure of that one record). `none`: such a record fails the task. `all`:"
-          + " it goes to its DLQ topic as a DLQ envelope v1 record, exactly once, and the task goes"
+          + " it goes to its DLQ topic as a DLQ envelope v1 record, once per input (twice only if a"
+          + " zombie task and its successor both wrote it), and the task goes"
           + " on. Connect's own errors.tolerance still governs converter and transform errors."
           + " Transient failures (catalog, storage, Kafka unreachable) are never quarantined.";
 

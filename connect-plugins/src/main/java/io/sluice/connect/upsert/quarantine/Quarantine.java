@@ -37,8 +37,10 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Sends the records the sink cannot write to their DLQ topic as envelope v1 records, exactly once
- * per input record (topic, partition, offset).
+ * Sends the records the sink cannot write to their DLQ topic as envelope v1 records, once per input
+ * record (topic, partition, offset) across restarts, lost commit replies and rewinds. A zombie task
+ * (one that lost its partitions without knowing) quarantines before its commit is fenced, so it and
+ * its successor can both write an input: at least once, and the tools act once per input.
  *
  * <p>The envelope needs the record's original bytes, which the converter turned into Connect data:
  * they are read back from Kafka by their coordinates (rare path, no cost for the records that are
