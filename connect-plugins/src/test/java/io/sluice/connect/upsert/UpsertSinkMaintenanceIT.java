@@ -160,7 +160,11 @@ class UpsertSinkMaintenanceIT {
     ExternalCompaction external = new ExternalCompaction(lake.catalog(), TABLE);
     CompletableFuture<Void> compaction = CompletableFuture.completedFuture(null);
     int commits = 0;
-    for (int round = 0; round < 60; round++) {
+    // At least 60 rounds, and on until both sides committed: which side wins each race varies
+    // with the machine's load (the own rewrites start right after each commit).
+    for (int round = 0;
+        round < 60 || (round < 240 && (external.committed() == 0 || rewrites("success") < 3));
+        round++) {
       TopicPartition tp = round % 2 == 0 ? P0 : P1;
       task.put(changes(tp, 1 + random.nextInt(25)));
       if (round > 0 && round % 5 == 0 && compaction.isDone()) {

@@ -286,13 +286,14 @@ public final class Quarantine implements Rejections, Closeable {
             firstFailure.getCause());
       }
       flushesWithRecords++;
-      if (settings.failAfterDlqWrites() > 0
-          && flushesWithRecords >= settings.failAfterDlqWrites()) {
-        throw new TestHookException(
-            "test hook sluice.test.fail.after.dlq.writes: failing after DLQ flush "
-                + flushesWithRecords
-                + ", before the Iceberg commit");
-      }
+    }
+    // A crash: once tripped, every later commit of this task fails too (Connect's close of the
+    // failed task asks for one more, which must not land).
+    if (settings.failAfterDlqWrites() > 0 && flushesWithRecords >= settings.failAfterDlqWrites()) {
+      throw new TestHookException(
+          "test hook sluice.test.fail.after.dlq.writes: failing after DLQ flush "
+              + flushesWithRecords
+              + ", before the Iceberg commit");
     }
     return DlqOffsets.toSummary(settings.connector(), known.bounds());
   }
