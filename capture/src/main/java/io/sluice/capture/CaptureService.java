@@ -89,7 +89,7 @@ public final class CaptureService implements AutoCloseable {
         new ChangePublisher(
             producer,
             encoder,
-            new AdminTopicEnsurer(admin, config.topicPartitions()),
+            new AdminTopicEnsurer(admin, config.topicPartitions(), producer::partitionsFor),
             new ChangePublisher.Listener() {
               @Override
               public void beforeBatch() throws InterruptedException {
