@@ -20,9 +20,10 @@ import java.time.Clock;
 import java.time.Duration;
 import java.util.Map;
 import java.util.Optional;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 import javax.management.JMException;
 import javax.management.MBeanServer;
 import javax.management.ObjectName;
@@ -42,9 +43,14 @@ import org.slf4j.LoggerFactory;
  */
 public final class CaptureService implements AutoCloseable {
   private static final Logger log = LoggerFactory.getLogger(CaptureService.class);
+  private static final int RESTARTS_IN_A_ROW = 3;
+  private static final Duration FIRST_RESTART_DELAY = Duration.ofSeconds(1);
 
   private final CaptureConfig config;
   private final PauseGate gate = new PauseGate();
+  private final RestartPolicy restarts = new RestartPolicy(RESTARTS_IN_A_ROW, FIRST_RESTART_DELAY);
+  private final AtomicInteger engineRestarts = new AtomicInteger();
+  private final Object engineLock = new Object();
   private final PrometheusMeterRegistry meters =
       new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
   private volatile CaptureState state = CaptureState.UNASSIGNED;
@@ -54,8 +60,9 @@ public final class CaptureService implements AutoCloseable {
 
   private KafkaProducer<byte[], byte[]> producer;
   private Admin admin;
+  private ChangePublisher publisher;
   private DebeziumEngine<?> engine;
-  private ExecutorService executor;
+  private ScheduledThreadPoolExecutor executor;
   private HttpEndpoint adminServer;
 
   public CaptureService(CaptureConfig config) {
@@ -85,11 +92,11 @@ public final class CaptureService implements AutoCloseable {
     ChangeEncoder encoder =
         new AvroChangeEncoder(
             new ConnectAvroCodec(HttpSchemaRegistryClient.create(config.schemaRegistryUrl())));
-    ChangePublisher publisher =
+    publisher =
         new ChangePublisher(
             producer,
             encoder,
-            new AdminTopicEnsurer(admin, config.topicPartitions()),
+            new AdminTopicEnsurer(admin, config.topicPartitions(), producer::partitionsFor),
             new ChangePublisher.Listener() {
               @Override
               public void beforeBatch() throws InterruptedException {
@@ -98,19 +105,17 @@ public final class CaptureService implements AutoCloseable {
 
               @Override
               public void published(SourceRecord record, RecordMetadata metadata) {
+                restarts.progressed();
                 metrics.published(record);
                 lastOffset = record.sourceOffset();
                 lastPartition = record.sourcePartition();
               }
             });
     adminServer = CaptureAdminApi.start(this, meters, config.adminHost(), config.adminPort());
-    engine =
-        DebeziumEngine.create(Connect.class)
-            .using(config.engineProperties())
-            .using(this::completed)
-            .notifying(publisher)
-            .build();
-    executor = Executors.newSingleThreadExecutor(r -> new Thread(r, "capture-engine"));
+    engine = newEngine();
+    executor = new ScheduledThreadPoolExecutor(1, r -> new Thread(r, "capture-engine"));
+    // close() cancels a restart still waiting for its delay.
+    executor.setExecuteExistingDelayedTasksAfterShutdownPolicy(false);
     state = CaptureState.RUNNING;
     executor.execute(engine);
     log.info(
@@ -120,17 +125,82 @@ public final class CaptureService implements AutoCloseable {
         adminUrl());
   }
 
+  private DebeziumEngine<?> newEngine() {
+    return DebeziumEngine.create(Connect.class)
+        .using(config.engineProperties())
+        .using(this::completed)
+        .notifying(publisher)
+        .build();
+  }
+
+  /** Called on the engine thread once an engine run has ended and the engine has stopped. */
   private void completed(boolean success, String message, Throwable error) {
     if (state == CaptureState.STOPPED) {
       return;
     }
     if (!success || error != null) {
+      Optional<RestartPolicy.Restart> restart = restarts.afterFailure(error);
+      if (restart.isPresent() && scheduleRestart(restart.get())) {
+        return;
+      }
       failure = message + (error == null ? "" : ": " + error);
       state = CaptureState.FAILED;
       log.error("capture {} failed: {}", config.name(), message, error);
     } else {
       state = CaptureState.STOPPED;
     }
+  }
+
+  /**
+   * Starts a new engine after {@code restart}'s delay, on the engine thread once the failed run has
+   * returned. The new engine reads the last committed source offset and re-emits from there.
+   */
+  private boolean scheduleRestart(RestartPolicy.Restart restart) {
+    try {
+      executor.schedule(
+          this::runRestartedEngine, restart.delay().toMillis(), TimeUnit.MILLISECONDS);
+    } catch (RejectedExecutionException e) {
+      return false; // closing
+    }
+    engineRestarts.incrementAndGet();
+    log.warn(
+        "capture {} could not publish to {} ({}); restarting its engine from the last committed"
+            + " source offset in {} ms, restart {} of {} in a row",
+        config.name(),
+        restart.topic(),
+        restart.reason(),
+        restart.delay().toMillis(),
+        restart.attempt(),
+        restart.of());
+    return true;
+  }
+
+  private void runRestartedEngine() {
+    try {
+      // Records of the failed batch still in flight settle first, so none lands after a
+      // re-emitted change of the same key.
+      producer.flush();
+      DebeziumEngine<?> next = newEngine();
+      synchronized (engineLock) {
+        if (state == CaptureState.STOPPED) {
+          return;
+        }
+        engine = next;
+      }
+      log.info("capture {} engine restarted", config.name());
+      next.run();
+    } catch (RuntimeException e) {
+      if (state != CaptureState.STOPPED) {
+        failure = "restart failed: " + e;
+        state = CaptureState.FAILED;
+        log.error("capture {} could not restart its engine", config.name(), e);
+      }
+    }
+  }
+
+  /** How many times a failed engine was restarted since start. */
+  public int engineRestarts() {
+    return engineRestarts.get();
   }
 
   public String name() {
@@ -211,9 +281,13 @@ public final class CaptureService implements AutoCloseable {
     }
     state = CaptureState.STOPPED;
     gate.resume();
+    DebeziumEngine<?> current;
+    synchronized (engineLock) {
+      current = engine;
+    }
     try {
-      if (engine != null) {
-        engine.close();
+      if (current != null) {
+        closeEngine(current);
       }
       if (executor != null) {
         executor.shutdown();
@@ -222,12 +296,12 @@ public final class CaptureService implements AutoCloseable {
           executor.shutdownNow();
         }
       }
-    } catch (IOException e) {
-      log.warn("error closing the Debezium engine", e);
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
     } finally {
-      engine = null;
+      synchronized (engineLock) {
+        engine = null;
+      }
       if (producer != null) {
         producer.close(Duration.ofSeconds(10));
       }
@@ -240,5 +314,17 @@ public final class CaptureService implements AutoCloseable {
       meters.close();
     }
     log.info("capture {} stopped", config.name());
+  }
+
+  private static void closeEngine(DebeziumEngine<?> engine) {
+    try {
+      engine.close();
+    } catch (IOException e) {
+      log.warn("error closing the Debezium engine", e);
+    } catch (IllegalStateException e) {
+      // The engine refuses a close once it has stopped (a failed run, or one awaiting a restart)
+      // and while its tasks start.
+      log.info("Debezium engine not closed: {}", e.getMessage());
+    }
   }
 }

@@ -32,7 +32,13 @@ import java.util.UUID;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Collectors;
 import java.util.stream.Stream;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.AdminClientConfig;
+import org.apache.kafka.clients.admin.AlterConfigOp;
+import org.apache.kafka.clients.admin.ConfigEntry;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.common.config.ConfigResource;
+import org.apache.kafka.common.config.TopicConfig;
 import org.apache.kafka.common.utils.Utils;
 import org.apache.kafka.connect.data.Struct;
 import org.junit.jupiter.api.AfterAll;
@@ -207,6 +213,39 @@ class CaptureIT {
       long duplicates = counts.values().stream().mapToLong(c -> c - 1).sum();
       assertThat(counts.keySet()).hasSize(80);
       log.info("hard stop: 80 inserts, {} duplicates re-emitted", duplicates);
+    }
+  }
+
+  @Test
+  void aChangeKafkaRefusesRestartsTheEngineWhichReEmitsItOnceKafkaTakesItAgain() throws Exception {
+    try (CaptureService capture = capture("capture-restart");
+        Admin admin =
+            Admin.create(
+                Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, kafka.bootstrapServers()))) {
+      startStreaming(capture);
+      ConfigResource resource = new ConfigResource(ConfigResource.Type.TOPIC, topic());
+      ConfigEntry tiny = new ConfigEntry(TopicConfig.MAX_MESSAGE_BYTES_CONFIG, "16");
+      admin
+          .incrementalAlterConfigs(
+              Map.of(resource, List.of(new AlterConfigOp(tiny, AlterConfigOp.OpType.SET))))
+          .all()
+          .get();
+      sql(insert(1, "NEW"));
+      await("the refused change restarts the engine")
+          .atMost(WAIT)
+          .until(() -> capture.engineRestarts() >= 1);
+      assertThat(capture.state()).isEqualTo(CaptureState.RUNNING);
+
+      admin
+          .incrementalAlterConfigs(
+              Map.of(resource, List.of(new AlterConfigOp(tiny, AlterConfigOp.OpType.DELETE))))
+          .all()
+          .get();
+      sql(insert(2, "NEW"));
+      await("every insert published after the restart")
+          .atMost(WAIT)
+          .until(() -> insertedIds(readAll(topic())).keySet().containsAll(List.of(0L, 1L, 2L)));
+      assertThat(capture.state()).isEqualTo(CaptureState.RUNNING);
     }
   }
 

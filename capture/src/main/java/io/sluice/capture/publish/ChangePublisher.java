@@ -70,6 +70,7 @@ public final class ChangePublisher
       } catch (ExecutionException e) {
         // The engine stops; offsets of this batch stay uncommitted, so a restart re-reads it.
         throw new PublishException(
+            record.topic(),
             "Kafka did not acknowledge the change for "
                 + record.topic()
                 + " at source position "
