@@ -17,7 +17,7 @@ import org.slf4j.LoggerFactory;
  * -Dsluice.sim.seed=S} replays one (with the sink's log when {@code -Dsluice.sim.log=true}).
  */
 class SinkSimulationTest {
-  private static final int SUITE_SEEDS = 200;
+  private static final int SUITE_SEEDS = 120;
   private static final int STEPS = Integer.getInteger("sluice.sim.steps", 60);
   private static final List<String> QUIET =
       List.of("io.sluice.connect.upsert", "org.apache.iceberg", "io.sluice.connect.upsert.sim");
