@@ -16,7 +16,7 @@ public final class CaptureMain {
     if (args.length != 1 || args[0].equals("--help") || args[0].equals("-h")) {
       System.err.println(
           "usage: CaptureMain <capture.properties>\n"
-              + "Keys (see README 'Capture configuration'): "
+              + "Keys (see docs/configuration.md, 'Capture configuration'): "
               + CaptureConfig.configDef().names()
               + " and debezium.* for connector options.");
       System.exit(args.length == 1 ? 0 : 2);

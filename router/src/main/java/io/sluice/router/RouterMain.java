@@ -22,7 +22,8 @@ public final class RouterMain {
       System.out.println("usage: RouterMain <router.properties>");
       System.out.println(
           "Validates CDC topics and routes records to <topic>.clean or <topic>.dlq.");
-      System.out.println("Keys: see the README table 'Router configuration'; streams.* keys are");
+      System.out.println(
+          "Keys: see docs/configuration.md, 'Router configuration'; streams.* keys are");
       System.out.println("passed to Kafka Streams. Stops on SIGTERM or Ctrl-C.");
       System.exit(args.length == 1 ? 0 : 2);
       return;

@@ -137,7 +137,7 @@ public final class CaptureConfig extends AbstractConfig {
     }
   }
 
-  /** The README's generated table of these keys. */
+  /** The generated table of these keys in docs/configuration.md. */
   public static ConfigTable docsTable() {
     return new ConfigTable("capture-config", "capture configuration", configDef());
   }
@@ -243,7 +243,7 @@ public final class CaptureConfig extends AbstractConfig {
         throw new ConfigException(
             "Unknown capture configuration key '"
                 + name
-                + "'. Capture keys are listed in the README table 'Capture configuration';"
+                + "'. Capture keys are listed in docs/configuration.md, 'Capture configuration';"
                 + " Debezium connector options take the prefix '"
                 + DEBEZIUM_PREFIX
                 + "'");

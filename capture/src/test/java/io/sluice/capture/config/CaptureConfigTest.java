@@ -61,7 +61,7 @@ class CaptureConfigTest {
     assertThatThrownBy(() -> new CaptureConfig(m))
         .isInstanceOf(ConfigException.class)
         .hasMessageContaining("Unknown capture configuration key 'database.pasword'")
-        .hasMessageContaining("README table 'Capture configuration'")
+        .hasMessageContaining("docs/configuration.md, 'Capture configuration'")
         .hasMessageContaining("prefix 'debezium.'")
         .hasMessageNotContaining("s3cret");
   }

@@ -88,7 +88,7 @@ public final class ChangelogGuardConfig extends AbstractConfig {
     return getLong(TABLE_REFRESH_INTERVAL_MS_CONFIG);
   }
 
-  /** The README's table of these keys ({@code sluice config-docs}). */
+  /** The table of these keys in docs/configuration.md ({@code sluice config-docs}). */
   public static ConfigTable docsTable() {
     return new ConfigTable("changelog-guard-config", "changelog guard configuration", configDef());
   }

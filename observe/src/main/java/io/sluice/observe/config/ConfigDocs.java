@@ -8,9 +8,9 @@ import org.apache.kafka.common.config.ConfigDef.ConfigKey;
 import org.apache.kafka.common.config.types.Password;
 
 /**
- * Renders a {@link ConfigDef} as the Markdown table the README shows, so the docs cannot drift from
- * the code. Every Sluice configuration table is made here, so they all look alike; {@link
- * ConfigTable} places one in a document.
+ * Renders a {@link ConfigDef} as the Markdown table docs/configuration.md shows, so the docs cannot
+ * drift from the code. Every Sluice configuration table is made here, so they all look alike;
+ * {@link ConfigTable} places one in a document.
  */
 public final class ConfigDocs {
   private ConfigDocs() {}

@@ -72,6 +72,10 @@ class ConfigTableTest {
     Files.writeString(dir.resolve("README.md"), TABLE.startMarker() + "\n" + TABLE.endMarker());
 
     assertThat(TABLE.findDocument(nested, "README.md")).isEqualTo(dir.resolve("README.md"));
+    Files.createDirectories(dir.resolve("module/docs"));
+    Files.writeString(dir.resolve("module/docs/configuration.md"), TABLE.startMarker());
+    assertThat(TABLE.findDocument(nested, "docs/configuration.md"))
+        .isEqualTo(dir.resolve("module/docs/configuration.md"));
     assertThatThrownBy(() -> TABLE.findDocument(nested, "OTHER.md"))
         .isInstanceOf(IllegalStateException.class)
         .hasMessageStartingWith("no OTHER.md with <!-- demo-config:start --> at or above ");

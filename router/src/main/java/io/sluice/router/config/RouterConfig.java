@@ -214,7 +214,7 @@ public final class RouterConfig extends AbstractConfig {
     return copy;
   }
 
-  /** The README's generated table of these keys. */
+  /** The generated table of these keys in docs/configuration.md. */
   public static ConfigTable docsTable() {
     return new ConfigTable("router-config", "router configuration", configDef());
   }
@@ -354,7 +354,7 @@ public final class RouterConfig extends AbstractConfig {
           throw new ConfigException(
               "Unknown router configuration key '"
                   + key
-                  + "'. Router keys are listed in the README table 'Router configuration';"
+                  + "'. Router keys are listed in docs/configuration.md, 'Router configuration';"
                   + " Kafka Streams settings take the prefix '"
                   + STREAMS_PREFIX
                   + "'");

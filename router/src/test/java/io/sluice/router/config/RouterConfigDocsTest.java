@@ -6,10 +6,13 @@ import io.sluice.observe.testing.ReadmeTables;
 import java.io.IOException;
 import org.junit.jupiter.api.Test;
 
-/** The README's router configuration table must be the one generated from the ConfigDef. */
+/**
+ * The router configuration table of docs/configuration.md must be the one generated from the
+ * ConfigDef.
+ */
 class RouterConfigDocsTest {
   @Test
-  void readmeTableMatchesTheConfigDef() throws IOException {
+  void documentedTableMatchesTheConfigDef() throws IOException {
     ReadmeTables.assertCurrent(RouterConfig.docsTable(), "router", RouterConfigDocsTest.class);
   }
 

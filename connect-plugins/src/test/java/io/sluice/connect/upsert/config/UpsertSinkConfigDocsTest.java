@@ -6,10 +6,10 @@ import io.sluice.observe.testing.ReadmeTables;
 import java.io.IOException;
 import org.junit.jupiter.api.Test;
 
-/** The README's upsert sink table must be the one generated from the ConfigDef. */
+/** The upsert sink table of docs/configuration.md must be the one generated from the ConfigDef. */
 class UpsertSinkConfigDocsTest {
   @Test
-  void readmeTableMatchesTheConfigDef() throws IOException {
+  void documentedTableMatchesTheConfigDef() throws IOException {
     ReadmeTables.assertCurrent(
         UpsertSinkConfig.docsTable(), "connect-plugins", UpsertSinkConfigDocsTest.class);
   }
