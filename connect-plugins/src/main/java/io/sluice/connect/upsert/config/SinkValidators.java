@@ -7,7 +7,7 @@ import org.apache.kafka.common.config.ConfigException;
 
 /**
  * The validators only {@link UpsertSinkConfig}'s keys need (the shared ones are in {@code
- * io.sluice.observe.config.Validators}); {@code toString} is the README's column.
+ * io.sluice.observe.config.Validators}); {@code toString} is the configuration table's column.
  */
 final class SinkValidators {
   private SinkValidators() {}

@@ -200,7 +200,7 @@ public final class UpsertSinkConfig extends AbstractConfig {
     }
   }
 
-  /** The README's generated table of these keys. */
+  /** The generated table of these keys (docs/configuration.md). */
   public static ConfigTable docsTable() {
     return new ConfigTable("upsert-sink-config", "upsert sink configuration", configDef());
   }

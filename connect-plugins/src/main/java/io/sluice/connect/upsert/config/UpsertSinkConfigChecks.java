@@ -151,7 +151,7 @@ final class UpsertSinkConfigChecks {
           + key
           + "': the upsert sink's "
           + ERRORS_SINK_PREFIX
-          + "* keys are the README's upsert sink table";
+          + "* keys are those of docs/configuration.md#upsert-sink-configuration";
     }
     if (FRAMEWORK_KEYS.contains(key)
         || key.startsWith(CATALOG_PREFIX)
@@ -171,8 +171,9 @@ final class UpsertSinkConfigChecks {
     }
     return "unknown configuration key '"
         + key
-        + "' for the upsert sink: it would be ignored, so it is refused (keys: the README's"
-        + " upsert sink table, Connect's framework keys, iceberg.catalog.*, iceberg.hadoop.*,"
+        + "' for the upsert sink: it would be ignored, so it is refused (keys: the table in"
+        + " docs/configuration.md#upsert-sink-configuration, Connect's framework keys,"
+        + " iceberg.catalog.*, iceberg.hadoop.*,"
         + " kafka.*)";
   }
 
