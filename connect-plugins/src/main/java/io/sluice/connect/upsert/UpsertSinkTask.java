@@ -231,10 +231,16 @@ public class UpsertSinkTask extends SinkTask {
     commitIfDue();
   }
 
+  /**
+   * Only reports what Iceberg holds; commits happen in {@link #put}, which Connect calls on every
+   * poll, records or not. A commit here could trip the fence and rewind, and Connect also calls
+   * this while it revokes partitions: a seek asked for a partition then revoked is applied by the
+   * worker after the next assignment, on a partition the consumer no longer holds, and fails the
+   * task ({@code KafkaConsumer.seek}: no current assignment).
+   */
   @Override
   public Map<TopicPartition, OffsetAndMetadata> preCommit(
       Map<TopicPartition, OffsetAndMetadata> currentOffsets) {
-    commitIfDue();
     Map<TopicPartition, OffsetAndMetadata> safe = new HashMap<>();
     currentOffsets
         .keySet()

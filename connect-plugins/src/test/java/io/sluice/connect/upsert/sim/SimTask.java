@@ -60,6 +60,14 @@ final class SimTask {
     applySeeks();
   }
 
+  /**
+   * The worker's consumer is about to poll, and a rebalance can only happen inside a poll: the
+   * seeks asked for since the last poll are applied first ({@code rewind()}).
+   */
+  void beforeConsumerPoll() {
+    applySeeks();
+  }
+
   /** The worker revokes {@code tps}: it commits their offsets first (when it still may). */
   void close(Collection<TopicPartition> tps, Map<TopicPartition, Long> group) {
     if (!zombie) {
@@ -70,8 +78,12 @@ final class SimTask {
     tps.forEach(positions::remove);
   }
 
-  /** Fetches up to {@code max} records of each assigned partition and puts them. */
+  /**
+   * Fetches up to {@code max} records of each assigned partition and puts them; first the seeks the
+   * task asked for, as WorkerSinkTask's {@code rewind()} at the start of each poll.
+   */
   void poll(SourceModel source, int max) {
+    applySeeks();
     List<SinkRecord> batch = new ArrayList<>();
     positions.replaceAll(
         (tp, position) -> {
@@ -86,7 +98,6 @@ final class SimTask {
 
   void put(List<SinkRecord> batch) {
     sink.put(batch);
-    applySeeks();
   }
 
   /** What {@code preCommit} lets the worker commit for {@code tps}. */
@@ -119,14 +130,22 @@ final class SimTask {
     maintenance.shutdownNow();
   }
 
+  /**
+   * Applies the seeks the task asked for, as WorkerSinkTask's {@code rewind()} does: at the start
+   * of each poll and at the end of a rebalance's assignment. A seek of a partition the consumer
+   * does not hold fails as {@code KafkaConsumer.seek} fails, and with it the task.
+   */
   private void applySeeks() {
-    context.seeks.forEach(
-        (tp, offset) -> {
-          if (positions.containsKey(tp)) {
-            positions.put(tp, offset);
-          }
-        });
+    Map<TopicPartition, Long> seeks = new LinkedHashMap<>(context.seeks);
     context.seeks.clear();
+    seeks.forEach(
+        (tp, offset) -> {
+          if (!positions.containsKey(tp)) {
+            throw new IllegalStateException(
+                "No current assignment for partition " + tp + " (the task asked to seek it)");
+          }
+          positions.put(tp, offset);
+        });
   }
 
   private static final class Context implements SinkTaskContext {

@@ -262,6 +262,9 @@ final class Simulation {
     if (members.isEmpty()) {
       return;
     }
+    for (SimTask t : members) {
+      run(t, t::beforeConsumerPoll);
+    }
     Map<SimTask, List<TopicPartition>> next = new LinkedHashMap<>();
     members.forEach(t -> next.put(t, new ArrayList<>()));
     for (TopicPartition tp : source.partitions()) {
@@ -298,6 +301,7 @@ final class Simulation {
     if (heir == victim) {
       return;
     }
+    run(heir, heir::beforeConsumerPoll);
     victim.zombie = true;
     zombies++;
     List<TopicPartition> moved = List.copyOf(victim.assignment());
@@ -311,6 +315,7 @@ final class Simulation {
       return;
     }
     schedule.add(zombie.name() + " hears it lost " + zombie.assignment() + " and closes them");
+    run(zombie, zombie::beforeConsumerPoll);
     run(zombie, () -> zombie.close(List.copyOf(zombie.assignment()), group));
     zombie.zombie = false;
   }
@@ -391,6 +396,7 @@ final class Simulation {
     world.disarm();
     for (SimTask t : tasks) {
       if (t.zombie) {
+        run(t, t::beforeConsumerPoll);
         run(t, () -> t.close(List.copyOf(t.assignment()), group));
         t.zombie = false;
       }
