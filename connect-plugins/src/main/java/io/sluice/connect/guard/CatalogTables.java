@@ -4,6 +4,7 @@ import io.sluice.lake.Catalogs;
 import io.sluice.lake.LakeCatalog;
 import java.util.Map;
 import java.util.Optional;
+import java.util.function.Supplier;
 import org.apache.iceberg.Schema;
 import org.apache.iceberg.catalog.TableIdentifier;
 import org.apache.iceberg.exceptions.NoSuchNamespaceException;
@@ -21,13 +22,30 @@ final class CatalogTables implements TableFits.Loader, AutoCloseable {
   private final LakeCatalog catalog;
 
   CatalogTables(Map<String, String> catalogObject, Map<String, String> hadoop) {
-    this.catalog = Catalogs.open(catalogObject, hadoop);
+    this.catalog = withOwnClassLoader(() -> Catalogs.open(catalogObject, hadoop));
+  }
+
+  /**
+   * Runs {@code work} with this plugin's class loader as the thread's context loader. The guard
+   * runs in the changelog connector's task, whose context loader is the Apache sink's plugin:
+   * Iceberg loads catalog and FileIO classes through it ({@code CatalogUtil}), and a JdbcCatalog of
+   * that plugin "does not implement Catalog" of this one.
+   */
+  private static <T> T withOwnClassLoader(Supplier<T> work) {
+    Thread thread = Thread.currentThread();
+    ClassLoader before = thread.getContextClassLoader();
+    thread.setContextClassLoader(CatalogTables.class.getClassLoader());
+    try {
+      return work.get();
+    } finally {
+      thread.setContextClassLoader(before);
+    }
   }
 
   @Override
   public Optional<Schema> load(TableIdentifier table) {
     try {
-      return Optional.of(catalog.catalog().loadTable(table).schema());
+      return Optional.of(withOwnClassLoader(() -> catalog.catalog().loadTable(table).schema()));
     } catch (NoSuchTableException | NoSuchNamespaceException e) {
       return Optional.empty();
     } catch (RuntimeException e) {
@@ -44,6 +62,10 @@ final class CatalogTables implements TableFits.Loader, AutoCloseable {
 
   @Override
   public void close() {
-    catalog.close();
+    withOwnClassLoader(
+        () -> {
+          catalog.close();
+          return null;
+        });
   }
 }

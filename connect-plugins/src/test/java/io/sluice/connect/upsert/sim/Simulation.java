@@ -448,17 +448,20 @@ final class Simulation {
   }
 
   /**
-   * Load on every partition but one, long past the idle-commit interval, with maintenance passes:
-   * the quiet partition's table must not pin its snapshots. Its offsets are in the newest snapshot
-   * naming it, and expiry keeps everything newer; a task busy with other partitions must still
-   * commit the quiet one's offsets again, so that snapshot stays recent.
+   * Load on every partition but one for a few idle-commit intervals, with maintenance: the quiet
+   * partition's table must not pin its snapshots. Its offsets are in the newest snapshot naming it,
+   * and expiry keeps everything newer; a task busy with other partitions must still commit the
+   * quiet one's offsets again within an idle interval, so the oldest snapshot any lookup needs is
+   * never older than the one that was current an idle interval (and two rounds) ago.
    */
   private void steadyLoadWithAQuietPartition() {
     List<TopicPartition> tps = source.partitions();
     TopicPartition quiet = tps.get(random.nextInt(tps.size()));
     schedule.add("steady load on every partition but " + quiet + ", with maintenance");
     long idleMs = Long.parseLong(props.get("maintenance.idle-commit.interval-ms"));
-    int rounds = (int) (6 * idleMs / INTERVAL_MS);
+    int idleRounds = (int) (idleMs / INTERVAL_MS);
+    int rounds = idleRounds * 2 + 4;
+    Map<TableIdentifier, List<Long>> currentAtRound = new HashMap<>();
     for (int round = 0; round < rounds; round++) {
       for (TopicPartition tp : tps) {
         if (!tp.equals(quiet)) {
@@ -475,32 +478,47 @@ final class Simulation {
           run(t, t.maintenance::runQueued);
         }
       }
+      for (String topic : source.topics()) {
+        TableIdentifier id = SourceModel.tableOf(topic);
+        Snapshot current =
+            observer.tableExists(id) ? observer.loadTable(id).currentSnapshot() : null;
+        currentAtRound
+            .computeIfAbsent(id, k -> new ArrayList<>())
+            .add(current == null ? null : current.snapshotId());
+      }
     }
     check("after the steady load");
-    // Each idle interval, each task may commit every table once, maintenance a few times more.
-    long bound = (idleMs / INTERVAL_MS + 3) * (tasks.size() + 2) + 10;
-    for (String topic : source.topics()) {
-      TableIdentifier id = SourceModel.tableOf(topic);
-      if (!observer.tableExists(id)) {
+    int cutoffRound = rounds - idleRounds - 3;
+    for (Map.Entry<TableIdentifier, List<Long>> e : currentAtRound.entrySet()) {
+      Long cutoff = e.getValue().get(cutoffRound);
+      if (cutoff == null) {
         continue;
       }
       List<Snapshot> ancestry = new ArrayList<>();
-      org.apache.iceberg.util.SnapshotUtil.currentAncestors(observer.loadTable(id))
+      org.apache.iceberg.util.SnapshotUtil.currentAncestors(observer.loadTable(e.getKey()))
           .forEach(ancestry::add);
       int needed = IcebergOffsets.oldestNeeded(ancestry);
-      if (needed > bound) {
+      int cutoffIndex = -1;
+      for (int i = 0; i < ancestry.size(); i++) {
+        if (ancestry.get(i).snapshotId() == cutoff) {
+          cutoffIndex = i;
+        }
+      }
+      if (cutoffIndex >= 0 && needed > cutoffIndex) {
         throw new Violation(
             "after "
                 + rounds
                 + " rounds of load with "
                 + quiet
                 + " quiet, "
-                + id
+                + e.getKey()
                 + " needs its snapshots back to the "
                 + needed
-                + "th newest (bound "
-                + bound
-                + "): an idle partition pins expiry");
+                + "th newest, older than the one current "
+                + (rounds - cutoffRound)
+                + " rounds ago (the "
+                + cutoffIndex
+                + "th): an idle partition pins expiry");
       }
     }
   }
