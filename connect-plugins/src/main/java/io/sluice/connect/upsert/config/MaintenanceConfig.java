@@ -85,10 +85,12 @@ public final class MaintenanceConfig {
 
   public static final String IDLE_COMMIT_INTERVAL_MS_CONFIG = "maintenance.idle-commit.interval-ms";
   public static final String IDLE_COMMIT_INTERVAL_MS_DOC =
-      "A task that received nothing for this long commits its partitions' offsets again (a"
-          + " snapshot without files). Snapshot expiry never removes the newest snapshot naming a"
-          + " partition, so without it a task whose partitions are idle would keep every snapshot"
-          + " the other tasks commit after its last one.";
+      "A table the task has not committed for this long has its held partitions' offsets"
+          + " committed again with the task's next commit round (a snapshot without files when"
+          + " nothing else of it is pending), also while the task is busy with other tables."
+          + " Snapshot expiry never removes the newest snapshot naming a partition, so without it"
+          + " an idle partition would keep every snapshot committed to its table after its last"
+          + " one.";
 
   public static final String CHECK_INTERVAL_MS_CONFIG = "maintenance.check.interval-ms";
   public static final String CHECK_INTERVAL_MS_DOC =
