@@ -1,20 +1,18 @@
 package io.sluice.connect.upsert.sim;
 
+import io.sluice.connect.testing.StubTaskContext;
 import io.sluice.connect.upsert.TaskRuntime;
 import io.sluice.connect.upsert.UpsertSinkTask;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
-import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import org.apache.kafka.clients.consumer.OffsetAndMetadata;
 import org.apache.kafka.common.TopicPartition;
-import org.apache.kafka.common.metrics.PluginMetrics;
 import org.apache.kafka.connect.sink.SinkRecord;
-import org.apache.kafka.connect.sink.SinkTaskContext;
 
 /**
  * One incarnation of a sink task as Connect's worker drives it: its consumer's positions, the seeks
@@ -25,7 +23,7 @@ final class SimTask {
   final int id;
   final int incarnation;
   private final UpsertSinkTask sink;
-  private final Context context;
+  private final StubTaskContext context;
   final SimScheduler maintenance = new SimScheduler();
   private final Map<TopicPartition, Long> positions = new LinkedHashMap<>();
 
@@ -35,7 +33,7 @@ final class SimTask {
   SimTask(int id, int incarnation, Map<String, String> props, SimClock clock, SimKafka kafka) {
     this.id = id;
     this.incarnation = incarnation;
-    this.context = new Context(props);
+    this.context = new StubTaskContext(props);
     TaskRuntime runtime =
         new TaskRuntime(
             clock::nanos, clock::nanos, clock.wall(), clock::sleep, kafka, name -> maintenance);
@@ -146,52 +144,5 @@ final class SimTask {
           }
           positions.put(tp, offset);
         });
-  }
-
-  private static final class Context implements SinkTaskContext {
-    final Set<TopicPartition> assignment = new LinkedHashSet<>();
-    final Map<TopicPartition, Long> seeks = new LinkedHashMap<>();
-    private final Map<String, String> configs;
-
-    Context(Map<String, String> configs) {
-      this.configs = configs;
-    }
-
-    @Override
-    public Map<String, String> configs() {
-      return configs;
-    }
-
-    @Override
-    public void offset(Map<TopicPartition, Long> offsets) {
-      seeks.putAll(offsets);
-    }
-
-    @Override
-    public void offset(TopicPartition tp, long offset) {
-      seeks.put(tp, offset);
-    }
-
-    @Override
-    public void timeout(long timeoutMs) {}
-
-    @Override
-    public Set<TopicPartition> assignment() {
-      return assignment;
-    }
-
-    @Override
-    public void pause(TopicPartition... partitions) {}
-
-    @Override
-    public void resume(TopicPartition... partitions) {}
-
-    @Override
-    public void requestCommit() {}
-
-    @Override
-    public PluginMetrics pluginMetrics() {
-      return null;
-    }
   }
 }

@@ -28,6 +28,8 @@ import org.apache.iceberg.io.CloseableIterable;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.header.Header;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * One seeded run of the upsert sink against a schedule of interleavings: the real {@code
@@ -41,6 +43,7 @@ import org.apache.kafka.common.header.Header;
  * same schedule.
  */
 final class Simulation {
+  private static final Logger log = LoggerFactory.getLogger(Simulation.class);
   static final String CONNECTOR = "sim-upsert";
   private static final long INTERVAL_MS = 1_000;
 
@@ -96,9 +99,8 @@ final class Simulation {
     } catch (Violation e) {
       failure = e.getMessage();
     } catch (RuntimeException | AssertionError e) {
-      java.io.StringWriter trace = new java.io.StringWriter();
-      e.printStackTrace(new java.io.PrintWriter(trace));
-      failure = "unexpected " + trace;
+      log.error("Seed {} of the simulation failed unexpectedly", seed, e);
+      failure = "unexpected " + e + " (stack trace in the log)";
     } finally {
       world.close();
     }
