@@ -62,6 +62,10 @@ public final class ExternalCompaction {
     } catch (IOException e) {
       throw new UncheckedIOException(e);
     }
+    if (replaced.isEmpty()) {
+      // Nothing to compact (every row deleted), as rewrite_data_files then commits nothing.
+      return;
+    }
     DataFile compacted = write(table, base);
     RewriteFiles rewrite =
         table
