@@ -1,8 +1,8 @@
 package io.sluice.bench;
 
-import io.sluice.lab.workload.OrderRow;
-import io.sluice.lab.workload.OrdersAvro;
 import io.sluice.schema.registry.SchemaRegistryClient;
+import io.sluice.stack.workload.OrderRow;
+import io.sluice.stack.workload.OrdersAvro;
 import java.nio.charset.StandardCharsets;
 import java.util.Map;
 import java.util.function.Consumer;

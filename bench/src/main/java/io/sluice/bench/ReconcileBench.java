@@ -1,10 +1,10 @@
 package io.sluice.bench;
 
 import io.sluice.embedded.EmbeddedMariaDb;
-import io.sluice.lab.db.OrdersTable;
-import io.sluice.lab.db.OrdersWorkload;
 import io.sluice.lake.Catalogs;
 import io.sluice.lake.LakeCatalog;
+import io.sluice.stack.db.OrdersTable;
+import io.sluice.stack.db.OrdersWorkload;
 import io.sluice.tools.reconcile.ReconcileResult;
 import io.sluice.tools.reconcile.Reconciler;
 import io.sluice.tools.reconcile.TableAppender;

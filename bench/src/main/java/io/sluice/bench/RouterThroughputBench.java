@@ -1,13 +1,13 @@
 package io.sluice.bench;
 
 import io.sluice.embedded.EmbeddedKafka;
-import io.sluice.lab.kafka.CommittedRecords;
-import io.sluice.lab.kafka.Topics;
 import io.sluice.router.Router;
 import io.sluice.router.RouterTopology;
 import io.sluice.router.config.RouterConfig;
 import io.sluice.schema.registry.HttpSchemaRegistryClient;
 import io.sluice.schema.server.DevSchemaRegistry;
+import io.sluice.stack.kafka.CommittedRecords;
+import io.sluice.stack.kafka.Topics;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;

@@ -1,10 +1,10 @@
 package io.sluice.bench;
 
-import io.sluice.lab.workload.OrderRow;
-import io.sluice.lab.workload.OrdersAvro;
 import io.sluice.router.validate.RecordValidator;
 import io.sluice.router.validate.ValidationResult;
 import io.sluice.schema.testing.InMemorySchemaRegistryClient;
+import io.sluice.stack.workload.OrderRow;
+import io.sluice.stack.workload.OrdersAvro;
 import java.util.concurrent.TimeUnit;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;

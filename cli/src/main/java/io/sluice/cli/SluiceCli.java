@@ -1,11 +1,10 @@
 package io.sluice.cli;
 
 import io.sluice.bench.cli.BenchCommand;
-import io.sluice.lab.cli.ConfigDocsCommand;
-import io.sluice.lab.cli.LoadCommand;
-import io.sluice.lab.cli.StackCommand;
-import io.sluice.lab.cli.UpCommand;
-import io.sluice.lab.cli.VerifyCommand;
+import io.sluice.scenarios.cli.VerifyCommand;
+import io.sluice.stack.cli.LoadCommand;
+import io.sluice.stack.cli.StackCommand;
+import io.sluice.stack.cli.UpCommand;
 import io.sluice.tools.cli.OperatorCli;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;

@@ -5,8 +5,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import ch.qos.logback.classic.LoggerContext;
 import ch.qos.logback.classic.joran.JoranConfigurator;
 import ch.qos.logback.classic.util.ContextInitializer;
-import io.sluice.lab.cli.UpCommand;
-import io.sluice.lab.logging.CommandLog;
+import io.sluice.stack.cli.UpCommand;
+import io.sluice.stack.logging.CommandLog;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.net.URL;
@@ -29,7 +29,7 @@ import org.slf4j.bridge.SLF4JBridgeHandler;
  * CommandLog} on top, as {@link UpCommand} opens it.
  */
 class UpLoggingTest {
-  private static final String SLUICE = "io.sluice.lab.stack.EmbeddedStack";
+  private static final String SLUICE = "io.sluice.stack.EmbeddedStack";
   // Debezium dumps its whole connector configuration at INFO under this name.
   private static final String THIRD_PARTY = "io.debezium.connector.common.BaseSourceTask";
   // Below the level logback.xml gives org.apache.kafka: in neither place.

@@ -3,10 +3,10 @@ package io.sluice.deployment;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import io.sluice.lab.stack.ProcessStack;
-import io.sluice.lab.stack.StackOptions;
-import io.sluice.lab.stack.control.ComponentStatus;
-import io.sluice.lab.verify.fault.FaultClass;
+import io.sluice.scenarios.fault.FaultClass;
+import io.sluice.stack.ProcessStack;
+import io.sluice.stack.StackOptions;
+import io.sluice.stack.control.ComponentStatus;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;

@@ -5,7 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.sluice.cli.SluiceCli;
-import io.sluice.lab.verify.VerifyReport;
+import io.sluice.scenarios.VerifyReport;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.io.StringWriter;

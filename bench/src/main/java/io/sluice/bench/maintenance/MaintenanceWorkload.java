@@ -1,7 +1,7 @@
 package io.sluice.bench.maintenance;
 
 import io.sluice.bench.sink.ChangeStream;
-import io.sluice.lab.workload.OrderRow;
+import io.sluice.stack.workload.OrderRow;
 import java.util.Map;
 
 /**

@@ -11,7 +11,7 @@ import io.sluice.bench.sink.TablePoller;
 import io.sluice.connect.ConnectorConfigs;
 import io.sluice.embedded.ConnectRestClient;
 import io.sluice.embedded.ConnectRestClient.TaskStatus;
-import io.sluice.lab.workload.OrdersAvro;
+import io.sluice.stack.workload.OrdersAvro;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;

@@ -1,6 +1,6 @@
 package io.sluice.bench.sink;
 
-import io.sluice.lab.workload.OrdersAvro;
+import io.sluice.stack.workload.OrdersAvro;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.concurrent.locks.LockSupport;
 import java.util.function.Supplier;

@@ -1,6 +1,6 @@
 package io.sluice.bench.sink;
 
-import io.sluice.lab.workload.OrderRow;
+import io.sluice.stack.workload.OrderRow;
 import java.util.Collections;
 import java.util.HashMap;
 import java.util.Map;

@@ -1,7 +1,7 @@
 package io.sluice.bench.sink;
 
-import io.sluice.lab.workload.OrderRow;
 import io.sluice.lake.IcebergRows;
+import io.sluice.stack.workload.OrderRow;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.Map;

@@ -4,7 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.sluice.bench.sink.ChangeStream.Change;
-import io.sluice.lab.workload.OrderRow;
+import io.sluice.stack.workload.OrderRow;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;

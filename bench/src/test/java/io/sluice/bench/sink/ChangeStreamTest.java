@@ -3,7 +3,7 @@ package io.sluice.bench.sink;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.sluice.lab.workload.OrderRow;
+import io.sluice.stack.workload.OrderRow;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
