@@ -10,7 +10,8 @@ import io.sluice.capture.config.CaptureConfig;
 import io.sluice.connect.ConnectorConfigs;
 import io.sluice.connect.SinkWorkerProperties;
 import io.sluice.router.config.RouterConfig;
-import io.sluice.stack.EmbeddedStack;
+import io.sluice.stack.StackLayout;
+import io.sluice.stack.StackTimings;
 import io.sluice.stack.db.OrdersTable;
 import io.sluice.tools.cli.OperatorCli;
 import io.sluice.tools.monitor.MonitorCommand;
@@ -202,7 +203,7 @@ class ComposeFilesTest {
     CaptureConfig capture = new CaptureConfig(properties("sluice/capture.properties"));
     assertThat(capture.connectorClass()).isEqualTo("io.debezium.connector.mysql.MySqlConnector");
     assertThat(capture.getString(CaptureConfig.TOPIC_PREFIX_CONFIG))
-        .isEqualTo(EmbeddedStack.TOPIC_PREFIX);
+        .isEqualTo(StackLayout.DEFAULT.topicPrefix());
     assertThat(capture.getInt(CaptureConfig.ADMIN_PORT_CONFIG)).isPositive();
     assertThat(capture.getString(CaptureConfig.BOOTSTRAP_SERVERS_CONFIG))
         .isEqualTo(INTERNAL_BOOTSTRAP);
@@ -215,7 +216,7 @@ class ComposeFilesTest {
   @Test
   void connectorConfigsAreWhatConnectorConfigsProducesForTheRestCatalogOnMinio()
       throws IOException {
-    Map<String, String> upsert = connectorJson(EmbeddedStack.UPSERT_SINK);
+    Map<String, String> upsert = connectorJson(StackLayout.DEFAULT.upsertSink());
     Map<String, String> catalog = new LinkedHashMap<>();
     upsert.forEach(
         (k, v) -> {
@@ -234,10 +235,10 @@ class ComposeFilesTest {
         new TreeMap<>(
             ConnectorConfigs.quarantining(
                 ConnectorConfigs.upsertSinkByRegex(
-                    EmbeddedStack.CLEAN_TOPICS_REGEX,
+                    StackLayout.DEFAULT.cleanTopicsRegex(),
                     REGISTRY_URL,
                     catalog,
-                    EmbeddedStack.SINK_COMMIT_INTERVAL_MS),
+                    StackTimings.SINK_COMMIT_INTERVAL_MS),
                 INTERNAL_BOOTSTRAP));
     expectedUpsert.put("metrics.host", "0.0.0.0");
     expectedUpsert.put("metrics.port", upsert.get("metrics.port"));
@@ -245,14 +246,14 @@ class ComposeFilesTest {
 
     Map<String, String> expectedChangelog =
         ConnectorConfigs.changelogSinkByRegex(
-            EmbeddedStack.CLEAN_TOPICS_REGEX,
+            StackLayout.DEFAULT.cleanTopicsRegex(),
             REGISTRY_URL,
             catalog,
             INTERNAL_BOOTSTRAP,
-            EmbeddedStack.ICEBERG_CONTROL_TOPIC,
-            EmbeddedStack.SINK_COMMIT_INTERVAL_MS,
-            EmbeddedStack.CHANGELOG_SINK_DLQ);
-    assertThat(new TreeMap<>(connectorJson(EmbeddedStack.CHANGELOG_SINK)))
+            StackLayout.DEFAULT.icebergControlTopic(),
+            StackTimings.SINK_COMMIT_INTERVAL_MS,
+            StackLayout.DEFAULT.changelogSinkDlq());
+    assertThat(new TreeMap<>(connectorJson(StackLayout.DEFAULT.changelogSink())))
         .isEqualTo(new TreeMap<>(expectedChangelog));
 
     // The MinIO keys are placeholders the worker resolves from its environment (compose's .env).
@@ -266,9 +267,10 @@ class ComposeFilesTest {
         .startsWith("${MINIO_ROOT_PASSWORD:?");
     Properties worker = properties("connect/connect-distributed.properties");
     // What the sinks need of their consumers is the worker's: the connector JSONs hold no override.
-    SinkWorkerProperties.of(EmbeddedStack.SINK_TOPIC_REFRESH_MS)
+    SinkWorkerProperties.of(StackTimings.SINK_TOPIC_REFRESH_MS)
         .forEach((k, v) -> assertThat(worker.getProperty(k)).as(k).isEqualTo(v));
-    for (String sink : List.of(EmbeddedStack.UPSERT_SINK, EmbeddedStack.CHANGELOG_SINK)) {
+    for (String sink :
+        List.of(StackLayout.DEFAULT.upsertSink(), StackLayout.DEFAULT.changelogSink())) {
       assertThat(connectorJson(sink).keySet()).as(sink).noneMatch(k -> k.contains(".override."));
     }
     assertThat(worker.getProperty("config.providers")).isEqualTo("env");
@@ -277,12 +279,12 @@ class ComposeFilesTest {
 
     String script = Files.readString(COMPOSE.resolve("connect/register-connectors.sh"));
     assertThat(script)
-        .contains(EmbeddedStack.UPSERT_SINK, EmbeddedStack.CHANGELOG_SINK)
-        .contains("CONTROL_TOPIC=" + EmbeddedStack.ICEBERG_CONTROL_TOPIC)
-        .doesNotContain(EmbeddedStack.CLEAN_TOPIC)
+        .contains(StackLayout.DEFAULT.upsertSink(), StackLayout.DEFAULT.changelogSink())
+        .contains("CONTROL_TOPIC=" + StackLayout.DEFAULT.icebergControlTopic())
+        .doesNotContain(StackLayout.DEFAULT.cleanTopic())
         .contains(
             "COORDINATOR_GROUP="
-                + ConnectorConfigs.icebergCoordinatorGroup(EmbeddedStack.CHANGELOG_SINK));
+                + ConnectorConfigs.icebergCoordinatorGroup(StackLayout.DEFAULT.changelogSink()));
   }
 
   @Test
@@ -302,7 +304,7 @@ class ComposeFilesTest {
         .containsEntry("sluice-capture", "capture:" + capture.getProperty("admin.port"))
         .containsEntry(
             "sluice-upsert-sink",
-            "connect:" + connectorJson(EmbeddedStack.UPSERT_SINK).get("metrics.port"));
+            "connect:" + connectorJson(StackLayout.DEFAULT.upsertSink()).get("metrics.port"));
     assertThat(targets)
         .containsEntry("sluice-monitor", "monitor:" + monitorSettings().metricsPort());
     targets.values().forEach(t -> assertThat(services.has(t.split(":")[0])).as(t).isTrue());
@@ -327,7 +329,7 @@ class ComposeFilesTest {
     assertThat(env.path("AWS_ACCESS_KEY_ID").asText()).startsWith("${MINIO_ROOT_USER:?");
     assertThat(env.path("AWS_SECRET_ACCESS_KEY").asText()).startsWith("${MINIO_ROOT_PASSWORD:?");
     Map<String, String> connectorCatalog = new TreeMap<>();
-    connectorJson(EmbeddedStack.UPSERT_SINK)
+    connectorJson(StackLayout.DEFAULT.upsertSink())
         .forEach(
             (k, v) -> {
               if (k.startsWith("iceberg.catalog.")) {

@@ -11,7 +11,8 @@ import io.sluice.embedded.EmbeddedKafka;
 import io.sluice.lake.Catalogs;
 import io.sluice.lake.LakeCatalog;
 import io.sluice.schema.server.DevSchemaRegistry;
-import io.sluice.stack.EmbeddedStack;
+import io.sluice.stack.StackLayout;
+import io.sluice.stack.StackTimings;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.Reader;
@@ -126,12 +127,13 @@ class ComposeRegisterConnectorsIT {
         .contains("connect-init: sluice-upsert-sink RUNNING")
         .contains("connect-init: sluice-changelog-sink RUNNING")
         .contains(
-            ConnectorConfigs.icebergCoordinatorGroup(EmbeddedStack.CHANGELOG_SINK)
+            ConnectorConfigs.icebergCoordinatorGroup(StackLayout.DEFAULT.changelogSink())
                 + " starts at the beginning of "
-                + EmbeddedStack.ICEBERG_CONTROL_TOPIC);
+                + StackLayout.DEFAULT.icebergControlTopic());
     // The script got the answers of a starting worker and went on polling.
     assertThat(proxy.faultsServed()).containsEntry("/connectors", 1);
-    for (String sink : List.of(EmbeddedStack.UPSERT_SINK, EmbeddedStack.CHANGELOG_SINK)) {
+    for (String sink :
+        List.of(StackLayout.DEFAULT.upsertSink(), StackLayout.DEFAULT.changelogSink())) {
       assertThat(proxy.faultsServed()).containsEntry("/connectors/" + sink + "/status", 3);
       assertThat(connect.client().status(sink).running()).as("%s on the worker", sink).isTrue();
     }
@@ -139,15 +141,15 @@ class ComposeRegisterConnectorsIT {
     try (Admin admin = admin()) {
       // An empty source table: the router made no clean topic, and none was needed.
       assertThat(admin.listTopics().names().get())
-          .contains(EmbeddedStack.ICEBERG_CONTROL_TOPIC)
-          .noneMatch(t -> t.matches(EmbeddedStack.CLEAN_TOPICS_REGEX));
+          .contains(StackLayout.DEFAULT.icebergControlTopic())
+          .noneMatch(t -> t.matches(StackLayout.DEFAULT.cleanTopicsRegex()));
       Map<TopicPartition, OffsetAndMetadata> coordinator =
           admin
               .listConsumerGroupOffsets(
-                  ConnectorConfigs.icebergCoordinatorGroup(EmbeddedStack.CHANGELOG_SINK))
+                  ConnectorConfigs.icebergCoordinatorGroup(StackLayout.DEFAULT.changelogSink()))
               .partitionsToOffsetAndMetadata()
               .get();
-      assertThat(coordinator.get(new TopicPartition(EmbeddedStack.ICEBERG_CONTROL_TOPIC, 0)))
+      assertThat(coordinator.get(new TopicPartition(StackLayout.DEFAULT.icebergControlTopic(), 0)))
           .as("the coordinator group's committed start")
           .isNotNull()
           .extracting(OffsetAndMetadata::offset)
@@ -166,18 +168,19 @@ class ComposeRegisterConnectorsIT {
   @Order(2)
   void aConnectorConnectRefusesEndsTheScriptNamingItAndConnectsReason() throws Exception {
     Path broken = Files.createDirectories(dir.resolve("broken-connectors"));
-    for (String sink : List.of(EmbeddedStack.UPSERT_SINK, EmbeddedStack.CHANGELOG_SINK)) {
+    for (String sink :
+        List.of(StackLayout.DEFAULT.upsertSink(), StackLayout.DEFAULT.changelogSink())) {
       Files.copy(connectorsDir.resolve(sink + ".json"), broken.resolve(sink + ".json"));
     }
     Files.writeString(
-        broken.resolve(EmbeddedStack.UPSERT_SINK + ".json"),
+        broken.resolve(StackLayout.DEFAULT.upsertSink() + ".json"),
         "{\"connector.class\": \"io.sluice.NoSuchConnector\", \"topics\": \"t\"}");
 
     Result result = runScript(broken);
 
     assertThat(result.exitCode()).as(result.output()).isEqualTo(1);
     assertThat(result.output())
-        .contains("connect-init: PUT " + EmbeddedStack.UPSERT_SINK + " config: HTTP 400")
+        .contains("connect-init: PUT " + StackLayout.DEFAULT.upsertSink() + " config: HTTP 400")
         .contains("io.sluice.NoSuchConnector");
   }
 
@@ -207,26 +210,28 @@ class ComposeRegisterConnectorsIT {
         new LinkedHashMap<>(
             ConnectorConfigs.quarantining(
                 ConnectorConfigs.upsertSinkByRegex(
-                    EmbeddedStack.CLEAN_TOPICS_REGEX,
+                    StackLayout.DEFAULT.cleanTopicsRegex(),
                     registry.url(),
                     catalog,
-                    EmbeddedStack.SINK_COMMIT_INTERVAL_MS),
+                    StackTimings.SINK_COMMIT_INTERVAL_MS),
                 kafka.bootstrapServers()));
     upsert.put("metrics.host", "127.0.0.1");
     upsert.put("metrics.port", "0");
     Map<String, String> changelog =
         ConnectorConfigs.changelogSinkByRegex(
-            EmbeddedStack.CLEAN_TOPICS_REGEX,
+            StackLayout.DEFAULT.cleanTopicsRegex(),
             registry.url(),
             catalog,
             kafka.bootstrapServers(),
-            EmbeddedStack.ICEBERG_CONTROL_TOPIC,
-            EmbeddedStack.SINK_COMMIT_INTERVAL_MS,
-            EmbeddedStack.CHANGELOG_SINK_DLQ);
+            StackLayout.DEFAULT.icebergControlTopic(),
+            StackTimings.SINK_COMMIT_INTERVAL_MS,
+            StackLayout.DEFAULT.changelogSinkDlq());
     Path connectors = Files.createDirectories(dir.resolve("connectors"));
     ObjectMapper json = new ObjectMapper();
-    json.writeValue(connectors.resolve(EmbeddedStack.UPSERT_SINK + ".json").toFile(), upsert);
-    json.writeValue(connectors.resolve(EmbeddedStack.CHANGELOG_SINK + ".json").toFile(), changelog);
+    json.writeValue(
+        connectors.resolve(StackLayout.DEFAULT.upsertSink() + ".json").toFile(), upsert);
+    json.writeValue(
+        connectors.resolve(StackLayout.DEFAULT.changelogSink() + ".json").toFile(), changelog);
     return connectors;
   }
 

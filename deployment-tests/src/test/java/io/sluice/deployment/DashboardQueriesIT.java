@@ -8,6 +8,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import io.sluice.cli.SluiceCli;
 import io.sluice.stack.EmbeddedStack;
 import io.sluice.stack.PrometheusConfig;
+import io.sluice.stack.StackLayout;
 import io.sluice.stack.StackOptions;
 import io.sluice.tools.cli.ReadyFile;
 import java.io.PrintWriter;
@@ -222,7 +223,7 @@ class DashboardQueriesIT {
     double peak = Double.NaN;
     for (JsonNode s : series) {
       JsonNode metric = s.path("metric");
-      boolean matches = metric.path("topic").asText().equals(EmbeddedStack.MAIN_TOPIC);
+      boolean matches = metric.path("topic").asText().equals(StackLayout.DEFAULT.mainTopic());
       for (Map.Entry<String, String> label : labels.entrySet()) {
         matches &= metric.path(label.getKey()).asText().equals(label.getValue());
       }
@@ -235,7 +236,8 @@ class DashboardQueriesIT {
         }
       }
     }
-    log.info("peak of {} on {} {}: {}", panel.get(0), EmbeddedStack.MAIN_TOPIC, labels, peak);
+    log.info(
+        "peak of {} on {} {}: {}", panel.get(0), StackLayout.DEFAULT.mainTopic(), labels, peak);
     return peak;
   }
 
@@ -256,14 +258,14 @@ class DashboardQueriesIT {
     log.info("{} now, after the scenario: {}", panel.get(0), result);
     List<Double> mainTopic = new ArrayList<>();
     for (JsonNode s : result) {
-      if (s.path("metric").path("topic").asText().equals(EmbeddedStack.MAIN_TOPIC)) {
+      if (s.path("metric").path("topic").asText().equals(StackLayout.DEFAULT.mainTopic())) {
         mainTopic.add(sampleValue(s.path("value").get(1).asText()));
       }
     }
     assertThat(mainTopic)
         .as(
             "'%s' now, after the scenario, for topic=%s: %s sent as %s",
-            POISON_RATIO_PANEL, EmbeddedStack.MAIN_TOPIC, result, expr)
+            POISON_RATIO_PANEL, StackLayout.DEFAULT.mainTopic(), result, expr)
         .singleElement()
         .satisfies(v -> assertThat(v).isGreaterThan(0).isLessThanOrEqualTo(1));
   }
@@ -279,7 +281,7 @@ class DashboardQueriesIT {
         .as(
             "peak of '%s' for error_code=NOT_AVRO_WIRE_FORMAT, topic=%s; series: %s",
             QUARANTINE_PANEL,
-            EmbeddedStack.MAIN_TOPIC,
+            StackLayout.DEFAULT.mainTopic(),
             results.get(dashboards.panel(DLQ_DASHBOARD, QUARANTINE_PANEL).get(0)))
         .isGreaterThan(0);
     // The monitor's count of the DLQ record, split by the stage that quarantined it.
@@ -292,7 +294,7 @@ class DashboardQueriesIT {
         .as(
             "peak of '%s' for stage=router, error_code=NOT_AVRO_WIRE_FORMAT, topic=%s; series: %s",
             BY_STAGE_PANEL,
-            EmbeddedStack.MAIN_TOPIC,
+            StackLayout.DEFAULT.mainTopic(),
             results.get(dashboards.panel(DLQ_DASHBOARD, BY_STAGE_PANEL).get(0)))
         .isEqualTo(1);
     // One poison record among the scenario's rows: a share above 0 and at most 1.
@@ -300,7 +302,7 @@ class DashboardQueriesIT {
         .as(
             "peak of '%s' for topic=%s; series: %s",
             POISON_RATIO_PANEL,
-            EmbeddedStack.MAIN_TOPIC,
+            StackLayout.DEFAULT.mainTopic(),
             results.get(dashboards.panel(DLQ_DASHBOARD, POISON_RATIO_PANEL).get(0)))
         .isGreaterThan(0)
         .isLessThanOrEqualTo(1);

@@ -10,7 +10,6 @@ import io.sluice.embedded.EmbeddedMariaDb;
 import io.sluice.router.Router;
 import io.sluice.router.config.RouterConfig;
 import io.sluice.schema.server.DevSchemaRegistry;
-import io.sluice.stack.db.OrdersTable;
 import io.sluice.stack.kafka.Topics;
 import io.sluice.tools.cli.ReadyFile;
 import io.sluice.tools.monitor.MonitorSettings;
@@ -40,82 +39,31 @@ import org.slf4j.LoggerFactory;
  * <p>{@link #close()} may be called at any time, also from a shutdown hook while {@link #start()}
  * is still running: it stops whatever has started, Prometheus first and broker last.
  */
-public final class EmbeddedStack implements AutoCloseable {
-  /** The main CDC topic of the lab's orders table; created at start when missing. */
-  public static final String TOPIC_PREFIX = "broker";
-
-  public static final String MAIN_TOPIC =
-      TOPIC_PREFIX + "." + EmbeddedMariaDb.DATABASE + "." + OrdersTable.NAME;
-
-  public static final int MAIN_TOPIC_PARTITIONS = 3;
-  public static final String ROUTER_APPLICATION_ID = RouterConfig.APPLICATION_ID_DEFAULT;
-  public static final String CAPTURE_NAME = "sluice-capture";
+public final class EmbeddedStack implements Stack {
+  // The names as constants, until the scenarios read them from the stack's layout.
+  public static final String TOPIC_PREFIX = StackLayout.DEFAULT.topicPrefix();
+  public static final String MAIN_TOPIC = StackLayout.DEFAULT.mainTopic();
+  public static final int MAIN_TOPIC_PARTITIONS = StackLayout.DEFAULT.mainTopicPartitions();
+  public static final String ROUTER_APPLICATION_ID = StackLayout.DEFAULT.routerApplicationId();
+  public static final String CAPTURE_NAME = StackLayout.DEFAULT.captureName();
   public static final String JDBC_USER = EmbeddedMariaDb.APP_USER;
-
-  /** The router's output of valid records: what the lakehouse sinks read. */
-  public static final String CLEAN_TOPIC = MAIN_TOPIC + ".clean";
-
-  /** Group id of the Connect worker; its internal topics are {@code <id>-configs} and so on. */
-  public static final String CONNECT_GROUP_ID = "sluice-connect";
-
-  /**
-   * What both sinks follow: every clean topic of the captured database, {@code
-   * broker.cdc_lab.<table>.clean}, one Iceberg table per source table.
-   */
-  public static final String CLEAN_TOPICS_REGEX =
-      TOPIC_PREFIX.replace(".", "\\.") + "\\." + EmbeddedMariaDb.DATABASE + "\\.[^.]+\\.clean";
-
-  /**
-   * How soon both sinks see a clean topic created while they run: the Connect worker's {@code
-   * consumer.metadata.max.age.ms} ({@code SinkWorkerProperties}; compose's worker has the same).
-   */
-  public static final long SINK_TOPIC_REFRESH_MS = 5_000;
-
-  /**
-   * The Sluice upsert sink: every clean topic ({@link #CLEAN_TOPICS_REGEX}) to {@code
-   * <db>.<table>_current}, e.g. {@link #CLEAN_TOPIC} to {@link #CURRENT_TABLE}.
-   */
-  public static final String UPSERT_SINK = "sluice-upsert-sink";
-
-  /**
-   * The Apache Iceberg sink: every event of every clean topic to {@code <db>.<table>_changelog},
-   * e.g. {@link #CHANGELOG_TABLE}.
-   */
-  public static final String CHANGELOG_SINK = "sluice-changelog-sink";
-
-  /**
-   * Connect's DLQ of the changelog sink (one topic per connector): what its converter or transforms
-   * could not take, of any clean topic; the {@code __connect.errors.topic} header names the input.
-   */
-  public static final String CHANGELOG_SINK_DLQ = CHANGELOG_SINK + ".dlq";
-
-  /** Control topic of the Apache Iceberg sink's commit coordinator. */
-  public static final String ICEBERG_CONTROL_TOPIC = "_sluice-iceberg-control";
-
-  public static final String CURRENT_TABLE =
-      EmbeddedMariaDb.DATABASE + "." + OrdersTable.NAME + "_current";
-  public static final String CHANGELOG_TABLE =
-      EmbeddedMariaDb.DATABASE + "." + OrdersTable.NAME + "_changelog";
-
-  /** How often both sinks commit to Iceberg. */
-  public static final long SINK_COMMIT_INTERVAL_MS = 2_000;
-
-  // Prometheus job names of the stack's endpoints, the same as in
-  // compose/prometheus/prometheus.yml.
-  public static final String ROUTER_JOB = "sluice-router";
-  public static final String CAPTURE_JOB = "sluice-capture";
-  public static final String UPSERT_SINK_JOB = "sluice-upsert-sink";
-  public static final String MONITOR_JOB = "sluice-monitor";
-
-  /**
-   * How often the monitor re-reads the DLQ topics, their ledgers, the groups' offsets and the
-   * Iceberg tables' metadata.
-   */
-  public static final Duration MONITOR_REFRESH = Duration.ofSeconds(1);
+  public static final String CLEAN_TOPIC = StackLayout.DEFAULT.cleanTopic();
+  public static final String CONNECT_GROUP_ID = StackLayout.DEFAULT.connectGroupId();
+  public static final String CLEAN_TOPICS_REGEX = StackLayout.DEFAULT.cleanTopicsRegex();
+  public static final long SINK_TOPIC_REFRESH_MS = StackTimings.SINK_TOPIC_REFRESH_MS;
+  public static final String UPSERT_SINK = StackLayout.DEFAULT.upsertSink();
+  public static final String CHANGELOG_SINK = StackLayout.DEFAULT.changelogSink();
+  public static final String CHANGELOG_SINK_DLQ = StackLayout.DEFAULT.changelogSinkDlq();
+  public static final String ICEBERG_CONTROL_TOPIC = StackLayout.DEFAULT.icebergControlTopic();
+  public static final String CURRENT_TABLE = StackLayout.DEFAULT.currentTable();
+  public static final String CHANGELOG_TABLE = StackLayout.DEFAULT.changelogTable();
+  public static final long SINK_COMMIT_INTERVAL_MS = StackTimings.SINK_COMMIT_INTERVAL_MS;
+  public static final Duration MONITOR_REFRESH = StackTimings.MONITOR_REFRESH;
 
   private static final Logger log = LoggerFactory.getLogger(EmbeddedStack.class);
 
   private final StackOptions options;
+  private final StackLayout layout;
   private final ReadyFile readyFile;
   private volatile StackPorts ports;
   private volatile EmbeddedKafka kafka;
@@ -130,6 +78,7 @@ public final class EmbeddedStack implements AutoCloseable {
 
   public EmbeddedStack(StackOptions options) {
     this.options = options;
+    this.layout = options.layout();
     this.readyFile = options.readyFile() == null ? null : new ReadyFile(options.readyFile());
   }
 
@@ -168,8 +117,11 @@ public final class EmbeddedStack implements AutoCloseable {
     abortIfClosed();
     try (Admin admin = admin(kafka.bootstrapServers())) {
       new Readiness().kafka(kafka.bootstrapServers(), admin).await(remaining(deadline));
-      if (Topics.ensure(admin, MAIN_TOPIC, MAIN_TOPIC_PARTITIONS)) {
-        log.info("Created topic {} with {} partitions", MAIN_TOPIC, MAIN_TOPIC_PARTITIONS);
+      if (Topics.ensure(admin, layout.mainTopic(), layout.mainTopicPartitions())) {
+        log.info(
+            "Created topic {} with {} partitions",
+            layout.mainTopic(),
+            layout.mainTopicPartitions());
       }
     }
     abortIfClosed();
@@ -201,11 +153,12 @@ public final class EmbeddedStack implements AutoCloseable {
                   new Router(
                       new RouterConfig(
                           StackConfigs.router(
+                              options,
                               kafka.bootstrapServers(),
                               registry.url(),
                               dataDir.resolve("router-state"),
                               ports.metrics(),
-                              ROUTER_APPLICATION_ID + "-embedded")));
+                              layout.routerApplicationId() + "-embedded")));
               try {
                 r.start();
                 return r;
@@ -222,14 +175,16 @@ public final class EmbeddedStack implements AutoCloseable {
           starting(
               "Kafka Connect",
               ports.connect(),
-              () -> LakeSinks.start(dataDir, admin, kafka.bootstrapServers(), ports.connect()));
+              () ->
+                  LakeSinks.start(
+                      dataDir, admin, kafka.bootstrapServers(), ports.connect(), options));
       abortIfClosed();
       // The router creates the clean topic; the sinks subscribe to it by name.
       new Readiness()
           .check(
               "Router",
-              "topic " + CLEAN_TOPIC + " created",
-              () -> Topics.exists(admin, CLEAN_TOPIC))
+              "topic " + layout.cleanTopic() + " created",
+              () -> Topics.exists(admin, layout.cleanTopic()))
           .await(remaining(deadline));
       sinks.createConnectors(kafka.bootstrapServers(), registry.url());
     }
@@ -245,6 +200,7 @@ public final class EmbeddedStack implements AutoCloseable {
                   new CaptureService(
                       new CaptureConfig(
                           StackConfigs.capture(
+                              layout,
                               mariaDb.port(),
                               kafka.bootstrapServers(),
                               registry.url(),
@@ -272,7 +228,9 @@ public final class EmbeddedStack implements AutoCloseable {
               "Router",
               "Kafka Streams state RUNNING",
               () -> started.state() == KafkaStreams.State.RUNNING)
-          .http("Capture", startedCapture.adminUrl() + "/connectors/" + CAPTURE_NAME + "/status")
+          .http(
+              "Capture",
+              startedCapture.adminUrl() + "/connectors/" + layout.captureName() + "/status")
           // Ready means a change made now arrives as a c/u/d event, not in the snapshot.
           .check(
               "Capture",
@@ -280,21 +238,21 @@ public final class EmbeddedStack implements AutoCloseable {
               () -> startedCapture.state() == CaptureState.RUNNING && startedCapture.isStreaming())
           .check(
               "Kafka Connect",
-              "connector " + UPSERT_SINK + " and its task RUNNING",
-              () -> startedSinks.running(UPSERT_SINK))
+              "connector " + layout.upsertSink() + " and its task RUNNING",
+              () -> startedSinks.running(layout.upsertSink()))
           .check(
               "Kafka Connect",
-              "connector " + CHANGELOG_SINK + " and its task RUNNING",
-              () -> startedSinks.running(CHANGELOG_SINK))
+              "connector " + layout.changelogSink() + " and its task RUNNING",
+              () -> startedSinks.running(layout.changelogSink()))
           .await(remaining(deadline));
     }
     log.info("Starting the monitor (DLQ backlog, consumer lag and Iceberg table metrics)");
     monitor =
         PipelineMonitor.start(
             MonitorSettings.defaults(kafka.bootstrapServers())
-                .withRefreshInterval(MONITOR_REFRESH)
+                .withRefreshInterval(StackTimings.MONITOR_REFRESH)
                 .withIcebergCatalog(icebergCatalog())
-                .withIcebergRefreshInterval(MONITOR_REFRESH));
+                .withIcebergRefreshInterval(StackTimings.MONITOR_REFRESH));
     abortIfClosed();
     PipelineMonitor startedMonitor = monitor;
     // /health answers 200 once the monitor has read the DLQ topics, ledgers, group offsets and
@@ -335,10 +293,10 @@ public final class EmbeddedStack implements AutoCloseable {
       Optional<String> upsertSinkMetricsUrl,
       String monitorMetricsUrl) {
     Map<String, List<String>> targets = new LinkedHashMap<>();
-    targets.put(ROUTER_JOB, List.of(routerMetricsUrl));
-    targets.put(CAPTURE_JOB, List.of(captureAdminUrl + "/metrics"));
-    upsertSinkMetricsUrl.ifPresent(url -> targets.put(UPSERT_SINK_JOB, List.of(url)));
-    targets.put(MONITOR_JOB, List.of(monitorMetricsUrl));
+    targets.put(StackLayout.ROUTER_JOB, List.of(routerMetricsUrl));
+    targets.put(StackLayout.CAPTURE_JOB, List.of(captureAdminUrl + "/metrics"));
+    upsertSinkMetricsUrl.ifPresent(url -> targets.put(StackLayout.UPSERT_SINK_JOB, List.of(url)));
+    targets.put(StackLayout.MONITOR_JOB, List.of(monitorMetricsUrl));
     return PrometheusConfig.of(PrometheusConfig.DEFAULT_SCRAPE_INTERVAL, targets);
   }
 
@@ -356,6 +314,12 @@ public final class EmbeddedStack implements AutoCloseable {
   }
 
   /** The endpoints as the ready file names them, in a stable order. */
+  @Override
+  public StackLayout layout() {
+    return layout;
+  }
+
+  @Override
   public Map<String, Object> endpoints() {
     Map<String, Object> endpoints = new LinkedHashMap<>();
     endpoints.put(ReadyFile.BOOTSTRAP_SERVERS, bootstrapServers());
@@ -372,6 +336,8 @@ public final class EmbeddedStack implements AutoCloseable {
     SinkMetricsEndpoint.url()
         .ifPresent(url -> endpoints.put(ReadyFile.UPSERT_SINK_METRICS_URL, url));
     endpoints.put(ReadyFile.MONITOR_METRICS_URL, monitorMetricsUrl());
+    endpoints.put(ReadyFile.ROUTER_CONFIG, options.routerConfig());
+    endpoints.put(ReadyFile.SINK_CONFIG, options.sinkConfig());
     prometheusUrl().ifPresent(url -> endpoints.put(ReadyFile.PROMETHEUS_URL, url));
     return endpoints;
   }
@@ -387,7 +353,7 @@ public final class EmbeddedStack implements AutoCloseable {
     return p == null ? Optional.empty() : Optional.of(p.url());
   }
 
-  /** JDBC URL of the {@code cdc_lab} database (user {@link #JDBC_USER}). */
+  /** JDBC URL of the {@code cdc_lab} database (user {@code sluice}). */
   public String jdbcUrl() {
     return started(mariaDb, "MariaDB").jdbcUrl();
   }

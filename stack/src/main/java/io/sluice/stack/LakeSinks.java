@@ -30,25 +30,28 @@ final class LakeSinks implements AutoCloseable {
 
   private final EmbeddedConnect connect;
   private final Map<String, String> catalog;
+  private final StackOptions options;
 
-  private LakeSinks(EmbeddedConnect connect, Map<String, String> catalog) {
+  private LakeSinks(EmbeddedConnect connect, Map<String, String> catalog, StackOptions options) {
     this.connect = connect;
     this.catalog = catalog;
+    this.options = options;
   }
 
   /**
    * Prepares the catalog and the control topic ({@link #prepare}), then starts the worker in this
    * JVM; returns once the worker's REST API answers.
    */
-  static LakeSinks start(Path dataDir, Admin admin, String bootstrapServers, int restPort) {
+  static LakeSinks start(
+      Path dataDir, Admin admin, String bootstrapServers, int restPort, StackOptions options) {
     Map<String, String> catalog = prepare(dataDir, admin);
     EmbeddedConnect connect =
         EmbeddedConnect.start(
             bootstrapServers,
-            EmbeddedStack.CONNECT_GROUP_ID,
+            StackLayout.DEFAULT.connectGroupId(),
             restPort,
-            SinkWorkerProperties.of(EmbeddedStack.SINK_TOPIC_REFRESH_MS));
-    return new LakeSinks(connect, catalog);
+            SinkWorkerProperties.of(StackTimings.SINK_TOPIC_REFRESH_MS));
+    return new LakeSinks(connect, catalog, options);
   }
 
   /**
@@ -68,22 +71,23 @@ final class LakeSinks implements AutoCloseable {
     try (LakeCatalog opened = Catalogs.open(catalog)) {
       log.info("Iceberg catalog {} at {}", opened.catalog().name(), catalog.get("uri"));
     }
-    if (Topics.ensure(admin, EmbeddedStack.ICEBERG_CONTROL_TOPIC, 1)) {
-      log.info("Created topic {}", EmbeddedStack.ICEBERG_CONTROL_TOPIC);
+    if (Topics.ensure(admin, StackLayout.DEFAULT.icebergControlTopic(), 1)) {
+      log.info("Created topic {}", StackLayout.DEFAULT.icebergControlTopic());
     }
     IcebergControlTopic.prepare(
-        admin, EmbeddedStack.ICEBERG_CONTROL_TOPIC, EmbeddedStack.CHANGELOG_SINK);
+        admin, StackLayout.DEFAULT.icebergControlTopic(), StackLayout.DEFAULT.changelogSink());
     return Collections.unmodifiableMap(new LinkedHashMap<>(catalog));
   }
 
   /** Creates or updates both connectors ({@link SinkConnectors#configure}). */
   void createConnectors(String bootstrapServers, String registryUrl) {
-    new SinkConnectors(connect.client(), catalog).configure(bootstrapServers, registryUrl, "0", 1);
+    new SinkConnectors(connect.client(), catalog, options)
+        .configure(bootstrapServers, registryUrl, "0", 1);
   }
 
   /** {@link SinkConnectors#running}. */
   boolean running(String connector) {
-    return new SinkConnectors(connect.client(), catalog).running(connector);
+    return new SinkConnectors(connect.client(), catalog, options).running(connector);
   }
 
   String url() {

@@ -120,7 +120,11 @@ final class ProcessComponents {
                         properties(
                                 config.resolve("capture.properties"),
                                 StackConfigs.capture(
-                                    ports.mariadb(), bootstrap, registry, ports.captureAdmin()))
+                                    options.layout(),
+                                    ports.mariadb(),
+                                    bootstrap,
+                                    registry,
+                                    ports.captureAdmin()))
                             .toString()),
             JvmComponent.readiness(
                 "Capture",
@@ -172,11 +176,12 @@ final class ProcessComponents {
                     properties(
                             config.resolve(name + ".properties"),
                             StackConfigs.router(
+                                options,
                                 urls.bootstrapServers(),
                                 urls.schemaRegistryUrl(),
                                 stateDir,
                                 metricsPort,
-                                EmbeddedStack.ROUTER_APPLICATION_ID + "-" + n))
+                                options.layout().routerApplicationId() + "-" + n))
                         .toString()),
         JvmComponent.readiness(
             "Router", c -> new Readiness().http(ProcessUrls.label("Router", n), healthUrl)));
@@ -235,9 +240,9 @@ final class ProcessComponents {
             "--metrics-port",
             String.valueOf(ports.monitorMetrics()),
             "--interval",
-            String.valueOf(EmbeddedStack.MONITOR_REFRESH.toSeconds()),
+            String.valueOf(StackTimings.MONITOR_REFRESH.toSeconds()),
             "--iceberg-interval",
-            String.valueOf(EmbeddedStack.MONITOR_REFRESH.toSeconds())));
+            String.valueOf(StackTimings.MONITOR_REFRESH.toSeconds())));
     catalog.get().forEach((k, v) -> args.addAll(List.of("--catalog", k + "=" + v)));
     return args.toArray(String[]::new);
   }
@@ -248,7 +253,7 @@ final class ProcessComponents {
    */
   private Readiness connectReadiness(String connectUrl, boolean configures) {
     ConnectRestClient client = new ConnectRestClient(connectUrl);
-    SinkConnectors sinks = new SinkConnectors(client, catalog.get());
+    SinkConnectors sinks = new SinkConnectors(client, catalog.get(), options);
     Readiness readiness =
         new Readiness()
             .check(
@@ -270,12 +275,12 @@ final class ProcessComponents {
     return readiness
         .check(
             "Kafka Connect",
-            "connector " + EmbeddedStack.UPSERT_SINK + " and its tasks RUNNING",
-            () -> sinks.running(EmbeddedStack.UPSERT_SINK))
+            "connector " + options.layout().upsertSink() + " and its tasks RUNNING",
+            () -> sinks.running(options.layout().upsertSink()))
         .check(
             "Kafka Connect",
-            "connector " + EmbeddedStack.CHANGELOG_SINK + " and its tasks RUNNING",
-            () -> sinks.running(EmbeddedStack.CHANGELOG_SINK));
+            "connector " + options.layout().changelogSink() + " and its tasks RUNNING",
+            () -> sinks.running(options.layout().changelogSink()));
   }
 
   private boolean captureStreaming() throws IOException, InterruptedException {
@@ -285,7 +290,7 @@ final class ProcessComponents {
                     URI.create(
                         urls.captureAdminUrl()
                             + "/connectors/"
-                            + EmbeddedStack.CAPTURE_NAME
+                            + options.layout().captureName()
                             + "/status"))
                 .timeout(Duration.ofSeconds(5))
                 .build(),

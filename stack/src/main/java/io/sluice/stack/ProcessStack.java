@@ -45,7 +45,7 @@ import org.slf4j.LoggerFactory;
  * killed supervisor left children still running stops them first, with a WARN line each, and a
  * second supervisor on the same data dir is refused.
  */
-public final class ProcessStack implements StackController, AutoCloseable {
+public final class ProcessStack implements StackController, Stack {
   public static final String BROKER = "broker";
   public static final String REGISTRY = "registry";
   public static final String MARIADB = "mariadb";
@@ -62,6 +62,7 @@ public final class ProcessStack implements StackController, AutoCloseable {
   private static final Duration WATCH = Duration.ofSeconds(1);
 
   private final StackOptions options;
+  private final StackLayout layout;
   private final ConnectRuntime connectRuntime;
   private final ReadyFile readyFile;
   private final Map<String, Slot> slots = new LinkedHashMap<>();
@@ -92,6 +93,7 @@ public final class ProcessStack implements StackController, AutoCloseable {
 
   ProcessStack(StackOptions options, ConnectRuntime connectRuntime) {
     this.options = options;
+    this.layout = options.layout();
     this.connectRuntime = connectRuntime;
     this.readyFile = options.readyFile() == null ? null : new ReadyFile(options.readyFile());
   }
@@ -165,8 +167,8 @@ public final class ProcessStack implements StackController, AutoCloseable {
    */
   private void prepareBroker() {
     try (Admin admin = admin()) {
-      if (Topics.ensure(admin, EmbeddedStack.MAIN_TOPIC, EmbeddedStack.MAIN_TOPIC_PARTITIONS)) {
-        log.info("Created topic {}", EmbeddedStack.MAIN_TOPIC);
+      if (Topics.ensure(admin, layout.mainTopic(), layout.mainTopicPartitions())) {
+        log.info("Created topic {}", layout.mainTopic());
       }
       catalog = LakeSinks.prepare(options.dataDir(), admin);
     }
@@ -341,6 +343,12 @@ public final class ProcessStack implements StackController, AutoCloseable {
   // --- endpoints -----------------------------------------------------------------------------
 
   /** The ready file's object: the endpoints, the control API and every component. */
+  @Override
+  public StackLayout layout() {
+    return layout;
+  }
+
+  @Override
   public synchronized Map<String, Object> endpoints() {
     Map<String, Object> endpoints = new LinkedHashMap<>();
     endpoints.put(ReadyFile.BOOTSTRAP_SERVERS, bootstrapServers());
@@ -356,6 +364,8 @@ public final class ProcessStack implements StackController, AutoCloseable {
     endpoints.put(ReadyFile.WAREHOUSE, catalog.get("warehouse"));
     endpoints.put(ReadyFile.UPSERT_SINK_METRICS_URL, upsertSinkMetricsUrl());
     endpoints.put(ReadyFile.MONITOR_METRICS_URL, monitorMetricsUrl());
+    endpoints.put(ReadyFile.ROUTER_CONFIG, options.routerConfig());
+    endpoints.put(ReadyFile.SINK_CONFIG, options.sinkConfig());
     if (slots.get(PROMETHEUS) != null
         && slots.get(PROMETHEUS).component instanceof PrometheusComponent p) {
       endpoints.put(ReadyFile.PROMETHEUS_URL, p.url());

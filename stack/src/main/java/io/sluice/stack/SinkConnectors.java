@@ -25,10 +25,18 @@ final class SinkConnectors {
 
   private final ConnectRestClient client;
   private final Map<String, String> catalog;
+  private final StackLayout layout;
+  private final Map<String, String> sinkConfig;
 
-  SinkConnectors(ConnectRestClient client, Map<String, String> catalog) {
+  /**
+   * @param options the stack's names ({@link StackOptions#layout}) and the upsert sink settings
+   *     over the stack's own ({@link StackOptions#sinkConfig})
+   */
+  SinkConnectors(ConnectRestClient client, Map<String, String> catalog, StackOptions options) {
     this.client = client;
     this.catalog = catalog;
+    this.layout = options.layout();
+    this.sinkConfig = options.sinkConfig();
   }
 
   /**
@@ -45,32 +53,33 @@ final class SinkConnectors {
         new LinkedHashMap<>(
             ConnectorConfigs.quarantining(
                 ConnectorConfigs.upsertSinkByRegex(
-                    EmbeddedStack.CLEAN_TOPICS_REGEX,
+                    layout.cleanTopicsRegex(),
                     registryUrl,
                     catalog,
-                    EmbeddedStack.SINK_COMMIT_INTERVAL_MS),
+                    StackTimings.SINK_COMMIT_INTERVAL_MS),
                 bootstrapServers));
     upsert.put("metrics.host", "127.0.0.1");
     upsert.put("metrics.port", sinkMetricsPort);
     upsert.put("tasks.max", String.valueOf(tasks));
+    upsert.putAll(sinkConfig);
     Map<String, String> changelog =
         new LinkedHashMap<>(
             ConnectorConfigs.changelogSinkByRegex(
-                EmbeddedStack.CLEAN_TOPICS_REGEX,
+                layout.cleanTopicsRegex(),
                 registryUrl,
                 catalog,
                 bootstrapServers,
-                EmbeddedStack.ICEBERG_CONTROL_TOPIC,
-                EmbeddedStack.SINK_COMMIT_INTERVAL_MS,
-                EmbeddedStack.CHANGELOG_SINK_DLQ));
+                layout.icebergControlTopic(),
+                StackTimings.SINK_COMMIT_INTERVAL_MS,
+                layout.changelogSinkDlq()));
     changelog.put("tasks.max", String.valueOf(tasks));
-    putIfChanged(EmbeddedStack.UPSERT_SINK, upsert);
-    putIfChanged(EmbeddedStack.CHANGELOG_SINK, changelog);
+    putIfChanged(layout.upsertSink(), upsert);
+    putIfChanged(layout.changelogSink(), changelog);
     log.info(
         "Connectors {} and {} configured on every topic matching {}",
-        EmbeddedStack.UPSERT_SINK,
-        EmbeddedStack.CHANGELOG_SINK,
-        EmbeddedStack.CLEAN_TOPICS_REGEX);
+        layout.upsertSink(),
+        layout.changelogSink(),
+        layout.cleanTopicsRegex());
   }
 
   private void putIfChanged(String name, Map<String, String> config) {

@@ -1,6 +1,7 @@
 package io.sluice.stack;
 
 import io.sluice.capture.config.CaptureConfig;
+import io.sluice.connect.upsert.config.UpsertSinkConfig;
 import io.sluice.embedded.EmbeddedMariaDb;
 import io.sluice.router.config.RouterConfig;
 import io.sluice.stack.db.OrdersTable;
@@ -10,6 +11,10 @@ import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.LinkedHashMap;
 import java.util.Map;
+import java.util.Set;
+import org.apache.kafka.common.config.ConfigDef;
+import org.apache.kafka.common.config.ConfigException;
+import org.apache.kafka.common.config.ConfigValue;
 
 /**
  * The configuration of the stack's components, the same whether they run in one JVM ({@link
@@ -27,6 +32,7 @@ final class StackConfigs {
    *     group on close, and a SIGKILLed one cannot)
    */
   static Map<String, Object> router(
+      StackOptions options,
       String bootstrapServers,
       String registryUrl,
       Path stateDir,
@@ -35,27 +41,107 @@ final class StackConfigs {
     Map<String, Object> props = new LinkedHashMap<>();
     props.put(RouterConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers);
     props.put(RouterConfig.SCHEMA_REGISTRY_URL_CONFIG, registryUrl);
-    props.put(RouterConfig.APPLICATION_ID_CONFIG, EmbeddedStack.ROUTER_APPLICATION_ID);
+    props.put(RouterConfig.APPLICATION_ID_CONFIG, options.layout().routerApplicationId());
     props.put(RouterConfig.STATE_DIR_CONFIG, stateDir.toString());
     props.put(RouterConfig.METRICS_HOST_CONFIG, "127.0.0.1");
     props.put(RouterConfig.METRICS_PORT_CONFIG, metricsPort);
     props.put("streams.group.instance.id", instanceId);
+    props.putAll(options.routerConfig());
     return props;
+  }
+
+  /** Router keys the stack sets itself: its endpoints, state and group are not the user's. */
+  static final Set<String> ROUTER_KEYS_OF_THE_STACK =
+      Set.of(
+          RouterConfig.BOOTSTRAP_SERVERS_CONFIG,
+          RouterConfig.SCHEMA_REGISTRY_URL_CONFIG,
+          RouterConfig.APPLICATION_ID_CONFIG,
+          RouterConfig.STATE_DIR_CONFIG,
+          RouterConfig.METRICS_HOST_CONFIG,
+          RouterConfig.METRICS_PORT_CONFIG,
+          "streams.group.instance.id");
+
+  /** Upsert sink keys the stack sets itself: what it reads, where it writes, its endpoint. */
+  static final Set<String> SINK_KEYS_OF_THE_STACK =
+      Set.of("topics", "topics.regex", "tasks.max", "metrics.host", "metrics.port");
+
+  /**
+   * Checks {@code sluice up --router-config} settings against the router's own config definition,
+   * with the stack's settings beside them; an unknown key, a bad value or a key the stack owns is
+   * an {@link IllegalArgumentException} naming the key and what to do.
+   */
+  static void checkRouterConfig(Map<String, String> settings) {
+    for (String key : settings.keySet()) {
+      if (ROUTER_KEYS_OF_THE_STACK.contains(key)) {
+        throw new IllegalArgumentException(
+            "--router-config " + key + ": the stack sets this itself; it cannot be changed here");
+      }
+      if (!key.startsWith(RouterConfig.STREAMS_PREFIX)
+          && !RouterConfig.configDef().names().contains(key)) {
+        throw new IllegalArgumentException(
+            "--router-config "
+                + key
+                + ": not a router setting (see docs/configuration.md, or prefix a Kafka Streams"
+                + " setting with "
+                + RouterConfig.STREAMS_PREFIX
+                + ")");
+      }
+    }
+    Map<String, Object> props = new LinkedHashMap<>();
+    props.put(RouterConfig.BOOTSTRAP_SERVERS_CONFIG, "127.0.0.1:9092");
+    props.put(RouterConfig.SCHEMA_REGISTRY_URL_CONFIG, "http://127.0.0.1:8081");
+    props.putAll(settings);
+    try {
+      new RouterConfig(props);
+    } catch (ConfigException e) {
+      throw new IllegalArgumentException("--router-config: " + e.getMessage(), e);
+    }
+  }
+
+  /**
+   * Checks {@code sluice up --sink-config} settings against the upsert sink's own config
+   * definition: an unknown key, a bad value or a key the stack owns is an {@link
+   * IllegalArgumentException} naming the key.
+   */
+  static void checkSinkConfig(Map<String, String> settings) {
+    ConfigDef def = UpsertSinkConfig.configDef();
+    for (Map.Entry<String, String> e : settings.entrySet()) {
+      String key = e.getKey();
+      if (SINK_KEYS_OF_THE_STACK.contains(key)) {
+        throw new IllegalArgumentException(
+            "--sink-config " + key + ": the stack sets this itself; it cannot be changed here");
+      }
+      if (!def.names().contains(key)) {
+        throw new IllegalArgumentException(
+            "--sink-config " + key + ": not an upsert sink setting (see docs/configuration.md)");
+      }
+    }
+    for (ConfigValue value : def.validate(settings)) {
+      if (settings.containsKey(value.name()) && !value.errorMessages().isEmpty()) {
+        throw new IllegalArgumentException(
+            "--sink-config "
+                + value.name()
+                + "="
+                + settings.get(value.name())
+                + ": "
+                + String.join("; ", value.errorMessages()));
+      }
+    }
   }
 
   /** The capture's {@link CaptureConfig} keys: the lab database of MariaDB on {@code dbPort}. */
   static Map<String, Object> capture(
-      int dbPort, String bootstrapServers, String registryUrl, int adminPort) {
+      StackLayout layout, int dbPort, String bootstrapServers, String registryUrl, int adminPort) {
     Map<String, Object> props = new LinkedHashMap<>();
-    props.put(CaptureConfig.NAME_CONFIG, EmbeddedStack.CAPTURE_NAME);
+    props.put(CaptureConfig.NAME_CONFIG, layout.captureName());
     props.put(CaptureConfig.CONNECTOR_CONFIG, "mariadb");
     props.put(CaptureConfig.DATABASE_HOSTNAME_CONFIG, "127.0.0.1");
     props.put(CaptureConfig.DATABASE_PORT_CONFIG, dbPort);
     props.put(CaptureConfig.DATABASE_USER_CONFIG, EmbeddedMariaDb.CDC_USER);
     props.put(CaptureConfig.DATABASE_PASSWORD_CONFIG, EmbeddedMariaDb.CDC_PASSWORD);
     props.put(CaptureConfig.DATABASE_INCLUDE_LIST_CONFIG, EmbeddedMariaDb.DATABASE);
-    props.put(CaptureConfig.TOPIC_PREFIX_CONFIG, EmbeddedStack.TOPIC_PREFIX);
-    props.put(CaptureConfig.TOPIC_PARTITIONS_CONFIG, EmbeddedStack.MAIN_TOPIC_PARTITIONS);
+    props.put(CaptureConfig.TOPIC_PREFIX_CONFIG, layout.topicPrefix());
+    props.put(CaptureConfig.TOPIC_PARTITIONS_CONFIG, layout.mainTopicPartitions());
     props.put(CaptureConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers);
     props.put(CaptureConfig.SCHEMA_REGISTRY_URL_CONFIG, registryUrl);
     props.put(CaptureConfig.ADMIN_HOST_CONFIG, "127.0.0.1");

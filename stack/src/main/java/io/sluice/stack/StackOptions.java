@@ -1,7 +1,9 @@
 package io.sluice.stack;
 
+import io.sluice.router.config.RouterConfig;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.Map;
 
 /**
  * How to start the embedded stack.
@@ -17,6 +19,11 @@ import java.time.Duration;
  *     PrometheusServer#locate})
  * @param scale how many routers, Connect workers and sink tasks the process stack runs (the one-JVM
  *     stack runs one of each)
+ * @param routerConfig router settings over the stack's own ({@code sluice up --router-config}),
+ *     checked here by the router's config definition ({@link IllegalArgumentException} naming the
+ *     key)
+ * @param sinkConfig upsert sink settings over the stack's own ({@code sluice up --sink-config}),
+ *     checked here by the upsert sink's config definition
  */
 public record StackOptions(
     Path dataDir,
@@ -25,7 +32,9 @@ public record StackOptions(
     Duration readyTimeout,
     boolean prometheus,
     Path prometheusBinary,
-    ProcessScale scale) {
+    ProcessScale scale,
+    Map<String, String> routerConfig,
+    Map<String, String> sinkConfig) {
   /** {@code .sluice/data} under the current directory. */
   public static final Path DEFAULT_DATA_DIR = Path.of(".sluice", "data");
 
@@ -45,6 +54,30 @@ public record StackOptions(
     ports = ports == null ? StackPorts.Requested.NONE : ports;
     readyTimeout = readyTimeout == null ? DEFAULT_READY_TIMEOUT : readyTimeout;
     scale = scale == null ? ProcessScale.SINGLE : scale;
+    routerConfig = routerConfig == null ? Map.of() : Map.copyOf(routerConfig);
+    sinkConfig = sinkConfig == null ? Map.of() : Map.copyOf(sinkConfig);
+    StackConfigs.checkRouterConfig(routerConfig);
+    StackConfigs.checkSinkConfig(sinkConfig);
+  }
+
+  /** Options at {@code scale} with the stack's own component settings. */
+  public StackOptions(
+      Path dataDir,
+      StackPorts.Requested ports,
+      Path readyFile,
+      Duration readyTimeout,
+      boolean prometheus,
+      Path prometheusBinary,
+      ProcessScale scale) {
+    this(dataDir, ports, readyFile, readyTimeout, prometheus, prometheusBinary, scale, null, null);
+  }
+
+  /** The names the stack runs with: the defaults, with the router's suffixes when set. */
+  public StackLayout layout() {
+    StackLayout defaults = StackLayout.DEFAULT;
+    return defaults.withSuffixes(
+        routerConfig.getOrDefault(RouterConfig.CLEAN_TOPIC_SUFFIX_CONFIG, defaults.cleanSuffix()),
+        routerConfig.getOrDefault(RouterConfig.DLQ_TOPIC_SUFFIX_CONFIG, defaults.dlqSuffix()));
   }
 
   /** Options of one router, one Connect worker and one task per sink. */
@@ -66,22 +99,53 @@ public record StackOptions(
 
   public StackOptions withReadyFile(Path file) {
     return new StackOptions(
-        dataDir, ports, file, readyTimeout, prometheus, prometheusBinary, scale);
+        dataDir,
+        ports,
+        file,
+        readyTimeout,
+        prometheus,
+        prometheusBinary,
+        scale,
+        routerConfig,
+        sinkConfig);
   }
 
   public StackOptions withPorts(StackPorts.Requested requested) {
     return new StackOptions(
-        dataDir, requested, readyFile, readyTimeout, prometheus, prometheusBinary, scale);
+        dataDir,
+        requested,
+        readyFile,
+        readyTimeout,
+        prometheus,
+        prometheusBinary,
+        scale,
+        routerConfig,
+        sinkConfig);
   }
 
   /** The same options with Prometheus scraping the stack; {@code binary} null finds it. */
   public StackOptions withPrometheus(Path binary) {
-    return new StackOptions(dataDir, ports, readyFile, readyTimeout, true, binary, scale);
+    return new StackOptions(
+        dataDir, ports, readyFile, readyTimeout, true, binary, scale, routerConfig, sinkConfig);
   }
 
   /** The same options with {@code value} routers, Connect workers and sink tasks. */
   public StackOptions withScale(ProcessScale value) {
     return new StackOptions(
-        dataDir, ports, readyFile, readyTimeout, prometheus, prometheusBinary, value);
+        dataDir,
+        ports,
+        readyFile,
+        readyTimeout,
+        prometheus,
+        prometheusBinary,
+        value,
+        routerConfig,
+        sinkConfig);
+  }
+
+  /** The same options with these router and upsert sink settings over the stack's own. */
+  public StackOptions withComponentConfig(Map<String, String> router, Map<String, String> sink) {
+    return new StackOptions(
+        dataDir, ports, readyFile, readyTimeout, prometheus, prometheusBinary, scale, router, sink);
   }
 }

@@ -50,10 +50,10 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 class EmbeddedStackIT {
-  private static final String TOPIC = EmbeddedStack.MAIN_TOPIC;
+  private static final String TOPIC = StackLayout.DEFAULT.mainTopic();
   private static final String GROUP = "embedded-stack-it";
   private static final TopicPartition PARTITION_0 = new TopicPartition(TOPIC, 0);
-  private static final String CURRENT = EmbeddedStack.CURRENT_TABLE;
+  private static final String CURRENT = StackLayout.DEFAULT.currentTable();
   private static final Duration LAKE_WAIT = Duration.ofSeconds(90);
   private static final List<String> ORDER_COLUMNS =
       List.of(
@@ -157,7 +157,7 @@ class EmbeddedStackIT {
       try (LakeCatalog lake = Catalogs.open(new ReadyFile(readyPath).icebergCatalog())) {
         awaitCurrentTableEqualsSource(stack, lake);
         currentBefore = icebergRows(lake);
-        offsetsBefore = IcebergOffsets.all(lake.table(CURRENT), EmbeddedStack.UPSERT_SINK);
+        offsetsBefore = IcebergOffsets.all(lake.table(CURRENT), StackLayout.DEFAULT.upsertSink());
       }
     }
     assertThat(readyPath).as("ready file is removed on close").doesNotExist();
@@ -187,7 +187,7 @@ class EmbeddedStackIT {
             .as("current table kept across the restart")
             .isEqualTo(currentBefore);
         Map<TopicPartition, Long> offsets =
-            IcebergOffsets.all(lake.table(CURRENT), EmbeddedStack.UPSERT_SINK);
+            IcebergOffsets.all(lake.table(CURRENT), StackLayout.DEFAULT.upsertSink());
         assertThat(offsets).containsOnlyKeys(offsetsBefore.keySet());
         offsetsBefore.forEach(
             (tp, offset) ->
@@ -212,8 +212,9 @@ class EmbeddedStackIT {
       throws Exception {
     try (EmbeddedStack stack = new EmbeddedStack(StackOptions.in(tmp.resolve("data"))).start();
         LakeCatalog lake = Catalogs.open(stack.icebergCatalog())) {
-      assertThat(stack.connectClient().status(EmbeddedStack.UPSERT_SINK).running()).isTrue();
-      assertThat(stack.connectClient().status(EmbeddedStack.CHANGELOG_SINK).running()).isTrue();
+      assertThat(stack.connectClient().status(StackLayout.DEFAULT.upsertSink()).running()).isTrue();
+      assertThat(stack.connectClient().status(StackLayout.DEFAULT.changelogSink()).running())
+          .isTrue();
       try (Connection c = stack.mariaDb().connect()) {
         new OrdersWorkload(4).run(c, 300, 120, 40, line -> {});
       }
@@ -230,7 +231,7 @@ class EmbeddedStackIT {
           .until(() -> changelogCoordinates(lake).size(), n -> n >= events.size());
       assertThat(changelogCoordinates(lake)).containsExactlyInAnyOrderElementsOf(events);
       Map<Object, Long> ops =
-          IcebergRows.readAll(lake.table(EmbeddedStack.CHANGELOG_TABLE)).stream()
+          IcebergRows.readAll(lake.table(StackLayout.DEFAULT.changelogTable())).stream()
               .collect(
                   Collectors.groupingBy(
                       r -> ((Record) r.getField("_cdc")).getField("op"), Collectors.counting()));
@@ -253,13 +254,13 @@ class EmbeddedStackIT {
                       .contains(
                           "sluice_consumer_group_lag_records{group=\"connect-sluice-upsert-sink\","
                               + "topic=\""
-                              + EmbeddedStack.CLEAN_TOPIC
+                              + StackLayout.DEFAULT.cleanTopic()
                               + "\"} 0.0")
                       .contains(
                           "sluice_dlq_backlog_records{dlq_topic=\""
-                              + EmbeddedStack.MAIN_TOPIC
+                              + StackLayout.DEFAULT.mainTopic()
                               + ".dlq\",error_code=\"UNREADABLE\",stage=\"unknown\",topic=\""
-                              + EmbeddedStack.MAIN_TOPIC
+                              + StackLayout.DEFAULT.mainTopic()
                               + "\"} 0.0"));
     }
   }
@@ -313,7 +314,7 @@ class EmbeddedStackIT {
 
   /** {@code partition@offset} of every changelog row. */
   private static List<String> changelogCoordinates(LakeCatalog lake) {
-    return IcebergRows.readAll(lake.table(EmbeddedStack.CHANGELOG_TABLE)).stream()
+    return IcebergRows.readAll(lake.table(StackLayout.DEFAULT.changelogTable())).stream()
         .map(r -> (Record) r.getField("_kafka_metadata"))
         .map(m -> m.getField("partition") + "@" + m.getField("offset"))
         .toList();
@@ -321,7 +322,7 @@ class EmbeddedStackIT {
 
   /** {@code partition@offset} of every change event (not tombstone) on the clean topic. */
   private static List<String> cleanEvents(EmbeddedStack stack) {
-    return committed(stack, EmbeddedStack.CLEAN_TOPIC).stream()
+    return committed(stack, StackLayout.DEFAULT.cleanTopic()).stream()
         .filter(r -> r.value() != null)
         .map(r -> r.partition() + "@" + r.offset())
         .toList();

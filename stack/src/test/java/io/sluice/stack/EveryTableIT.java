@@ -144,7 +144,8 @@ class EveryTableIT {
               TopicReader.readCommitted(stack.bootstrapServers(), "broker.cdc_lab.customers.dlq"))
           .as("the poison, quarantined alone")
           .hasSize(1);
-      for (String connector : List.of(EmbeddedStack.UPSERT_SINK, EmbeddedStack.CHANGELOG_SINK)) {
+      for (String connector :
+          List.of(StackLayout.DEFAULT.upsertSink(), StackLayout.DEFAULT.changelogSink())) {
         assertThat(stack.connectClient().status(connector).tasks())
             .as("%s tasks", connector)
             .extracting(t -> t.state())

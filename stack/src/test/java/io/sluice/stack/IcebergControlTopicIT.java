@@ -168,7 +168,7 @@ class IcebergControlTopicIT {
         kafka.bootstrapServers(),
         "it-cg",
         0,
-        SinkWorkerProperties.of(EmbeddedStack.SINK_TOPIC_REFRESH_MS));
+        SinkWorkerProperties.of(StackTimings.SINK_TOPIC_REFRESH_MS));
   }
 
   private static Map<String, String> changelogSink(Map<String, String> catalog, long commitMs) {

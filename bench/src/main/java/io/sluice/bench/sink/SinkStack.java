@@ -8,7 +8,7 @@ import io.sluice.lake.Catalogs;
 import io.sluice.lake.LakeCatalog;
 import io.sluice.schema.registry.HttpSchemaRegistryClient;
 import io.sluice.schema.server.DevSchemaRegistry;
-import io.sluice.stack.EmbeddedStack;
+import io.sluice.stack.StackTimings;
 import io.sluice.stack.kafka.Topics;
 import io.sluice.stack.workload.OrdersAvro;
 import java.io.IOException;
@@ -71,7 +71,7 @@ public final class SinkStack implements AutoCloseable {
       stack.lake = stack.opened(Catalogs.open(stack.catalog));
       long flushMs = Math.min(1000, commitIntervalMs);
       Map<String, String> worker =
-          new HashMap<>(SinkWorkerProperties.of(EmbeddedStack.SINK_TOPIC_REFRESH_MS));
+          new HashMap<>(SinkWorkerProperties.of(StackTimings.SINK_TOPIC_REFRESH_MS));
       worker.put("offset.flush.interval.ms", String.valueOf(flushMs));
       stack.connect =
           stack.opened(EmbeddedConnect.start(stack.kafka.bootstrapServers(), name, 0, worker));

@@ -2,9 +2,8 @@ package io.sluice.scenarios.cli;
 
 import io.sluice.scenarios.RunHeader.StackFolder;
 import io.sluice.scenarios.ScenarioEndpoints;
-import io.sluice.stack.EmbeddedStack;
 import io.sluice.stack.ProcessScale;
-import io.sluice.stack.ProcessStack;
+import io.sluice.stack.Stack;
 import io.sluice.stack.StackOptions;
 import io.sluice.stack.logging.CommandLog;
 import java.io.IOException;
@@ -14,7 +13,6 @@ import java.time.Clock;
 import java.time.ZoneOffset;
 import java.time.format.DateTimeFormatter;
 import java.util.HexFormat;
-import java.util.Map;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.function.Consumer;
 import org.slf4j.Logger;
@@ -89,18 +87,9 @@ final class ThrowawayStack implements AutoCloseable {
     StackFolder folder = folderOf(dir);
     StackOptions options = StackOptions.in(dir.resolve("data")).withScale(processes);
     CommandLog stackLog = CommandLog.open(options.dataDir().resolve(StackOptions.LOG_FILE), true);
-    AutoCloseable stack;
-    Map<String, Object> ready;
+    Stack stack;
     try {
-      if (processes != null) {
-        ProcessStack processStack = new ProcessStack(options).start();
-        stack = processStack;
-        ready = processStack.endpoints();
-      } else {
-        EmbeddedStack embedded = new EmbeddedStack(options).start();
-        stack = embedded;
-        ready = embedded.endpoints();
-      }
+      stack = Stack.start(options, processes != null);
     } catch (RuntimeException e) {
       // start() stopped whatever had started; the data dir and the logs stay.
       log.warn("the {} stack did not start", kind, e);
@@ -115,7 +104,12 @@ final class ThrowawayStack implements AutoCloseable {
     ThrowawayStack running = new ThrowawayStack(folder, stack, null, null, stackLog, progress);
     try {
       return new ThrowawayStack(
-          folder, stack, ScenarioEndpoints.fromReadyFile(ready), null, stackLog, progress);
+          folder,
+          stack,
+          ScenarioEndpoints.fromReadyFile(stack.endpoints()),
+          null,
+          stackLog,
+          progress);
     } catch (IllegalArgumentException e) {
       running.close();
       throw e;

@@ -1,9 +1,11 @@
 package io.sluice.stack.cli;
 
+import io.sluice.embedded.EmbeddedMariaDb;
 import io.sluice.stack.EmbeddedStack;
 import io.sluice.stack.ProcessScale;
 import io.sluice.stack.ProcessStack;
 import io.sluice.stack.PrometheusServer;
+import io.sluice.stack.StackLayout;
 import io.sluice.stack.StackOptions;
 import io.sluice.stack.StackPorts;
 import io.sluice.stack.StackStartException;
@@ -13,6 +15,8 @@ import io.sluice.tools.cli.ReadyFile;
 import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.LinkedHashMap;
+import java.util.Map;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
 import org.slf4j.Logger;
@@ -171,6 +175,26 @@ public final class UpCommand implements Callable<Integer> {
       description = "Seconds every component together may take to answer (default: 120).")
   long readyTimeoutSeconds;
 
+  @Option(
+      names = "--router-config",
+      paramLabel = "KEY=VALUE",
+      description =
+          "A router setting over the stack's own, e.g. dlq.topic.suffix=.quarantine; repeatable."
+              + " Checked against the router's configuration (docs/configuration.md; Kafka Streams"
+              + " settings with the streams. prefix) before anything starts; the sinks, the"
+              + " monitor and the ready file follow the topic suffixes it sets. Recorded in the"
+              + " ready file as router_config.")
+  Map<String, String> routerConfig = new LinkedHashMap<>();
+
+  @Option(
+      names = "--sink-config",
+      paramLabel = "KEY=VALUE",
+      description =
+          "An upsert sink setting over the stack's own, e.g. maintenance.enabled=false;"
+              + " repeatable. Checked against the sink's configuration (docs/configuration.md)"
+              + " before anything starts. Recorded in the ready file as sink_config.")
+  Map<String, String> sinkConfig = new LinkedHashMap<>();
+
   @Override
   public Integer call() throws InterruptedException {
     checkPort("--kafka-port", kafkaPort);
@@ -180,22 +204,29 @@ public final class UpCommand implements Callable<Integer> {
     checkPort("--capture-port", capturePort);
     checkPort("--connect-port", connectPort);
     checkPort("--prometheus-port", prometheusPort);
-    StackOptions options =
-        new StackOptions(
-            dataDir,
-            new StackPorts.Requested(
-                kafkaPort,
-                registryPort,
-                metricsPort,
-                mariadbPort,
-                capturePort,
-                connectPort,
-                prometheusPort),
-            readyFile,
-            Duration.ofSeconds(readyTimeoutSeconds),
-            prometheus || prometheusBinary != null,
-            prometheusBinary,
-            scale());
+    StackOptions options;
+    try {
+      options =
+          new StackOptions(
+              dataDir,
+              new StackPorts.Requested(
+                  kafkaPort,
+                  registryPort,
+                  metricsPort,
+                  mariadbPort,
+                  capturePort,
+                  connectPort,
+                  prometheusPort),
+              readyFile,
+              Duration.ofSeconds(readyTimeoutSeconds),
+              prometheus || prometheusBinary != null,
+              prometheusBinary,
+              scale(),
+              routerConfig,
+              sinkConfig);
+    } catch (IllegalArgumentException e) {
+      throw new ParameterException(spec.commandLine(), e.getMessage(), e);
+    }
     // Open until the JVM exits: the stop in the shutdown hook logs into it too.
     CommandLog commandLog = CommandLog.open(options.dataDir().resolve(LOG_FILE), verbose);
     log.info(
@@ -244,6 +275,7 @@ public final class UpCommand implements Callable<Integer> {
   }
 
   private void printEndpoints(EmbeddedStack stack, StackOptions options, Path logFile) {
+    StackLayout layout = stack.layout();
     PrintWriter out = spec.commandLine().getOut();
     out.printf("Sluice embedded stack is up (data dir %s)%n", options.dataDir());
     out.printf("  Kafka bootstrap servers  %s%n", stack.bootstrapServers());
@@ -251,7 +283,7 @@ public final class UpCommand implements Callable<Integer> {
     out.printf("  Router metrics           %s%n", stack.routerMetricsUrl());
     out.printf("  Router health            %s%n", stack.routerHealthUrl());
     out.printf(
-        "  MariaDB (JDBC)           %s (user %s)%n", stack.jdbcUrl(), EmbeddedStack.JDBC_USER);
+        "  MariaDB (JDBC)           %s (user %s)%n", stack.jdbcUrl(), EmbeddedMariaDb.APP_USER);
     out.printf("  Capture admin API        %s%n", stack.captureAdminUrl());
     out.printf("  Kafka Connect REST       %s%n", stack.connectUrl());
     out.printf("  Iceberg catalog          %s%n", stack.icebergCatalog().get("uri"));
@@ -262,13 +294,13 @@ public final class UpCommand implements Callable<Integer> {
     }
     out.printf("  Monitor metrics          %s%n", stack.monitorMetricsUrl());
     stack.prometheusUrl().ifPresent(url -> out.printf("  Prometheus               %s%n", url));
-    out.printf("  Main topic               %s%n", EmbeddedStack.MAIN_TOPIC);
+    out.printf("  Main topic               %s%n", layout.mainTopic());
     out.printf(
         "  Sinks                    %s -> %s, %s -> %s%n",
-        EmbeddedStack.UPSERT_SINK,
-        EmbeddedStack.CURRENT_TABLE,
-        EmbeddedStack.CHANGELOG_SINK,
-        EmbeddedStack.CHANGELOG_TABLE);
+        layout.upsertSink(),
+        layout.currentTable(),
+        layout.changelogSink(),
+        layout.changelogTable());
     if (options.readyFile() != null) {
       out.printf("  Ready file               %s%n", options.readyFile().toAbsolutePath());
     }

@@ -9,7 +9,7 @@ import io.sluice.embedded.process.Leftovers;
 import io.sluice.embedded.process.ListeningSockets;
 import io.sluice.lake.Catalogs;
 import io.sluice.lake.LakeCatalog;
-import io.sluice.stack.EmbeddedStack;
+import io.sluice.stack.StackLayout;
 import io.sluice.stack.db.LabTables;
 import io.sluice.stack.db.TableWorkload;
 import io.sluice.tools.cli.ReadyFile;
@@ -102,8 +102,8 @@ class UpStopsOnSigtermIT {
           .ignoreExceptions()
           .until(
               () ->
-                  connect.status(EmbeddedStack.UPSERT_SINK).running()
-                      && connect.status(EmbeddedStack.CHANGELOG_SINK).running()
+                  connect.status(StackLayout.DEFAULT.upsertSink()).running()
+                      && connect.status(StackLayout.DEFAULT.changelogSink()).running()
                       && LabTables.ALL.stream()
                           .allMatch(name -> lake.catalog().tableExists(changelogOf(name))));
     }

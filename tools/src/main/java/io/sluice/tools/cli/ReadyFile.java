@@ -75,6 +75,18 @@ public final class ReadyFile {
    */
   public static final String SCALE = "scale";
 
+  /**
+   * The router settings {@code sluice up --router-config} put over the stack's own, as an object of
+   * strings ({@code {}} when none).
+   */
+  public static final String ROUTER_CONFIG = "router_config";
+
+  /**
+   * The upsert sink settings {@code sluice up --sink-config} put over the stack's own, as an object
+   * of strings ({@code {}} when none).
+   */
+  public static final String SINK_CONFIG = "sink_config";
+
   private static final ObjectMapper JSON =
       new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
 
