@@ -99,6 +99,8 @@ class EmbeddedStackIT {
               "iceberg_catalog",
               "warehouse",
               "upsert_sink_metrics_url",
+              "router_config",
+              "sink_config",
               "monitor_metrics_url")
           .containsEntry("bootstrap_servers", "127.0.0.1:" + firstPorts.kafka())
           .containsEntry(
