@@ -7,6 +7,8 @@ import io.sluice.observe.HttpEndpoint;
 import io.sluice.router.config.RouterConfig;
 import io.sluice.router.metrics.RouterEndpoint;
 import io.sluice.router.metrics.RouterMetrics;
+import io.sluice.router.prevalidate.PrevalidatingClientSupplier;
+import io.sluice.router.prevalidate.Prevalidator;
 import io.sluice.router.retry.RetryClock;
 import io.sluice.router.topics.AdminOutputTopics;
 import io.sluice.router.validate.RecordValidator;
@@ -20,7 +22,6 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import org.apache.kafka.clients.admin.Admin;
-import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.streams.KafkaStreams;
 import org.apache.kafka.streams.StreamsBuilder;
 import org.apache.kafka.streams.StreamsConfig;
@@ -94,7 +95,7 @@ public final class Router implements AutoCloseable {
               validator,
               TopicRoles.from(config)::isInput,
               config.applicationId() + "-validate-ahead",
-              recordsAhead(streamsConfig, config.applicationId()));
+              Prevalidator.recordsAhead(streamsConfig, config.applicationId()));
     }
     // The router holds the prevalidator, which Micrometer would not. Registered when off too (it
     // stays at 0), so that dashboards show a rate of 0 rather than no data.
@@ -109,7 +110,8 @@ public final class Router implements AutoCloseable {
             RetryClock.SYSTEM,
             Clock.systemUTC(),
             prevalidator);
-    streams = new KafkaStreams(topology, streamsConfig, new RouterClientSupplier(prevalidator));
+    streams =
+        new KafkaStreams(topology, streamsConfig, new PrevalidatingClientSupplier(prevalidator));
     streams.setUncaughtExceptionHandler(
         e -> {
           log.error(
@@ -220,18 +222,5 @@ public final class Router implements AutoCloseable {
       throw new IllegalStateException("router not started");
     }
     return server.url();
-  }
-
-  /**
-   * The most records of one partition a stream thread holds unprocessed: what Kafka Streams buffers
-   * before it pauses the partition, plus one poll.
-   */
-  static int recordsAhead(StreamsConfig streams, String applicationId) {
-    Object maxPollRecords =
-        streams
-            .getMainConsumerConfigs(applicationId, applicationId, 0)
-            .get(ConsumerConfig.MAX_POLL_RECORDS_CONFIG);
-    int buffered = streams.getInt(StreamsConfig.BUFFERED_RECORDS_PER_PARTITION_CONFIG);
-    return buffered + Integer.parseInt(String.valueOf(maxPollRecords));
   }
 }

@@ -3,6 +3,7 @@ package io.sluice.router;
 import io.sluice.dlq.DlqRecordBuilder;
 import io.sluice.router.config.RouterConfig;
 import io.sluice.router.metrics.RouterMetrics;
+import io.sluice.router.prevalidate.Prevalidator;
 import io.sluice.router.retry.RegistryRetry;
 import io.sluice.router.retry.RetryClock;
 import io.sluice.router.topics.OutputTopics;

@@ -7,6 +7,7 @@ import io.sluice.router.config.TombstoneMode;
 import io.sluice.router.metrics.RouterMetrics;
 import io.sluice.router.metrics.RouterMetrics.Result;
 import io.sluice.router.metrics.RouterMetrics.ValidatedCounters;
+import io.sluice.router.prevalidate.Prevalidator;
 import io.sluice.router.retry.RegistryRetry;
 import io.sluice.router.topics.OutputTopics;
 import io.sluice.router.topics.OutputTopics.Partitions;

@@ -1,4 +1,4 @@
-package io.sluice.router;
+package io.sluice.router.prevalidate;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -10,7 +10,7 @@ import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.junit.jupiter.api.Test;
 
-class RouterClientSupplierTest {
+class PrevalidatingClientSupplierTest {
   // Building a consumer connects to nothing.
   private static final Map<String, Object> CONFIG =
       Map.of(
@@ -22,7 +22,7 @@ class RouterClientSupplierTest {
   @Test
   void mainConsumersHandTheirPollsOverOnlyWhenValidatingAhead() {
     try (Consumer<byte[], byte[]> plain =
-        new RouterClientSupplier(Prevalidator.disabled()).getConsumer(CONFIG)) {
+        new PrevalidatingClientSupplier(Prevalidator.disabled()).getConsumer(CONFIG)) {
       assertThat(plain).isInstanceOf(KafkaConsumer.class);
     }
 
@@ -32,7 +32,8 @@ class RouterClientSupplierTest {
                 topic -> true,
                 "router-client-supplier-test",
                 2000);
-        Consumer<byte[], byte[]> handing = new RouterClientSupplier(ahead).getConsumer(CONFIG)) {
+        Consumer<byte[], byte[]> handing =
+            new PrevalidatingClientSupplier(ahead).getConsumer(CONFIG)) {
       assertThat(handing).isInstanceOf(PrevalidatingConsumer.class);
     }
   }

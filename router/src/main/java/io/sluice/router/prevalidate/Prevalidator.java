@@ -1,4 +1,4 @@
-package io.sluice.router;
+package io.sluice.router.prevalidate;
 
 import io.sluice.router.validate.RecordValidator;
 import io.sluice.router.validate.TopicValidator;
@@ -16,9 +16,11 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReferenceArray;
 import java.util.function.Predicate;
+import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.ConsumerRecords;
 import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.streams.StreamsConfig;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -39,7 +41,7 @@ import org.slf4j.LoggerFactory;
  * DLQ records, retries and metrics do not change. The routing decision and its output stay in the
  * stream thread's transaction.
  */
-final class Prevalidator implements AutoCloseable {
+public final class Prevalidator implements AutoCloseable {
   private static final Logger log = LoggerFactory.getLogger(Prevalidator.class);
 
   /**
@@ -102,7 +104,7 @@ final class Prevalidator implements AutoCloseable {
    * plus one poll of max.poll.records); records of topics {@code isInput} rejects are not looked
    * at.
    */
-  static Prevalidator start(
+  public static Prevalidator start(
       RecordValidator validator, Predicate<String> isInput, String threadName, int recordsAhead) {
     Prevalidator prevalidator =
         new Prevalidator(validator, isInput, threadName, laneSize(recordsAhead));
@@ -120,13 +122,26 @@ final class Prevalidator implements AutoCloseable {
     return Math.max(MIN_LANE_SIZE, Integer.highestOneBit(needed - 1) << 1);
   }
 
+  /**
+   * The most records of one partition a stream thread holds unprocessed: what Kafka Streams buffers
+   * before it pauses the partition, plus one poll; the {@code recordsAhead} of {@link #start}.
+   */
+  public static int recordsAhead(StreamsConfig streams, String applicationId) {
+    Object maxPollRecords =
+        streams
+            .getMainConsumerConfigs(applicationId, applicationId, 0)
+            .get(ConsumerConfig.MAX_POLL_RECORDS_CONFIG);
+    int buffered = streams.getInt(StreamsConfig.BUFFERED_RECORDS_PER_PARTITION_CONFIG);
+    return buffered + Integer.parseInt(String.valueOf(maxPollRecords));
+  }
+
   /** False for {@link #disabled()}, which validates nothing ahead. */
   boolean active() {
     return polls != null;
   }
 
   /** One that validates nothing ahead: every record is validated by its stream thread. */
-  static Prevalidator disabled() {
+  public static Prevalidator disabled() {
     return DISABLED;
   }
 
@@ -158,7 +173,7 @@ final class Prevalidator implements AutoCloseable {
    * Valid records the stream threads took from the worker instead of scanning them, since the
    * start; monotonic.
    */
-  long recordsTaken() {
+  public long recordsTaken() {
     long taken = 0;
     for (TopicLanes lanes : topics.values()) {
       taken += lanes.taken();
@@ -171,8 +186,8 @@ final class Prevalidator implements AutoCloseable {
     return pollsDone.get();
   }
 
-  /** The verdicts of {@code topic}'s partitions. */
-  TopicLanes lanes(String topic) {
+  /** The verdicts of {@code topic}'s partitions, for the stream threads to take. */
+  public TopicLanes lanes(String topic) {
     if (polls == null) {
       return TopicLanes.NONE;
     }
@@ -296,7 +311,7 @@ final class Prevalidator implements AutoCloseable {
   }
 
   /** The lanes of one topic, by partition; created as partitions show up. */
-  static final class TopicLanes {
+  public static final class TopicLanes {
     static final TopicLanes NONE = new TopicLanes(MIN_LANE_SIZE);
 
     private final int laneSize;
@@ -311,7 +326,7 @@ final class Prevalidator implements AutoCloseable {
      * exactly this {@code value} array: the caller may skip validating it. Called by the stream
      * thread for every record, in offset order per partition.
      */
-    boolean takeValid(int partition, long offset, byte[] value) {
+    public boolean takeValid(int partition, long offset, byte[] value) {
       if (this == NONE) {
         return false;
       }

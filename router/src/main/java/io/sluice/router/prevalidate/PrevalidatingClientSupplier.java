@@ -1,4 +1,4 @@
-package io.sluice.router;
+package io.sluice.router.prevalidate;
 
 import java.util.Map;
 import org.apache.kafka.clients.admin.Admin;
@@ -16,10 +16,11 @@ import org.apache.kafka.streams.KafkaClientSupplier;
  * here only with the classic group protocol; with {@code group.protocol=streams} it builds its own,
  * and the stream threads validate every record themselves.
  */
-final class RouterClientSupplier implements KafkaClientSupplier {
+public final class PrevalidatingClientSupplier implements KafkaClientSupplier {
   private final Prevalidator prevalidator;
 
-  RouterClientSupplier(Prevalidator prevalidator) {
+  /** Clients whose main consumers hand their polls to {@code prevalidator}, unless disabled. */
+  public PrevalidatingClientSupplier(Prevalidator prevalidator) {
     this.prevalidator = prevalidator;
   }
 

@@ -1,4 +1,4 @@
-package io.sluice.router;
+package io.sluice.router.prevalidate;
 
 import java.time.Duration;
 import java.util.Collection;
@@ -29,8 +29,8 @@ import org.apache.kafka.common.metrics.KafkaMetric;
  * keep values alive); everything else is passed through.
  *
  * <p>Built only when validation ahead is on ({@code validate.ahead=true}, or {@code auto} with
- * enough processors): with the default, {@code false}, {@link RouterClientSupplier} hands Kafka
- * Streams the plain {@code KafkaConsumer} and this class is never instantiated.
+ * enough processors): with the default, {@code false}, {@link PrevalidatingClientSupplier} hands
+ * Kafka Streams the plain {@code KafkaConsumer} and this class is never instantiated.
  */
 final class PrevalidatingConsumer implements Consumer<byte[], byte[]> {
   private static final ConsumerRebalanceListener NO_CALLBACK =

@@ -1,10 +1,9 @@
-package io.sluice.router;
+package io.sluice.router.prevalidate;
 
 import static io.sluice.router.testing.Orders.TOPIC;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
-import io.sluice.router.config.RouterConfig;
 import io.sluice.router.testing.Orders;
 import io.sluice.router.validate.RecordValidator;
 import io.sluice.router.validate.ValidationResult;
@@ -173,24 +172,22 @@ class PrevalidatorTest {
   }
 
   @Test
-  void theRouterSizesLanesFromTheStreamThreadsBufferAndPollSettings() {
+  void recordsAheadAreTheStreamThreadsBufferPlusOnePoll() {
     assertThat(recordsAhead(Map.of())).isEqualTo(1000 + 1000);
-    assertThat(recordsAhead(Map.of("streams.max.poll.records", "4000"))).isEqualTo(1000 + 4000);
+    assertThat(recordsAhead(Map.of("max.poll.records", "4000"))).isEqualTo(1000 + 4000);
     assertThat(
             recordsAhead(
                 Map.of(
-                    "streams.main.consumer.max.poll.records", "300",
-                    "streams.buffered.records.per.partition", "200")))
+                    "main.consumer.max.poll.records", "300",
+                    "buffered.records.per.partition", "200")))
         .isEqualTo(200 + 300);
   }
 
   private static int recordsAhead(Map<String, String> overrides) {
     Map<String, Object> props = new HashMap<>(overrides);
-    props.put(RouterConfig.BOOTSTRAP_SERVERS_CONFIG, "127.0.0.1:9092");
-    props.put(RouterConfig.SCHEMA_REGISTRY_URL_CONFIG, "http://127.0.0.1:8081");
-    RouterConfig config = new RouterConfig(props);
-    return Router.recordsAhead(
-        new StreamsConfig(RouterTopology.streamsConfig(config)), config.applicationId());
+    props.put(StreamsConfig.APPLICATION_ID_CONFIG, "prevalidator-test");
+    props.put(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, "127.0.0.1:9092");
+    return Prevalidator.recordsAhead(new StreamsConfig(props), "prevalidator-test");
   }
 
   @Test
