@@ -1,12 +1,12 @@
 package io.sluice.connect.upsert.commit;
 
+import io.sluice.connect.upsert.error.RecordRejectedException;
 import io.sluice.connect.upsert.event.BatchPreparer;
 import io.sluice.connect.upsert.event.ChangeEvent;
 import io.sluice.connect.upsert.event.Operation;
 import io.sluice.connect.upsert.metrics.SinkMetrics;
 import io.sluice.connect.upsert.metrics.TableMeters;
 import io.sluice.connect.upsert.quarantine.DlqOffsets;
-import io.sluice.connect.upsert.quarantine.RecordRejectedException;
 import io.sluice.connect.upsert.quarantine.Rejections;
 import io.sluice.connect.upsert.quarantine.TestHookException;
 import io.sluice.connect.upsert.table.TableNames;

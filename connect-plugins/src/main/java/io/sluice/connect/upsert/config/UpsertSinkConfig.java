@@ -1,6 +1,5 @@
 package io.sluice.connect.upsert.config;
 
-import io.sluice.connect.upsert.maintenance.MaintenanceSettings;
 import io.sluice.observe.config.ConfigTable;
 import io.sluice.observe.config.Validators;
 import java.util.HashMap;

@@ -1,5 +1,6 @@
 package io.sluice.connect.upsert.quarantine;
 
+import io.sluice.connect.upsert.error.RecordRejectedException;
 import io.sluice.connect.upsert.metrics.SinkMetrics;
 import io.sluice.dlq.DlqHeaders;
 import io.sluice.dlq.DlqRecordBuilder;

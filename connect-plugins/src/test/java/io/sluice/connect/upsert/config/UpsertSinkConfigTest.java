@@ -3,7 +3,6 @@ package io.sluice.connect.upsert.config;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.sluice.connect.upsert.maintenance.MaintenanceSettings;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
