@@ -120,6 +120,19 @@ class UpsertSinkConfigTest {
   }
 
   @Test
+  void theTestHooksAreNoKeysOfTheShippedSink() {
+    Map<String, String> props = minimal();
+    props.put("sluice.test.fail.after.commits", "1");
+    props.put("sluice.test.fail.after.dlq.writes", "1");
+    assertThat(errors(props))
+        .containsOnlyKeys("sluice.test.fail.after.commits", "sluice.test.fail.after.dlq.writes");
+    assertThat(errors(props).get("sluice.test.fail.after.commits"))
+        .singleElement()
+        .asString()
+        .startsWith("unknown configuration key 'sluice.test.fail.after.commits'");
+  }
+
+  @Test
   void catalogMustBeConfiguredOnce() {
     Map<String, String> props = minimal();
     props.remove("iceberg.catalog.type");

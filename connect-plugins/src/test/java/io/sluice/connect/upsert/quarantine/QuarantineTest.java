@@ -65,7 +65,7 @@ class QuarantineTest {
                 topic -> "cdc_lab.orders_current",
                 Map.of(),
                 Duration.ofSeconds(5),
-                0),
+                Quarantine.FlushListener.NONE),
             new QuarantineClients() {
               @Override
               public Producer<byte[], byte[]> producer(Map<String, Object> config) {
