@@ -6,6 +6,7 @@ import io.sluice.connect.upsert.commit.PendingChanges;
 import io.sluice.connect.upsert.commit.UpsertCommitter;
 import io.sluice.connect.upsert.config.ErrorTolerance;
 import io.sluice.connect.upsert.config.UpsertSinkConfig;
+import io.sluice.connect.upsert.error.RecordRejectedException;
 import io.sluice.connect.upsert.event.ChangeEvent;
 import io.sluice.connect.upsert.event.ChangeExtractor;
 import io.sluice.connect.upsert.maintenance.SinkMaintenance;
@@ -13,10 +14,7 @@ import io.sluice.connect.upsert.metrics.SinkMetrics;
 import io.sluice.connect.upsert.metrics.SinkMetricsEndpoint;
 import io.sluice.connect.upsert.quarantine.DlqTopics;
 import io.sluice.connect.upsert.quarantine.Quarantine;
-import io.sluice.connect.upsert.quarantine.QuarantineClients;
-import io.sluice.connect.upsert.quarantine.RecordRejectedException;
 import io.sluice.connect.upsert.quarantine.Rejections;
-import io.sluice.connect.upsert.quarantine.TestHookException;
 import io.sluice.connect.upsert.table.TableNames;
 import io.sluice.connect.upsert.table.TableResolver;
 import io.sluice.lake.Catalogs;
@@ -28,7 +26,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.locks.Lock;
 import java.util.concurrent.locks.ReentrantLock;
-import java.util.function.LongSupplier;
 import org.apache.iceberg.catalog.Catalog;
 import org.apache.iceberg.catalog.TableIdentifier;
 import org.apache.kafka.clients.consumer.OffsetAndMetadata;
@@ -60,6 +57,7 @@ public class UpsertSinkTask extends SinkTask {
   private static final Logger log = LoggerFactory.getLogger(UpsertSinkTask.class);
 
   private final TaskRuntime runtime;
+  private final TaskHooks hooks;
   private final PendingChanges pending = new PendingChanges();
   // The task's commits and its maintenance's take turns at the catalog.
   private final Lock catalogTurns = new ReentrantLock();
@@ -82,25 +80,20 @@ public class UpsertSinkTask extends SinkTask {
   private SinkMaintenance maintenance;
   private Rejections rejections = Rejections.FAIL;
   private long lastCommitNanos;
-  private int commits;
 
   public UpsertSinkTask() {
     this(TaskRuntime.SYSTEM);
   }
 
-  /** With a clock for the commit interval (tests). */
-  UpsertSinkTask(LongSupplier nanoClock) {
-    this(TaskRuntime.of(nanoClock, QuarantineClients.KAFKA));
-  }
-
-  /** With a clock and the quarantine's Kafka clients (tests). */
-  UpsertSinkTask(LongSupplier nanoClock, QuarantineClients clients) {
-    this(TaskRuntime.of(nanoClock, clients));
-  }
-
   /** With the clocks, clients and maintenance thread of {@code runtime} (tests, simulations). */
   public UpsertSinkTask(TaskRuntime runtime) {
+    this(runtime, TaskHooks.NONE);
+  }
+
+  /** With {@code hooks} armed: for test subclasses that crash the task on purpose. */
+  protected UpsertSinkTask(TaskRuntime runtime, TaskHooks hooks) {
     this.runtime = runtime;
+    this.hooks = hooks;
   }
 
   @Override
@@ -145,7 +138,7 @@ public class UpsertSinkTask extends SinkTask {
                   topic -> names.table(topic).toString(),
                   kafka,
                   Duration.ofSeconds(60),
-                  config.testFailAfterDlqWrites()),
+                  hooks::dlqFlushed),
               runtime.clients(),
               metrics,
               runtime.wallClock());
@@ -303,7 +296,7 @@ public class UpsertSinkTask extends SinkTask {
       try {
         committer.commit(pending, held, rejections, listener);
         break;
-      } catch (DataException | TestHookException e) {
+      } catch (DataException e) {
         // A record or the table's setup: another attempt fails the same way.
         throw e;
       } catch (RuntimeException e) {
@@ -323,15 +316,7 @@ public class UpsertSinkTask extends SinkTask {
     if (quarantine != null) {
       quarantine.committed(held);
     }
-    commits++;
-    int failAfter = config.testFailAfterCommits();
-    if (failAfter > 0 && commits >= failAfter) {
-      throw new ConnectException(
-          "test hook "
-              + UpsertSinkConfig.TEST_FAIL_AFTER_COMMITS_CONFIG
-              + ": failing right after Iceberg commit "
-              + commits);
-    }
+    hooks.committed();
   }
 
   /**

@@ -7,6 +7,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.Function;
 import org.apache.kafka.clients.consumer.OffsetAndMetadata;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.connect.sink.SinkRecord;
@@ -27,8 +28,20 @@ public final class SinkHarness {
    */
   public SinkHarness(
       Map<String, String> props, List<TopicPartition> partitions, QuarantineClients clients) {
+    this(props, partitions, clients, UpsertSinkTask::new);
+  }
+
+  /**
+   * @param props the task's configuration; it must set {@code commit.interval.ms}
+   * @param newTask makes the task of a runtime (e.g. a {@link CrashingUpsertSinkTask})
+   */
+  public SinkHarness(
+      Map<String, String> props,
+      List<TopicPartition> partitions,
+      QuarantineClients clients,
+      Function<TaskRuntime, UpsertSinkTask> newTask) {
     intervalMs = Long.parseLong(props.get("commit.interval.ms"));
-    task = new UpsertSinkTask(clock::get, clients);
+    task = newTask.apply(TaskRuntime.of(clock::get, clients));
     context = new StubTaskContext(props);
     context.assignment.addAll(partitions);
     task.initialize(context);

@@ -193,7 +193,8 @@ class UpsertSinkConnectorIT {
       producer.send(topic, key(id), change("c", null, row(id, "first")));
     }
     rest.putConnector(
-        "crash-upsert", upsertConfig(topic, Map.of("sluice.test.fail.after.commits", "1")));
+        "crash-upsert",
+        crashingConfig(topic, Map.of(CrashingUpsertSinkTask.FAIL_AFTER_COMMITS, "1")));
     await("task fails right after its first Iceberg commit")
         .atMost(WAIT)
         .until(
@@ -205,7 +206,7 @@ class UpsertSinkConnectorIT {
     assertThat(atCrash).isNotEmpty();
 
     // New task configs (hook removed) make the worker restart the failed task.
-    rest.putConnector("crash-upsert", upsertConfig(topic, Map.of()));
+    rest.putConnector("crash-upsert", crashingConfig(topic, Map.of()));
     await("task restarted").atMost(WAIT).until(() -> rest.status("crash-upsert").running());
     for (int id = 21; id <= 30; id++) {
       producer.send(topic, key(id), change("c", null, row(id, "second")));
@@ -333,6 +334,13 @@ class UpsertSinkConnectorIT {
         new HashMap<>(
             ConnectorConfigs.upsertSink(topic, registry.url(), lake.catalogObject(), 500));
     config.putAll(extra);
+    return config;
+  }
+
+  /** {@link #upsertConfig} of a {@link CrashingUpsertSinkConnector}. */
+  private static Map<String, String> crashingConfig(String topic, Map<String, String> hooks) {
+    Map<String, String> config = upsertConfig(topic, hooks);
+    config.put("connector.class", CrashingUpsertSinkConnector.class.getName());
     return config;
   }
 

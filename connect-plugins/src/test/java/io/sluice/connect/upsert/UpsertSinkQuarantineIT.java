@@ -235,7 +235,7 @@ class UpsertSinkQuarantineIT {
     producer.send(lane.topic, key(1), change("c", null, row(1, "a1")));
     RecordMetadata poison = producer.send(lane.topic, key(2), change("t", null, null));
     producer.send(lane.topic, key(3), change("c", null, row(3, "a3")));
-    lane.start(Map.of("sluice.test.fail.after.dlq.writes", "1"));
+    lane.startCrashing(Map.of(CrashingUpsertSinkTask.FAIL_AFTER_DLQ_WRITES, "1"));
     await("task fails after its DLQ write, before the Iceberg commit")
         .atMost(WAIT)
         // The worker answers 404 until the connector's status is first written.
@@ -250,7 +250,7 @@ class UpsertSinkQuarantineIT {
 
     // New task configs (hook removed) make the worker restart the failed task: it reads the
     // poison record again, and the DLQ says it is already there.
-    lane.start(Map.of());
+    lane.startCrashing(Map.of());
     await("task restarted").atMost(WAIT).until(() -> rest.status(lane.connector).running());
     producer.send(lane.topic, key(4), change("c", null, row(4, "a4")));
     lane.awaitState("1=a1", "3=a3", "4=a4");
@@ -380,13 +380,24 @@ class UpsertSinkQuarantineIT {
     }
 
     void start(Map<String, String> extra) {
+      rest.putConnector(connector, config(extra));
+    }
+
+    /** Starts a {@link CrashingUpsertSinkConnector}, its hooks armed by {@code hooks}. */
+    void startCrashing(Map<String, String> hooks) {
+      Map<String, String> config = config(hooks);
+      config.put("connector.class", CrashingUpsertSinkConnector.class.getName());
+      rest.putConnector(connector, config);
+    }
+
+    private Map<String, String> config(Map<String, String> extra) {
       Map<String, String> config =
           new HashMap<>(
               ConnectorConfigs.upsertSink(topic, registry.url(), lake.catalogObject(), 500));
       config.put("errors.sink.tolerance", "all");
       config.put("kafka.bootstrap.servers", kafka.bootstrapServers());
       config.putAll(extra);
-      rest.putConnector(connector, config);
+      return config;
     }
 
     void awaitState(String... rows) {

@@ -28,6 +28,7 @@ import java.util.Map;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Function;
 import org.apache.iceberg.Snapshot;
 import org.apache.iceberg.Table;
 import org.apache.iceberg.TableUtil;
@@ -195,7 +196,12 @@ class UpsertSinkTaskIT {
 
   @Test
   void testHookFailsRightAfterTheIcebergCommit() {
-    SinkHarness task = start(Map.of("sluice.test.fail.after.commits", "1"));
+    SinkHarness task =
+        start(
+            Map.of(CrashingUpsertSinkTask.FAIL_AFTER_COMMITS, "1"),
+            List.of(P0, P1),
+            QuarantineClients.KAFKA,
+            CrashingUpsertSinkTask::new);
     task.put(upsert(0, 0, "c", 1, "a"));
     assertThatThrownBy(task::commit).hasMessageContaining("failing right after Iceberg commit 1");
     assertThat(state()).containsExactly("1=a");
@@ -709,12 +715,20 @@ class UpsertSinkTaskIT {
 
   private SinkHarness start(
       Map<String, String> extra, List<TopicPartition> partitions, QuarantineClients clients) {
+    return start(extra, partitions, clients, UpsertSinkTask::new);
+  }
+
+  private SinkHarness start(
+      Map<String, String> extra,
+      List<TopicPartition> partitions,
+      QuarantineClients clients,
+      Function<TaskRuntime, UpsertSinkTask> task) {
     Map<String, String> props = new HashMap<>(lake.connectorProperties());
     props.put("name", "orders-upsert");
     props.put("topics", String.join(",", partitions.stream().map(TopicPartition::topic).toList()));
     props.put("commit.interval.ms", String.valueOf(INTERVAL_MS));
     props.putAll(extra);
-    SinkHarness harness = new SinkHarness(props, partitions, clients);
+    SinkHarness harness = new SinkHarness(props, partitions, clients, task);
     harnesses.add(harness);
     return harness;
   }

@@ -1,14 +1,13 @@
 package io.sluice.connect.upsert.commit;
 
+import io.sluice.connect.upsert.error.RecordRejectedException;
 import io.sluice.connect.upsert.event.BatchPreparer;
 import io.sluice.connect.upsert.event.ChangeEvent;
 import io.sluice.connect.upsert.event.Operation;
 import io.sluice.connect.upsert.metrics.SinkMetrics;
 import io.sluice.connect.upsert.metrics.TableMeters;
 import io.sluice.connect.upsert.quarantine.DlqOffsets;
-import io.sluice.connect.upsert.quarantine.RecordRejectedException;
 import io.sluice.connect.upsert.quarantine.Rejections;
-import io.sluice.connect.upsert.quarantine.TestHookException;
 import io.sluice.connect.upsert.table.TableNames;
 import io.sluice.connect.upsert.table.TableResolver;
 import io.sluice.connect.upsert.types.IcebergSchemas;
@@ -249,7 +248,7 @@ public final class UpsertCommitter implements Closeable {
         WriteResult result = writer.write(table, converter, batch, converted);
         snapshot = committer.commit(table, result, offsets, expected, summary);
       }
-    } catch (OffsetFenceException | DataException | TestHookException e) {
+    } catch (OffsetFenceException | DataException e) {
       meters.commitFailed();
       throw e;
     } catch (RuntimeException e) {

@@ -1,6 +1,5 @@
 package io.sluice.connect.upsert.config;
 
-import io.sluice.connect.upsert.maintenance.MaintenanceSettings;
 import org.apache.kafka.common.config.AbstractConfig;
 import org.apache.kafka.common.config.ConfigDef;
 import org.apache.kafka.common.config.ConfigDef.Importance;

@@ -1,6 +1,5 @@
 package io.sluice.connect.upsert.config;
 
-import io.sluice.connect.upsert.maintenance.MaintenanceSettings;
 import io.sluice.observe.config.ConfigTable;
 import io.sluice.observe.config.Validators;
 import java.util.HashMap;
@@ -168,19 +167,6 @@ public final class UpsertSinkConfig extends AbstractConfig {
   /** Set by the connector for each task: the task's index. */
   public static final String TASK_ID_CONFIG = "sluice.task.id";
 
-  /**
-   * Test hook: the task fails right after its N-th Iceberg commit, before Connect can commit the
-   * offsets of that batch. 0 (the default) never fails.
-   */
-  public static final String TEST_FAIL_AFTER_COMMITS_CONFIG = "sluice.test.fail.after.commits";
-
-  /**
-   * Test hook: the task fails after the N-th DLQ flush that wrote records, before the Iceberg
-   * commit that would cover them. 0 (the default) never fails.
-   */
-  public static final String TEST_FAIL_AFTER_DLQ_WRITES_CONFIG =
-      "sluice.test.fail.after.dlq.writes";
-
   private static final ConfigDef CONFIG_DEF = buildConfigDef();
 
   /**
@@ -274,14 +260,6 @@ public final class UpsertSinkConfig extends AbstractConfig {
 
   public int taskId() {
     return getInt(TASK_ID_CONFIG);
-  }
-
-  public int testFailAfterCommits() {
-    return getInt(TEST_FAIL_AFTER_COMMITS_CONFIG);
-  }
-
-  public int testFailAfterDlqWrites() {
-    return getInt(TEST_FAIL_AFTER_DLQ_WRITES_CONFIG);
   }
 
   /** {@value MaintenanceConfig#ENABLED_CONFIG}. */
@@ -597,20 +575,6 @@ public final class UpsertSinkConfig extends AbstractConfig {
         Range.atLeast(0),
         Importance.LOW,
         "Index of the task, set by the connector.");
-    def.defineInternal(
-        TEST_FAIL_AFTER_COMMITS_CONFIG,
-        Type.INT,
-        0,
-        Range.atLeast(0),
-        Importance.LOW,
-        "Test hook: fail the task right after its N-th Iceberg commit (0: never).");
-    def.defineInternal(
-        TEST_FAIL_AFTER_DLQ_WRITES_CONFIG,
-        Type.INT,
-        0,
-        Range.atLeast(0),
-        Importance.LOW,
-        "Test hook: fail the task after its N-th DLQ flush, before the Iceberg commit (0: never).");
     return def;
   }
 }

@@ -1,8 +1,8 @@
 package io.sluice.connect.upsert.event;
 
 import io.sluice.connect.upsert.config.InputFormat;
-import io.sluice.connect.upsert.quarantine.RecordRejectedException;
-import io.sluice.connect.upsert.quarantine.SinkErrorCode;
+import io.sluice.connect.upsert.error.RecordRejectedException;
+import io.sluice.connect.upsert.error.SinkErrorCode;
 import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Locale;

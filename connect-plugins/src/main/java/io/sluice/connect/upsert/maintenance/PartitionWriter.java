@@ -1,5 +1,6 @@
 package io.sluice.connect.upsert.maintenance;
 
+import io.sluice.connect.upsert.write.PartitionFilter;
 import io.sluice.connect.upsert.write.RollingFiles;
 import io.sluice.connect.upsert.write.RowLineage;
 import java.io.IOException;

@@ -1,5 +1,6 @@
 package io.sluice.connect.upsert.maintenance;
 
+import io.sluice.connect.upsert.config.MaintenanceSettings;
 import java.util.Collection;
 import java.util.Comparator;
 import java.util.List;

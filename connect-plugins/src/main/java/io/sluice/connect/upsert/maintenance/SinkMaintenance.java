@@ -1,5 +1,6 @@
 package io.sluice.connect.upsert.maintenance;
 
+import io.sluice.connect.upsert.config.MaintenanceSettings;
 import io.sluice.connect.upsert.metrics.MaintenanceMeters;
 import io.sluice.connect.upsert.table.TableNames;
 import java.time.Clock;

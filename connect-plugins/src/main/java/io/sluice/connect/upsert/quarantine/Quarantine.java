@@ -1,5 +1,6 @@
 package io.sluice.connect.upsert.quarantine;
 
+import io.sluice.connect.upsert.error.RecordRejectedException;
 import io.sluice.connect.upsert.metrics.SinkMetrics;
 import io.sluice.dlq.DlqHeaders;
 import io.sluice.dlq.DlqRecordBuilder;
@@ -55,8 +56,7 @@ public final class Quarantine implements Rejections, Closeable {
   /**
    * @param kafka client settings of the cluster the input and DLQ topics are on
    * @param readTimeout how long reading the DLQ or an input record back may take
-   * @param failAfterDlqWrites test hook: fail before the Iceberg commit that follows the N-th DLQ
-   *     flush that wrote records (0: never)
+   * @param afterFlush told of every {@link Quarantine#beforeCommit} that flushed without failing
    */
   public record Settings(
       String connector,
@@ -66,7 +66,21 @@ public final class Quarantine implements Rejections, Closeable {
       Function<String, String> tableOf,
       Map<String, Object> kafka,
       Duration readTimeout,
-      int failAfterDlqWrites) {}
+      FlushListener afterFlush) {}
+
+  /**
+   * Told at the end of each {@link Quarantine#beforeCommit}, once the DLQ records so far are
+   * durable and before the Iceberg commit they guard. Tests crash the task there by throwing.
+   */
+  @FunctionalInterface
+  public interface FlushListener {
+    FlushListener NONE = wroteRecords -> {};
+
+    /**
+     * @param wroteRecords whether this flush wrote DLQ records
+     */
+    void flushed(boolean wroteRecords);
+  }
 
   private final Settings settings;
   private final Producer<byte[], byte[]> producer;
@@ -75,7 +89,6 @@ public final class Quarantine implements Rejections, Closeable {
   private final SinkMetrics metrics;
   private final QuarantinedRecords known = new QuarantinedRecords();
   private final Map<QuarantinedRecords.Input, Sent> inFlight = new LinkedHashMap<>();
-  private int flushesWithRecords;
 
   private record Sent(ProducerRecord<byte[], byte[]> record, Future<RecordMetadata> result) {}
 
@@ -255,7 +268,8 @@ public final class Quarantine implements Rejections, Closeable {
    */
   @Override
   public Map<String, String> beforeCommit() {
-    if (!inFlight.isEmpty()) {
+    boolean wroteRecords = !inFlight.isEmpty();
+    if (wroteRecords) {
       producer.flush();
       List<QuarantinedRecords.Input> failed = new ArrayList<>();
       ExecutionException firstFailure = null;
@@ -285,16 +299,8 @@ public final class Quarantine implements Rejections, Closeable {
             "could not write the DLQ records of " + failed + "; the Iceberg commit waits",
             firstFailure.getCause());
       }
-      flushesWithRecords++;
     }
-    // A crash: once tripped, every later commit of this task fails too (Connect's close of the
-    // failed task asks for one more, which must not land).
-    if (settings.failAfterDlqWrites() > 0 && flushesWithRecords >= settings.failAfterDlqWrites()) {
-      throw new TestHookException(
-          "test hook sluice.test.fail.after.dlq.writes: failing after DLQ flush "
-              + flushesWithRecords
-              + ", before the Iceberg commit");
-    }
+    settings.afterFlush().flushed(wroteRecords);
     return DlqOffsets.toSummary(settings.connector(), known.bounds());
   }
 

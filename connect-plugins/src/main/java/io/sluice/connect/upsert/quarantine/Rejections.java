@@ -1,5 +1,6 @@
 package io.sluice.connect.upsert.quarantine;
 
+import io.sluice.connect.upsert.error.RecordRejectedException;
 import java.util.Map;
 
 /**

@@ -1,7 +1,7 @@
 package io.sluice.connect.upsert.table;
 
-import io.sluice.connect.upsert.quarantine.RecordRejectedException;
-import io.sluice.connect.upsert.quarantine.SinkErrorCode;
+import io.sluice.connect.upsert.error.RecordRejectedException;
+import io.sluice.connect.upsert.error.SinkErrorCode;
 import java.util.ArrayList;
 import java.util.List;
 import org.apache.iceberg.Schema;

@@ -5,8 +5,8 @@ import static io.sluice.connect.upsert.types.SemanticTypes.DEBEZIUM_MICRO_TIMEST
 import static io.sluice.connect.upsert.types.SemanticTypes.DEBEZIUM_NANO_TIME;
 import static io.sluice.connect.upsert.types.SemanticTypes.DEBEZIUM_NANO_TIMESTAMP;
 
-import io.sluice.connect.upsert.quarantine.RecordRejectedException;
-import io.sluice.connect.upsert.quarantine.SinkErrorCode;
+import io.sluice.connect.upsert.error.RecordRejectedException;
+import io.sluice.connect.upsert.error.SinkErrorCode;
 import java.math.BigDecimal;
 import java.math.RoundingMode;
 import java.nio.ByteBuffer;

@@ -57,8 +57,8 @@ public final class BatchWriter {
    * {@code event} in {@code converter}'s table schema.
    *
    * @param excludedField a row field that is not a column, or null
-   * @throws io.sluice.connect.upsert.quarantine.RecordRejectedException when the table cannot take
-   *     this record
+   * @throws io.sluice.connect.upsert.error.RecordRejectedException when the table cannot take this
+   *     record
    */
   public static Converted convert(
       RecordConverter converter, ChangeEvent event, String excludedField) {

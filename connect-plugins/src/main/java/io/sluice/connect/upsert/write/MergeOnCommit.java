@@ -2,7 +2,6 @@ package io.sluice.connect.upsert.write;
 
 import io.sluice.connect.upsert.event.ChangeEvent;
 import io.sluice.connect.upsert.event.Operation;
-import io.sluice.connect.upsert.maintenance.PartitionFilter;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.util.ArrayList;

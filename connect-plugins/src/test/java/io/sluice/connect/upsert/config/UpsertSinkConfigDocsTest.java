@@ -21,13 +21,14 @@ class UpsertSinkConfigDocsTest {
         UpsertSinkConfig.configDef().configKeys().values().stream()
             .filter(k -> k.internalConfig)
             .count();
-    assertThat(internal).isEqualTo(3);
+    assertThat(internal).isEqualTo(1);
     assertThat(table.lines().count())
         .isEqualTo(2 + UpsertSinkConfig.configDef().names().size() - internal);
     assertThat(table)
         .contains("| `input.format` | string | `debezium` | [debezium, flat] | high |");
     assertThat(table).doesNotContain("sluice.test.fail.after.commits");
     assertThat(table).doesNotContain("sluice.test.fail.after.dlq.writes");
+    assertThat(UpsertSinkConfig.configDef().names()).noneMatch(k -> k.startsWith("sluice.test."));
     assertThat(table)
         .contains("| `errors.sink.tolerance` | string | `none` | [none, all] | high |");
   }

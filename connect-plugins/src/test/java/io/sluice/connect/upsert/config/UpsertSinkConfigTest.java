@@ -3,7 +3,6 @@ package io.sluice.connect.upsert.config;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.sluice.connect.upsert.maintenance.MaintenanceSettings;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -118,6 +117,19 @@ class UpsertSinkConfigTest {
         .singleElement()
         .asString()
         .contains("set primary.key.fields instead");
+  }
+
+  @Test
+  void theTestHooksAreNoKeysOfTheShippedSink() {
+    Map<String, String> props = minimal();
+    props.put("sluice.test.fail.after.commits", "1");
+    props.put("sluice.test.fail.after.dlq.writes", "1");
+    assertThat(errors(props))
+        .containsOnlyKeys("sluice.test.fail.after.commits", "sluice.test.fail.after.dlq.writes");
+    assertThat(errors(props).get("sluice.test.fail.after.commits"))
+        .singleElement()
+        .asString()
+        .startsWith("unknown configuration key 'sluice.test.fail.after.commits'");
   }
 
   @Test

@@ -4,6 +4,7 @@ import static io.sluice.connect.upsert.maintenance.Fakes.dataFile;
 import static io.sluice.connect.upsert.maintenance.Fakes.equalityDeletes;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.sluice.connect.upsert.config.MaintenanceSettings;
 import java.util.List;
 import org.apache.iceberg.PartitionData;
 import org.apache.iceberg.types.Types;

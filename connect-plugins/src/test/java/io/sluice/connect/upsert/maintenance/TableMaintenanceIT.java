@@ -14,6 +14,7 @@ import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.sluice.connect.testing.Lake;
 import io.sluice.connect.upsert.ExternalCompaction;
 import io.sluice.connect.upsert.SinkHarness;
+import io.sluice.connect.upsert.config.MaintenanceSettings;
 import io.sluice.connect.upsert.metrics.MaintenanceMeters;
 import io.sluice.connect.upsert.metrics.SinkMeters;
 import io.sluice.connect.upsert.quarantine.DlqOffsets;

@@ -3,6 +3,8 @@ package io.sluice.connect.upsert.quarantine;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.sluice.connect.upsert.error.RecordRejectedException;
+import io.sluice.connect.upsert.error.SinkErrorCode;
 import io.sluice.connect.upsert.metrics.SinkMeters;
 import io.sluice.connect.upsert.metrics.SinkMetrics;
 import io.sluice.connect.upsert.table.TableNames;
@@ -63,7 +65,7 @@ class QuarantineTest {
                 topic -> "cdc_lab.orders_current",
                 Map.of(),
                 Duration.ofSeconds(5),
-                0),
+                Quarantine.FlushListener.NONE),
             new QuarantineClients() {
               @Override
               public Producer<byte[], byte[]> producer(Map<String, Object> config) {

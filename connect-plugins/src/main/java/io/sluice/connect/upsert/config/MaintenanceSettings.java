@@ -1,4 +1,4 @@
-package io.sluice.connect.upsert.maintenance;
+package io.sluice.connect.upsert.config;
 
 /**
  * What the sink's table maintenance does and when (the {@code maintenance.*} keys).

@@ -1,4 +1,4 @@
-package io.sluice.connect.upsert.quarantine;
+package io.sluice.connect.upsert.error;
 
 /**
  * The taxonomy of what the upsert sink cannot write (docs/design.md#sink-quarantine). Each code is

@@ -1,4 +1,4 @@
-package io.sluice.connect.upsert.maintenance;
+package io.sluice.connect.upsert.write;
 
 import java.util.List;
 import org.apache.iceberg.PartitionField;

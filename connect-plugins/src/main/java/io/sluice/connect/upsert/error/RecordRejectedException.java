@@ -1,4 +1,4 @@
-package io.sluice.connect.upsert.quarantine;
+package io.sluice.connect.upsert.error;
 
 import org.apache.kafka.connect.errors.DataException;
 
