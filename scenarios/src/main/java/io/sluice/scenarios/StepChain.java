@@ -27,6 +27,9 @@ public final class StepChain<S, T extends S> {
 
   public static final String COMPLETE = "complete";
 
+  /** The phase of every scenario's first step: the baseline rows reach the lake. */
+  public static final String BASELINE = "baseline";
+
   /** The phase of every scenario's last step: the final reading of the lake. */
   public static final String FINAL = "final";
 

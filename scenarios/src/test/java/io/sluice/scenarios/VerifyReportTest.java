@@ -9,13 +9,15 @@ import io.sluice.scenarios.LinkageSnapshot.PartitionOffsets;
 import io.sluice.scenarios.LinkageSnapshot.RouterCommit;
 import io.sluice.scenarios.LinkageSnapshot.StageOffsets;
 import io.sluice.scenarios.poison.PoisonCheck;
-import io.sluice.scenarios.poison.PoisonSections.DlqKafkaRecord;
 import io.sluice.scenarios.poison.PoisonSections.FaultSection;
-import io.sluice.scenarios.poison.PoisonSections.QuarantineSection;
 import io.sluice.scenarios.poison.PoisonSections.RecoverySection;
-import io.sluice.scenarios.poison.PoisonSections.RepairProducerMetadata;
 import io.sluice.scenarios.poison.PoisonSections.ScenarioSection;
-import io.sluice.scenarios.poison.PoisonSections.Topics;
+import io.sluice.scenarios.step.Sections.DlqKafkaRecord;
+import io.sluice.scenarios.step.Sections.InjectedRecord;
+import io.sluice.scenarios.step.Sections.QuarantineSection;
+import io.sluice.scenarios.step.Sections.RepairProducerMetadata;
+import io.sluice.scenarios.step.Sections.ScenarioKeys;
+import io.sluice.scenarios.step.Sections.Topics;
 import io.sluice.tools.reconcile.ReconcileResult;
 import io.sluice.tools.reconcile.ReconciliationReport;
 import java.io.IOException;
@@ -630,12 +632,13 @@ class VerifyReportTest {
         Findings.builder(PoisonCheck.class)
             .scenario(
                 new ScenarioSection(
-                    7,
-                    "sluice-router",
-                    new Topics("main", "main.clean", "main.dlq", "main.dlq.repairs"),
-                    1,
-                    "cdc_lab.orders",
-                    List.of("cdc_lab.orders_current", "cdc_lab.orders_changelog"),
+                    new ScenarioKeys(
+                        7,
+                        "sluice-router",
+                        new Topics("main", "main.clean", "main.dlq", "main.dlq.repairs"),
+                        1,
+                        "cdc_lab.orders",
+                        List.of("cdc_lab.orders_current", "cdc_lab.orders_changelog")),
                     700000002,
                     700000003,
                     false))
@@ -649,14 +652,15 @@ class VerifyReportTest {
             .fault(
                 new FaultSection(
                     FaultSection.MECHANISM,
-                    new ProducerMetadata("main", 0, 1, 1000),
-                    json("{\"connector\":{\"state\":\"PAUSED\"}}"),
-                    "ff",
-                    230,
-                    "ee",
-                    1,
-                    700000002,
-                    700000002))
+                    new InjectedRecord(
+                        new ProducerMetadata("main", 0, 1, 1000),
+                        json("{\"connector\":{\"state\":\"PAUSED\"}}"),
+                        "ff",
+                        230,
+                        "ee",
+                        1,
+                        700000002,
+                        700000002)))
             .quarantine(quarantine("repaired"))
             .recovery(
                 new RecoverySection(

@@ -17,6 +17,7 @@ import io.sluice.scenarios.fault.FaultClass;
 import io.sluice.scenarios.fault.FaultScenario;
 import io.sluice.scenarios.poison.PoisonDlqScenario;
 import io.sluice.scenarios.sinkpoison.SinkPoisonScenario;
+import io.sluice.scenarios.step.RunSettings;
 import io.sluice.stack.ProcessScale;
 import io.sluice.tools.cli.ReadyFile;
 import io.sluice.tools.reconcile.Reconciler;
@@ -429,37 +430,37 @@ public final class VerifyCommand implements Callable<Integer> {
   }
 
   private VerifyScenario scenario(String failureClass, int runSeed) {
-    Duration waitTimeout = Duration.ofSeconds(waitTimeoutSeconds);
     Duration repairWait = Duration.ofSeconds(repairWaitSeconds);
     if (skipRepair && !PoisonDlqScenario.FAILURE_CLASS.equals(failureClass)) {
       throw new IllegalArgumentException("--skip-repair is for --failure poison-dlq only");
     }
     if (SinkPoisonScenario.FAILURE_CLASS.equals(failureClass)) {
       return new SinkPoisonScenario(
-          new SinkPoisonScenario.Settings(
-              runSeed, baselineRows, waitTimeout, repairWait, redactPayloads));
+          new SinkPoisonScenario.Settings(runSettings(runSeed), repairWait, redactPayloads));
     }
     if (PoisonDlqScenario.FAILURE_CLASS.equals(failureClass)) {
       return new PoisonDlqScenario(
           new PoisonDlqScenario.Settings(
-              runSeed, baselineRows, waitTimeout, repairWait, skipRepair, redactPayloads));
+              runSettings(runSeed), repairWait, skipRepair, redactPayloads));
     }
     FaultClass fault = FaultClass.named(failureClass).orElseThrow();
-    FaultScenario.Settings defaults =
-        FaultScenario.Settings.defaults(runSeed, baselineRows, waitTimeout);
+    FaultScenario.Settings defaults = FaultScenario.Settings.defaults(runSettings(runSeed));
     return new FaultScenario(
         fault,
         new FaultScenario.Settings(
-            runSeed,
-            baselineRows,
+            defaults.run(),
             faults == null ? defaults.faults() : faults,
             rounds == null ? defaults.rounds() : rounds,
             rowsPerRound == null ? defaults.rowsPerRound() : rowsPerRound,
             defaults.roundPause(),
             defaults.poisonEvery(),
             defaults.downRounds(),
-            outageSeconds == null ? defaults.outage() : Duration.ofSeconds(outageSeconds),
-            waitTimeout));
+            outageSeconds == null ? defaults.outage() : Duration.ofSeconds(outageSeconds)));
+  }
+
+  /** What every scenario of the run is asked, with the run's seed for this class. */
+  private RunSettings runSettings(int runSeed) {
+    return new RunSettings(runSeed, baselineRows, Duration.ofSeconds(waitTimeoutSeconds));
   }
 
   private boolean runningStack() {

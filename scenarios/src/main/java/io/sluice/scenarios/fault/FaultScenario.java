@@ -3,17 +3,18 @@ package io.sluice.scenarios.fault;
 import static io.sluice.scenarios.fault.FaultCheck.POST_FAULT_EVENT_FLOW_CONTINUED;
 
 import io.sluice.scenarios.Checks;
-import io.sluice.scenarios.Findings;
-import io.sluice.scenarios.Reader;
 import io.sluice.scenarios.RunContext;
 import io.sluice.scenarios.ScenarioEndpoints;
 import io.sluice.scenarios.ScenarioFailure;
-import io.sluice.scenarios.ScenarioStack;
 import io.sluice.scenarios.StepChain;
-import io.sluice.scenarios.VerifyScenario;
+import io.sluice.scenarios.step.RunSettings;
+import io.sluice.scenarios.step.Step;
+import io.sluice.scenarios.step.StepScenario;
+import io.sluice.scenarios.step.Steps;
 import io.sluice.stack.ProcessScale;
 import io.sluice.stack.control.StackControlClient;
 import java.time.Duration;
+import java.util.Locale;
 
 /**
  * A failure class that faults one process of the process stack ({@code sluice up --processes})
@@ -28,10 +29,12 @@ import java.time.Duration;
  *   <li>reconcile every table, audit the event ids, check the class's own checks; final linkage.
  * </ol>
  */
-public final class FaultScenario implements VerifyScenario {
+public final class FaultScenario extends StepScenario<FaultCheck, FaultStep.Plan> {
   /**
    * How to run it.
    *
+   * @param run the seed (at most {@link SteadyWorkload#MAX_SEED}), the baseline rows and the bound
+   *     of every wait for the lake
    * @param faults how often the component is faulted
    * @param rounds the workload's rounds; the faults fall between them, evenly spread
    * @param rowsPerRound rows each round inserts (a third updated, a fifth deleted)
@@ -39,22 +42,18 @@ public final class FaultScenario implements VerifyScenario {
    * @param poisonEvery router-crash: one poison record after every this many rounds
    * @param downRounds SIGKILL classes: rounds the workload runs while the component is down
    * @param outage registry-outage: how long the registry stays down
-   * @param waitTimeout bound of every wait for the lake to catch up
    */
   public record Settings(
-      int seed,
-      long baselineRows,
+      RunSettings run,
       int faults,
       int rounds,
       long rowsPerRound,
       Duration roundPause,
       int poisonEvery,
       int downRounds,
-      Duration outage,
-      Duration waitTimeout) {
+      Duration outage) {
     public Settings {
-      ScenarioStack.checkRunSize(seed, baselineRows);
-      if (seed > SteadyWorkload.MAX_SEED) {
+      if (run.seed() > SteadyWorkload.MAX_SEED) {
         throw new IllegalArgumentException(
             "--seed must be at most " + SteadyWorkload.MAX_SEED + " for a process fault class");
       }
@@ -75,18 +74,8 @@ public final class FaultScenario implements VerifyScenario {
     }
 
     /** The defaults of {@code sluice verify}: a run of about a minute or two. */
-    public static Settings defaults(int seed, long baselineRows, Duration waitTimeout) {
-      return new Settings(
-          seed,
-          baselineRows,
-          2,
-          40,
-          30,
-          Duration.ofMillis(500),
-          5,
-          3,
-          Duration.ofSeconds(30),
-          waitTimeout);
+    public static Settings defaults(RunSettings run) {
+      return new Settings(run, 2, 40, 30, Duration.ofMillis(500), 5, 3, Duration.ofSeconds(30));
     }
   }
 
@@ -94,13 +83,13 @@ public final class FaultScenario implements VerifyScenario {
   private final Settings settings;
 
   public FaultScenario(FaultClass faultClass, Settings settings) {
+    super(
+        faultClass.failureName(),
+        Checks.of(FaultCheck.class, faultClass.checks()),
+        settings.run(),
+        new FaultStep.Plan(faultClass, settings));
     this.faultClass = faultClass;
     this.settings = settings;
-  }
-
-  @Override
-  public String failureClass() {
-    return faultClass.failureName();
   }
 
   @Override
@@ -124,63 +113,42 @@ public final class FaultScenario implements VerifyScenario {
         + " no claim about throughput or other failure classes.";
   }
 
+  /** Runs the steps only on a process stack: they fault its processes through its control API. */
   @Override
-  public Findings run(ScenarioEndpoints endpoints, RunContext context) {
-    FaultStep.Plan plan = new FaultStep.Plan(faultClass, settings);
-    StepChain<FaultStep, FaultStep.Plan> start =
-        StepChain.start(faultClass.failureName(), context.progress(), plan);
-    StepChain<FaultStep, ? extends FaultStep> end;
-    if (endpoints.controlUrl() == null) {
-      end =
-          start
-              .then(
-                  "start",
-                  "checking the stack",
-                  p -> {
-                    throw new ScenarioFailure(
-                        faultClass.failureName()
-                            + " faults a process of the process stack: run `sluice up --processes"
-                            + " --ready-file F` and pass --ready-file F (its control_url), or run"
-                            + " without --ready-file for a throwaway process stack");
-                  })
-              .complete();
-    } else {
-      StackControlClient control = new StackControlClient(endpoints.controlUrl());
-      end =
-          ScenarioStack.run(
-              endpoints,
-              context,
-              start,
-              stack -> steps(start, new FaultSteps(stack, control, plan, context.progress())));
+  protected StepChain<Step<FaultCheck>, ? extends Step<FaultCheck>> open(
+      ScenarioEndpoints endpoints,
+      RunContext context,
+      StepChain<Step<FaultCheck>, FaultStep.Plan> start) {
+    if (endpoints.controlUrl() != null) {
+      return super.open(endpoints, context, start);
     }
-    Findings.Builder<FaultCheck> report =
-        Findings.builder(Checks.of(FaultCheck.class, faultClass.checks()))
-            .reader(Reader.ICEBERG_GENERICS);
-    end.reached().addTo(report);
-    return summarise(report, end.phase(), end.failure().orElse(null));
-  }
-
-  @Override
-  public Findings notRun(String phase, String reason) {
-    return summarise(
-        Findings.builder(Checks.of(FaultCheck.class, faultClass.checks())),
-        phase,
-        new StepChain.Failure(phase, reason));
-  }
-
-  private StepChain<FaultStep, FaultStep.Final> steps(
-      StepChain<FaultStep, FaultStep.Plan> start, FaultSteps steps) {
     return start
         .then(
-            "baseline",
-            "seeding " + settings.baselineRows() + " rows of seed " + settings.seed(),
-            steps::versions)
+            "start",
+            "checking the stack",
+            p -> {
+              throw new ScenarioFailure(
+                  faultClass.failureName()
+                      + " faults a process of the process stack: run `sluice up --processes"
+                      + " --ready-file F` and pass --ready-file F (its control_url), or run"
+                      + " without --ready-file for a throwaway process stack");
+            })
+        .complete();
+  }
+
+  @Override
+  protected StepChain<Step<FaultCheck>, ? extends Step<FaultCheck>> steps(
+      StepChain<Step<FaultCheck>, FaultStep.Plan> start, Steps<FaultCheck> shared) {
+    StackControlClient control = new StackControlClient(shared.stack().endpoints().controlUrl());
+    FaultSteps steps = new FaultSteps(shared, control, plan());
+    return shared
+        .enterBaseline(start)
         .then(steps::baseline)
         .then(
             "fault",
             settings.faults()
                 + " x "
-                + faultClass.injection().name().toLowerCase(java.util.Locale.ROOT)
+                + faultClass.injection().name().toLowerCase(Locale.ROOT)
                 + " of "
                 + faultClass.component()
                 + " during a "
@@ -192,9 +160,8 @@ public final class FaultScenario implements VerifyScenario {
         .complete();
   }
 
-  private static Findings summarise(
-      Findings.Builder<FaultCheck> report, String phase, StepChain.Failure failure) {
-    return report.build(
-        phase, failure, report.checks().holds(POST_FAULT_EVENT_FLOW_CONTINUED), false);
+  @Override
+  protected boolean mainPipelineContinued(Checks<FaultCheck> checks) {
+    return checks.holds(POST_FAULT_EVENT_FLOW_CONTINUED);
   }
 }

@@ -1,11 +1,13 @@
 package io.sluice.scenarios.fault;
 
 import com.fasterxml.jackson.annotation.JsonInclude;
+import com.fasterxml.jackson.annotation.JsonUnwrapped;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.PropertyNamingStrategies;
 import com.fasterxml.jackson.databind.annotation.JsonNaming;
 import io.sluice.scenarios.ProducerMetadata;
 import io.sluice.scenarios.ReportSection;
+import io.sluice.scenarios.step.Sections.ScenarioKeys;
 import io.sluice.tools.reconcile.ReconciliationReport;
 import java.util.List;
 
@@ -16,12 +18,7 @@ public final class FaultSections {
   /** {@code scenario}: what the run was asked to do. */
   @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
   public record ScenarioSection(
-      int seed,
-      String consumerGroup,
-      Topics topics,
-      long baselineEvents,
-      String sourceTable,
-      List<String> icebergTables,
+      @JsonUnwrapped ScenarioKeys run,
       String component,
       int faults,
       int workloadRounds,
@@ -29,9 +26,6 @@ public final class FaultSections {
       long workloadRoundPauseMs,
       Integer poisonEveryRounds)
       implements ReportSection {}
-
-  @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
-  public record Topics(String main, String clean, String dlq) {}
 
   /**
    * {@code fault}: how the component was faulted, each injection, and (router-crash) where the

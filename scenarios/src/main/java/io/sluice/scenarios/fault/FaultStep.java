@@ -1,47 +1,30 @@
 package io.sluice.scenarios.fault;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import io.sluice.dlq.Sha256;
-import io.sluice.scenarios.EventIdAuditReport;
 import io.sluice.scenarios.Findings;
 import io.sluice.scenarios.LinkageSnapshot;
 import io.sluice.scenarios.ProducerMetadata;
-import io.sluice.scenarios.ScenarioStack;
-import io.sluice.scenarios.StackVersions;
-import io.sluice.scenarios.StepChain;
-import io.sluice.scenarios.TableDrift;
-import io.sluice.scenarios.poison.PoisonSections.QuarantineSection;
+import io.sluice.scenarios.step.Baseline;
+import io.sluice.scenarios.step.Sections.ScenarioKeys;
+import io.sluice.scenarios.step.Sections.Topics;
+import io.sluice.scenarios.step.Step;
 import io.sluice.tools.reconcile.ReconciliationReport;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
 
 /**
- * What a step of a process-fault class found, as it hands it to the next ({@link FaultSteps}). Each
- * holds the step before it, so the last step reached writes the whole run ({@link #addTo}).
+ * What a process-fault class's own steps found ({@link FaultSteps}): the plan, then where the
+ * workload starts, the faults and the recovery between the {@link Baseline} and the final step
+ * every scenario takes.
  */
-sealed interface FaultStep {
-  void addTo(Findings.Builder<FaultCheck> report);
-
-  Plan plan();
+sealed interface FaultStep extends Step<FaultCheck> {
 
   record Plan(FaultClass faultClass, FaultScenario.Settings settings) implements FaultStep {
-    @Override
-    public Plan plan() {
-      return this;
-    }
-
     @Override
     public void addTo(Findings.Builder<FaultCheck> report) {
       report.scenario(
           new FaultSections.ScenarioSection(
-              settings.seed(),
-              ScenarioStack.ROUTER_GROUP,
-              new FaultSections.Topics(
-                  ScenarioStack.MAIN_TOPIC, ScenarioStack.CLEAN_TOPIC, ScenarioStack.DLQ_TOPIC),
-              settings.baselineRows(),
-              ScenarioStack.SOURCE_TABLE,
-              ScenarioStack.ICEBERG_TABLES,
+              ScenarioKeys.of(settings.run(), Topics.withoutRepairLedger()),
               faultClass.component(),
               settings.faults(),
               settings.rounds(),
@@ -51,77 +34,42 @@ sealed interface FaultStep {
     }
   }
 
-  record Versions(Plan plan, StackVersions versions) implements FaultStep {
+  /**
+   * After the baseline, where the workload starts.
+   *
+   * @param mainEnd the main topic's end offsets when the workload started, per partition
+   * @param cleanEnd the clean topic's end offsets then
+   */
+  record WorkloadStart(
+      Baseline<FaultCheck> baseline, Map<Integer, Long> mainEnd, Map<Integer, Long> cleanEnd)
+      implements FaultStep {
     @Override
     public void addTo(Findings.Builder<FaultCheck> report) {
-      plan.addTo(report);
-      report.stackVersions(versions);
+      baseline.addTo(report);
     }
   }
 
   /**
-   * After the baseline.
+   * After the faults, with the workload done.
    *
-   * @param dlqBefore the DLQ records there before the run
-   * @param mainEnd the main topic's end offsets when the workload started, per partition
-   * @param cleanEnd the clean topic's end offsets then
+   * @param poison where each poison record the workload sent landed
+   * @param lastEventId the event id of the workload's last change
+   * @param fault the report's {@code fault}; scale-out's final step completes it
    */
-  record Baseline(
-      Versions versions,
-      Set<String> dlqBefore,
-      LinkageSnapshot linkage,
-      Map<Integer, Long> mainEnd,
-      Map<Integer, Long> cleanEnd)
-      implements FaultStep {
-    @Override
-    public Plan plan() {
-      return versions.plan();
-    }
-
-    @Override
-    public void addTo(Findings.Builder<FaultCheck> report) {
-      versions.addTo(report);
-      report.baselineLinkage(linkage);
-    }
-  }
-
-  /** After the faults, with the workload done. */
   record Faulted(
-      Baseline baseline,
+      WorkloadStart start,
       List<FaultSections.Injection> injections,
       List<ProducerMetadata> poison,
-      JsonNode captureStatusDuringInjection,
       long lastEventId,
       long lastFaultEndedNanos,
+      FaultSections.FaultSection fault,
       Map<FaultCheck, Boolean> proved)
       implements FaultStep {
     @Override
-    public Plan plan() {
-      return baseline.plan();
-    }
-
-    @Override
     public void addTo(Findings.Builder<FaultCheck> report) {
-      baseline.addTo(report);
-      report.fault(section());
+      start.addTo(report);
+      report.fault(fault);
       report.proved(proved);
-    }
-
-    FaultSections.FaultSection section() {
-      FaultClass c = plan().faultClass();
-      return new FaultSections.FaultSection(
-          c.mechanism(),
-          poison.isEmpty() ? null : poison.get(0),
-          captureStatusDuringInjection,
-          poison.isEmpty() ? null : Sha256.hex(SteadyWorkload.poisonValue(firstPoisonRound())),
-          c.component(),
-          injections,
-          poison,
-          null);
-    }
-
-    private int firstPoisonRound() {
-      return plan().settings().poisonEvery();
     }
   }
 
@@ -134,11 +82,6 @@ sealed interface FaultStep {
       long convergedAfterLastFaultMs)
       implements FaultStep {
     @Override
-    public Plan plan() {
-      return faulted.plan();
-    }
-
-    @Override
     public void addTo(Findings.Builder<FaultCheck> report) {
       faulted.addTo(report);
       report.repairLinkage(linkage);
@@ -149,39 +92,6 @@ sealed interface FaultStep {
               afterRecovery,
               captureStatusAfter,
               convergedAfterLastFaultMs));
-    }
-  }
-
-  record Final(
-      Recovered recovered,
-      ReconciliationReport reconciliation,
-      EventIdAuditReport audit,
-      LinkageSnapshot linkage,
-      QuarantineSection quarantine,
-      long dlqRecordCount,
-      FaultSections.ScaleOutSection scaleOut,
-      Map<FaultCheck, Boolean> proved,
-      List<TableDrift> drift)
-      implements FaultStep {
-    @Override
-    public Plan plan() {
-      return recovered.plan();
-    }
-
-    @Override
-    public void addTo(Findings.Builder<FaultCheck> report) {
-      recovered.addTo(report);
-      if (scaleOut != null) {
-        report.fault(recovered.faulted().section().withScaleOut(scaleOut));
-      }
-      report
-          .finalLinkage(linkage)
-          .reconciliation(reconciliation)
-          .eventIdAudit(audit)
-          .quarantine(quarantine)
-          .dlqRecordCount(dlqRecordCount)
-          .drift(StepChain.FINAL, drift)
-          .proved(proved);
     }
   }
 }

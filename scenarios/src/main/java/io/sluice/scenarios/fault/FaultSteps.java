@@ -20,11 +20,17 @@ import static io.sluice.scenarios.fault.FaultCheck.ZERO_RECORDS_QUARANTINED;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.sluice.dlq.Sha256;
+import io.sluice.scenarios.ChangeEvent;
+import io.sluice.scenarios.ProducerMetadata;
 import io.sluice.scenarios.ScenarioFailure;
 import io.sluice.scenarios.ScenarioStack;
 import io.sluice.scenarios.ScenarioStack.LakeReading;
-import io.sluice.scenarios.poison.PoisonSections.QuarantineSection;
-import io.sluice.scenarios.sinkpoison.ChangeEvent;
+import io.sluice.scenarios.step.Baseline;
+import io.sluice.scenarios.step.Final;
+import io.sluice.scenarios.step.Sections.QuarantineSection;
+import io.sluice.scenarios.step.Steps;
+import io.sluice.scenarios.step.Versions;
 import io.sluice.stack.ProcessStack;
 import io.sluice.stack.control.ComponentStatus;
 import io.sluice.stack.control.StackController;
@@ -52,7 +58,8 @@ import org.apache.iceberg.Snapshot;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 
 /**
- * The steps of a process-fault class on one process stack ({@link FaultScenario}). Each takes the
+ * A process-fault class's own steps on one process stack ({@link FaultScenario}), around and
+ * between the baseline and the final reading every scenario shares ({@link Steps}). Each takes the
  * previous step's result and returns its own; a step that cannot go on throws {@link
  * ScenarioFailure}; every wait is bounded.
  */
@@ -61,8 +68,8 @@ final class FaultSteps {
   private static final ObjectMapper JSON = new ObjectMapper();
 
   private final ScenarioStack stack;
+  private final Steps<FaultCheck> shared;
   private final StackController control;
-  private final FaultStep.Plan plan;
   private final FaultClass faultClass;
   private final FaultScenario.Settings settings;
   private final Consumer<String> progress;
@@ -70,25 +77,25 @@ final class FaultSteps {
   private ScaleOut.Placement placementBefore;
   private Map<Path, Long> workerLogMarks;
 
-  FaultSteps(
-      ScenarioStack stack,
-      StackController control,
-      FaultStep.Plan plan,
-      Consumer<String> progress) {
-    this.stack = stack;
+  /**
+   * @param control the supervisor of the stack's processes
+   */
+  FaultSteps(Steps<FaultCheck> shared, StackController control, FaultStep.Plan plan) {
+    this.stack = shared.stack();
+    this.shared = shared;
     this.control = control;
-    this.plan = plan;
     this.faultClass = plan.faultClass();
     this.settings = plan.settings();
-    this.progress = progress;
+    this.progress = shared.context().progress();
     this.scaleOut = faultClass == FaultClass.SCALE_OUT ? new ScaleOut(stack) : null;
   }
 
-  FaultStep.Versions versions(FaultStep.Plan plan) throws Exception {
-    return new FaultStep.Versions(plan, stack.stackVersions());
-  }
-
-  FaultStep.Baseline baseline(FaultStep.Versions versions) throws Exception {
+  /**
+   * Checks that every component runs (and, for scale-out, that the stack is scaled out), takes the
+   * baseline every scenario takes, then notes where the workload starts: the workers' logs and the
+   * main and clean topics' end offsets.
+   */
+  FaultStep.WorkloadStart baseline(Versions<FaultCheck> versions) throws Exception {
     List<String> down =
         control.status().stream().filter(c -> !c.running()).map(ComponentStatus::name).toList();
     if (!down.isEmpty()) {
@@ -103,19 +110,16 @@ final class FaultSteps {
               + ", sink tasks "
               + placementBefore.tasks());
     }
-    ScenarioStack.Baselined b =
-        stack.baseline(settings.seed(), settings.baselineRows(), settings.waitTimeout(), progress);
+    Baseline<FaultCheck> baseline = shared.baseline(versions);
     workerLogMarks = ScaleOut.logMarks(control.status());
-    return new FaultStep.Baseline(
-        versions,
-        b.dlqBefore(),
-        b.linkage(),
+    return new FaultStep.WorkloadStart(
+        baseline,
         stack.endOffsets(ScenarioStack.MAIN_TOPIC),
         stack.endOffsets(ScenarioStack.CLEAN_TOPIC));
   }
 
   /** Runs the workload and faults the component while it runs. */
-  FaultStep.Faulted fault(FaultStep.Baseline baseline) throws Exception {
+  FaultStep.Faulted fault(FaultStep.WorkloadStart start) throws Exception {
     Map<String, ComponentStatus> before = byName(control.status());
     long retriesBefore = stack.routerRegistryRetries();
     List<FaultSections.Injection> injections = new ArrayList<>();
@@ -182,14 +186,21 @@ final class FaultSteps {
           KILLED_BETWEEN_ICEBERG_AND_CONNECT_COMMIT,
           injections.stream()
               .anyMatch(i -> Boolean.TRUE.equals(i.betweenIcebergAndConnectCommit())));
+      List<ProducerMetadata> poison = workload.poison();
+      FaultSections.FaultSection section =
+          new FaultSections.FaultSection(
+              faultClass.mechanism(),
+              poison.isEmpty() ? null : poison.get(0),
+              captureDuring,
+              poison.isEmpty()
+                  ? null
+                  : Sha256.hex(SteadyWorkload.poisonValue(settings.poisonEvery())),
+              faultClass.component(),
+              injections,
+              poison,
+              null);
       return new FaultStep.Faulted(
-          baseline,
-          injections,
-          workload.poison(),
-          captureDuring,
-          workload.lastEventId(),
-          lastFaultEnded,
-          proved);
+          start, injections, poison, workload.lastEventId(), lastFaultEnded, section, proved);
     }
   }
 
@@ -291,7 +302,7 @@ final class FaultSteps {
   FaultStep.Recovered recover(FaultStep.Faulted faulted) {
     ReconcileResult converged =
         stack.awaitConverged(
-            "the current table equals the source after the faults", settings.waitTimeout());
+            "the current table equals the source after the faults", settings.run().waitTimeout());
     long ms = (System.nanoTime() - faulted.lastFaultEndedNanos()) / 1_000_000;
     progress.accept(
         "  converged "
@@ -302,17 +313,15 @@ final class FaultSteps {
         faulted, ReconciliationReport.of(converged), stack.linkage(), captureStatus(), ms);
   }
 
-  FaultStep.Final settle(FaultStep.Recovered recovered) throws Exception {
+  Final<FaultCheck> settle(FaultStep.Recovered recovered) throws Exception {
     FaultStep.Faulted faulted = recovered.faulted();
     long lastId = faulted.lastEventId();
-    LakeReading last =
-        stack.finalReading(
-            settings.waitTimeout(), audit -> audit.changelogEventIds().containsKey(lastId));
+    LakeReading last = shared.finalReading(audit -> audit.changelogEventIds().containsKey(lastId));
     Map<String, Long> keys = stack.keyCounts(ScenarioStack.CURRENT_TABLE, OrdersTable.KEY_COLUMN);
     Map<String, Long> duplicates = new HashMap<>(keys);
     duplicates.values().removeIf(n -> n < 2);
     List<ConsumerRecord<byte[], byte[]>> dlq =
-        stack.dlqRecordsSince(faulted.baseline().dlqBefore());
+        stack.dlqRecordsSince(faulted.start().baseline().dlqBefore());
     Map<FaultCheck, Boolean> proved = new EnumMap<>(FaultCheck.class);
     proved.put(NO_DUPLICATE_KEY, duplicates.isEmpty());
     if (faultClass == FaultClass.DELETE_STORM) {
@@ -341,7 +350,7 @@ final class FaultSteps {
             .allMatch(ComponentStatus::running));
     proved.put(ZERO_RECORDS_QUARANTINED, dlq.isEmpty());
     if (faultClass.poison()) {
-      InputAudit inputs = InputAudit.of(stack, faulted.baseline(), faulted.poison());
+      InputAudit inputs = InputAudit.of(stack, faulted.start(), faulted.poison());
       proved.put(EACH_POISON_QUARANTINED_ONCE, inputs.eachPoisonOnce());
       proved.put(EVERY_INPUT_IN_CLEAN_OR_DLQ_ONCE, inputs.everyInputOnce());
       progress.accept("  inputs: " + inputs.describe());
@@ -366,16 +375,18 @@ final class FaultSteps {
             ? null
             : QuarantineSection.of(
                 dlq.get(0), stack.router().health(), stack.router().threadReplacements(), false);
-    return new FaultStep.Final(
+    FaultSections.FaultSection fault = scaled == null ? null : faulted.fault().withScaleOut(scaled);
+    long dlqRecords = dlq.size();
+    return shared.settled(
         recovered,
-        ReconciliationReport.of(last.reconcile()),
-        last.audit().toReport(),
-        stack.linkage(),
-        quarantine,
-        dlq.size(),
-        scaled,
+        last,
         proved,
-        stack.drifting(last.tables()));
+        report -> {
+          if (fault != null) {
+            report.fault(fault);
+          }
+          report.quarantine(quarantine).dlqRecordCount(dlqRecords);
+        });
   }
 
   /** scale-out's own checks: placement again, the workers' logs, the offsets Iceberg holds. */
@@ -416,7 +427,7 @@ final class FaultSteps {
 
   /** The storm's keys that the lake holds and the source does not. */
   private List<String> resurrected(Set<String> lakeKeys) throws Exception {
-    int seed = SteadyWorkload.stormSeed(settings.seed());
+    int seed = SteadyWorkload.stormSeed(settings.run().seed());
     Set<String> source = new HashSet<>();
     try (Connection c = stack.connect();
         PreparedStatement ps =

@@ -33,14 +33,14 @@ record InputAudit(
     long dlqDuplicates,
     long dlqOther) {
   static InputAudit of(
-      ScenarioStack stack, FaultStep.Baseline baseline, List<ProducerMetadata> poison) {
+      ScenarioStack stack, FaultStep.WorkloadStart start, List<ProducerMetadata> poison) {
     Set<String> poisonIds = new HashSet<>();
     poison.forEach(p -> poisonIds.add(p.partition() + "@" + p.offset()));
     Map<String, Long> expected = new HashMap<>();
     long inputs = 0;
     long poisonInputs = 0;
     for (ConsumerRecord<byte[], byte[]> r : stack.readCommitted(ScenarioStack.MAIN_TOPIC)) {
-      if (r.offset() < baseline.mainEnd().getOrDefault(r.partition(), 0L)) {
+      if (r.offset() < start.mainEnd().getOrDefault(r.partition(), 0L)) {
         continue;
       }
       inputs++;
@@ -53,7 +53,7 @@ record InputAudit(
     long matched = 0;
     long extra = 0;
     for (ConsumerRecord<byte[], byte[]> r : stack.readCommitted(ScenarioStack.CLEAN_TOPIC)) {
-      if (r.offset() < baseline.cleanEnd().getOrDefault(r.partition(), 0L)) {
+      if (r.offset() < start.cleanEnd().getOrDefault(r.partition(), 0L)) {
         continue;
       }
       String id = identity(r);
@@ -69,7 +69,7 @@ record InputAudit(
     long ofPoison = 0;
     long duplicates = 0;
     long other = 0;
-    for (ConsumerRecord<byte[], byte[]> r : stack.dlqRecordsSince(baseline.dlqBefore())) {
+    for (ConsumerRecord<byte[], byte[]> r : stack.dlqRecordsSince(start.baseline().dlqBefore())) {
       String original = original(r);
       if (!seen.add(original)) {
         duplicates++;

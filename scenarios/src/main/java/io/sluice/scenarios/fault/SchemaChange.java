@@ -57,7 +57,7 @@ final class SchemaChange {
       try (Connection c = stack.connect()) {
         c.setAutoCommit(true);
         for (int round = first; round <= last; round++) {
-          int seed = SteadyWorkload.roundSeed(settings.seed(), round);
+          int seed = SteadyWorkload.roundSeed(settings.run().seed(), round);
           try (PreparedStatement ps =
               c.prepareStatement(
                   "UPDATE "
@@ -80,11 +80,11 @@ final class SchemaChange {
           }
         }
       }
-      long baselineLow = TableWorkload.id(settings.seed(), 0);
-      long baselineHigh = TableWorkload.id(settings.seed() + 1, 0);
+      long baselineLow = TableWorkload.id(settings.run().seed(), 0);
+      long baselineHigh = TableWorkload.id(settings.run().seed() + 1, 0);
       Map<String, Object> lake =
           BoundedWait.latest(
-              settings.waitTimeout(),
+              settings.run().waitTimeout(),
               () -> stack.columnValues(ScenarioStack.CURRENT_TABLE, OrdersTable.KEY_COLUMN, column),
               values ->
                   valued.entrySet().stream()
@@ -133,7 +133,7 @@ final class SchemaChange {
 
   /** The column schema-change adds: one per seed, so a run on a used stack adds its own. */
   private String addedColumn() {
-    return "note_s" + settings.seed();
+    return "note_s" + settings.run().seed();
   }
 
   private static boolean inRange(String key, long low, long high) {

@@ -147,7 +147,7 @@ final class SteadyWorkload implements AutoCloseable {
 
   private void run(boolean withPoison) {
     DeleteStormWorkload storm =
-        deleteStorm ? new DeleteStormWorkload(stormSeed(settings.seed()), stormKeys()) : null;
+        deleteStorm ? new DeleteStormWorkload(stormSeed(settings.run().seed()), stormKeys()) : null;
     try (KafkaProducer<byte[], byte[]> producer =
         withPoison ? stack.producer("sluice-verify-fault-poison") : null) {
       for (int round = 1; round <= settings.rounds() && !stopped; round++) {
@@ -157,7 +157,7 @@ final class SteadyWorkload implements AutoCloseable {
           lastEventId =
               storm != null
                   ? storm.round(c).lastEventId()
-                  : new OrdersWorkload(roundSeed(settings.seed(), round))
+                  : new OrdersWorkload(roundSeed(settings.run().seed(), round))
                       .run(c, rows, rows / 3, rows / 5, line -> {})
                       .lastEventId();
         } finally {
@@ -178,7 +178,7 @@ final class SteadyWorkload implements AutoCloseable {
       // tables once the lake caught up with everything before it.
       try (Connection c = stack.connect()) {
         lastEventId =
-            new OrdersWorkload(roundSeed(settings.seed(), settings.rounds() + 1))
+            new OrdersWorkload(roundSeed(settings.run().seed(), settings.rounds() + 1))
                 .run(c, 1, 0, 0, line -> {})
                 .lastEventId();
       }

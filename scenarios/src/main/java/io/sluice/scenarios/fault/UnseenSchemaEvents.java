@@ -1,10 +1,10 @@
 package io.sluice.scenarios.fault;
 
+import io.sluice.scenarios.ChangeEvent;
+import io.sluice.scenarios.RetypedSchemas;
 import io.sluice.scenarios.ScenarioFailure;
+import io.sluice.scenarios.ScenarioRows;
 import io.sluice.scenarios.ScenarioStack;
-import io.sluice.scenarios.poison.ScenarioRows;
-import io.sluice.scenarios.sinkpoison.ChangeEvent;
-import io.sluice.scenarios.sinkpoison.RetypedSchemas;
 import io.sluice.schema.Subjects;
 import io.sluice.schema.registry.RegisteredSchema;
 import io.sluice.stack.workload.OrderRow;
@@ -46,7 +46,7 @@ final class UnseenSchemaEvents {
             RetypedSchemas.reverted(
                 latest.schema(),
                 "amount_cents",
-                "registry-outage fault " + fault + " of seed " + settings.seed()));
+                "registry-outage fault " + fault + " of seed " + settings.run().seed()));
     RegisteredSchema unseen = stack.registry().latest(subject);
     if (unseen.id() == latest.id()) {
       throw new ScenarioFailure(
@@ -55,9 +55,7 @@ final class UnseenSchemaEvents {
     List<ChangeEvent> events = new ArrayList<>();
     try (Connection c = stack.connect()) {
       for (int i = 1; i <= UNSEEN_EVENTS; i++) {
-        OrderRow row =
-            ScenarioRows.row(
-                settings.seed(), settings.baselineRows() + (fault - 1) * UNSEEN_EVENTS + i);
+        OrderRow row = settings.run().rowAfterBaseline((fault - 1) * UNSEEN_EVENTS + i);
         ScenarioRows.insert(c, row);
         events.add(
             ChangeEvent.insert(

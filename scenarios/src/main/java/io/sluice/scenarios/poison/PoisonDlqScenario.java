@@ -5,15 +5,14 @@ import static io.sluice.scenarios.poison.PoisonCheck.POST_POISON_EVENT_FLOW_CONT
 import static io.sluice.scenarios.poison.PoisonCheck.REPAIR_REPLAYED_WITH_REGISTERED_AVRO;
 
 import io.sluice.scenarios.Checks;
-import io.sluice.scenarios.Findings;
-import io.sluice.scenarios.Reader;
-import io.sluice.scenarios.RunContext;
-import io.sluice.scenarios.ScenarioEndpoints;
 import io.sluice.scenarios.ScenarioStack;
 import io.sluice.scenarios.StepChain;
-import io.sluice.scenarios.VerifyScenario;
-import io.sluice.scenarios.poison.PoisonStep.Final;
 import io.sluice.scenarios.poison.PoisonStep.Plan;
+import io.sluice.scenarios.step.QuarantineSteps;
+import io.sluice.scenarios.step.RunSettings;
+import io.sluice.scenarios.step.Step;
+import io.sluice.scenarios.step.StepScenario;
+import io.sluice.scenarios.step.Steps;
 import io.sluice.tools.dlq.repair.IntendedRowPlanner;
 import java.time.Duration;
 
@@ -33,46 +32,31 @@ import java.time.Duration;
  *       event ids.
  * </ol>
  *
- * Each step ({@link PoisonSteps}) takes the previous step's result ({@link PoisonStep}) and returns
- * its own; the report is built from the last one reached. Every wait is bounded. A step that cannot
- * go on (something did not happen in time) ends the run with its reason in the report; the checks
- * of the steps not completed stay false.
+ * Each step ({@link PoisonSteps}, and {@link Steps} for the baseline and the final reading) takes
+ * the previous step's result ({@link PoisonStep}) and returns its own; the report is built from the
+ * last one reached. Every wait is bounded. A step that cannot go on (something did not happen in
+ * time) ends the run with its reason in the report; the checks of the steps not completed stay
+ * false.
  */
-public final class PoisonDlqScenario implements VerifyScenario {
+public final class PoisonDlqScenario extends StepScenario<PoisonCheck, Plan> {
   public static final String FAILURE_CLASS = "poison-dlq";
-
-  /** The phase that repairs the DLQ record and reconciles before capture resumes. */
-  static final String REPAIR_PHASE = "repair";
 
   /**
    * How to run the scenario.
    *
-   * @param waitTimeout bound of every wait for the lake to catch up
+   * @param run the seed, the baseline rows and the bound of every wait for the lake
    * @param repairWait bound of the wait for convergence after the repair, before capture resumes
    * @param skipRepair leave the DLQ record unrepaired (shows the checks can fail)
    * @param redactPayloads leave the quarantined record's key and value out of the report
    */
   public record Settings(
-      int seed,
-      long baselineRows,
-      Duration waitTimeout,
-      Duration repairWait,
-      boolean skipRepair,
-      boolean redactPayloads) {
-    public Settings {
-      ScenarioStack.checkRunSize(seed, baselineRows);
-    }
-  }
+      RunSettings run, Duration repairWait, boolean skipRepair, boolean redactPayloads) {}
 
   private final Settings settings;
 
   public PoisonDlqScenario(Settings settings) {
+    super(FAILURE_CLASS, Checks.none(PoisonCheck.class), settings.run(), Plan.of(settings));
     this.settings = settings;
-  }
-
-  @Override
-  public String failureClass() {
-    return FAILURE_CLASS;
   }
 
   @Override
@@ -87,34 +71,12 @@ public final class PoisonDlqScenario implements VerifyScenario {
   }
 
   @Override
-  public Findings run(ScenarioEndpoints endpoints, RunContext context) {
-    StepChain<PoisonStep, Plan> start =
-        StepChain.start(FAILURE_CLASS, context.progress(), Plan.of(settings));
-    StepChain<PoisonStep, ? extends PoisonStep> end =
-        ScenarioStack.run(
-            endpoints,
-            context,
-            start,
-            stack -> steps(start, new PoisonSteps(stack, settings, context.progress())));
-    Findings.Builder<PoisonCheck> report =
-        Findings.builder(PoisonCheck.class).reader(Reader.ICEBERG_GENERICS);
-    end.reached().addTo(report);
-    return summarise(report, end.phase(), end.failure().orElse(null));
-  }
-
-  @Override
-  public Findings notRun(String phase, String reason) {
-    return summarise(
-        Findings.builder(PoisonCheck.class), phase, new StepChain.Failure(phase, reason));
-  }
-
-  private StepChain<PoisonStep, Final> steps(StepChain<PoisonStep, Plan> start, PoisonSteps steps) {
-    return start
-        .then(
-            "baseline",
-            "seeding " + settings.baselineRows() + " rows of seed " + settings.seed(),
-            steps::versions)
-        .then(steps::baseline)
+  protected StepChain<Step<PoisonCheck>, ? extends Step<PoisonCheck>> steps(
+      StepChain<Step<PoisonCheck>, Plan> start, Steps<PoisonCheck> shared) {
+    PoisonSteps steps = new PoisonSteps(shared, plan());
+    return shared
+        .enterBaseline(start)
+        .then(shared::baseline)
         .then(
             "inject",
             "pausing capture, inserting the intended row, injecting the poison",
@@ -124,7 +86,7 @@ public final class PoisonDlqScenario implements VerifyScenario {
             "waiting for the DLQ record and the router's commit past the poison",
             steps::quarantine)
         .then(
-            REPAIR_PHASE,
+            QuarantineSteps.REPAIR_PHASE,
             settings.skipRepair()
                 ? "SKIPPED (--skip-repair): the DLQ record stays unrepaired"
                 : "repairing the DLQ record with " + IntendedRowPlanner.STRATEGY,
@@ -137,13 +99,13 @@ public final class PoisonDlqScenario implements VerifyScenario {
         .complete();
   }
 
-  private static Findings summarise(
-      Findings.Builder<PoisonCheck> report, String phase, StepChain.Failure failure) {
-    Checks<PoisonCheck> checks = report.checks();
-    return report.build(
-        phase,
-        failure,
-        checks.holds(MAIN_JOB_SURVIVED_POISON) && checks.holds(POST_POISON_EVENT_FLOW_CONTINUED),
-        checks.holds(REPAIR_REPLAYED_WITH_REGISTERED_AVRO));
+  @Override
+  protected boolean mainPipelineContinued(Checks<PoisonCheck> checks) {
+    return checks.holds(MAIN_JOB_SURVIVED_POISON) && checks.holds(POST_POISON_EVENT_FLOW_CONTINUED);
+  }
+
+  @Override
+  protected boolean repairReplayed(Checks<PoisonCheck> checks) {
+    return checks.holds(REPAIR_REPLAYED_WITH_REGISTERED_AVRO);
   }
 }

@@ -14,39 +14,36 @@ import static io.sluice.scenarios.poison.PoisonCheck.POST_POISON_EVENT_FLOW_CONT
 import static io.sluice.scenarios.poison.PoisonCheck.REPAIR_CONVERGED_BEFORE_CONNECTOR_RESUME;
 import static io.sluice.scenarios.poison.PoisonCheck.REPAIR_REPLAYED_WITH_REGISTERED_AVRO;
 
-import com.fasterxml.jackson.databind.JsonNode;
-import io.sluice.dlq.DlqEnvelope;
-import io.sluice.dlq.Sha256;
-import io.sluice.scenarios.BoundedWait;
-import io.sluice.scenarios.CaptureAdmin;
-import io.sluice.scenarios.LinkageSnapshot;
 import io.sluice.scenarios.ProducerMetadata;
 import io.sluice.scenarios.ScenarioFailure;
+import io.sluice.scenarios.ScenarioRows;
 import io.sluice.scenarios.ScenarioStack;
 import io.sluice.scenarios.ScenarioStack.LakeReading;
 import io.sluice.scenarios.poison.PoisonDlqScenario.Settings;
 import io.sluice.scenarios.poison.PoisonSections.FaultSection;
-import io.sluice.scenarios.poison.PoisonSections.QuarantineSection;
 import io.sluice.scenarios.poison.PoisonSections.RecoverySection;
-import io.sluice.scenarios.poison.PoisonSections.RepairProducerMetadata;
-import io.sluice.scenarios.poison.PoisonStep.Baseline;
-import io.sluice.scenarios.poison.PoisonStep.Final;
 import io.sluice.scenarios.poison.PoisonStep.Injection;
 import io.sluice.scenarios.poison.PoisonStep.Plan;
-import io.sluice.scenarios.poison.PoisonStep.Quarantine;
-import io.sluice.scenarios.poison.PoisonStep.Repair;
-import io.sluice.scenarios.poison.PoisonStep.Resumption;
-import io.sluice.scenarios.poison.PoisonStep.Versions;
+import io.sluice.scenarios.step.Baseline;
+import io.sluice.scenarios.step.Final;
+import io.sluice.scenarios.step.Quarantine;
+import io.sluice.scenarios.step.QuarantineSteps;
+import io.sluice.scenarios.step.QuarantineSteps.BeforeResume;
+import io.sluice.scenarios.step.QuarantineSteps.Paused;
+import io.sluice.scenarios.step.QuarantineSteps.Repaired;
+import io.sluice.scenarios.step.QuarantineSteps.Resumed;
+import io.sluice.scenarios.step.Quarantined;
+import io.sluice.scenarios.step.Repair;
+import io.sluice.scenarios.step.Resumption;
+import io.sluice.scenarios.step.Sections.InjectedRecord;
+import io.sluice.scenarios.step.Sections.QuarantineSection;
+import io.sluice.scenarios.step.Sections.RepairProducerMetadata;
+import io.sluice.scenarios.step.Steps;
 import io.sluice.schema.wire.WireFormat;
 import io.sluice.stack.workload.OrderRow;
-import io.sluice.tools.dlq.ledger.LedgerEntry;
 import io.sluice.tools.dlq.repair.IntendedRowPlanner;
-import io.sluice.tools.reconcile.ReconcileResult;
-import io.sluice.tools.reconcile.ReconciliationReport;
 import java.sql.Connection;
 import java.sql.SQLException;
-import java.time.Duration;
-import java.util.Arrays;
 import java.util.EnumMap;
 import java.util.List;
 import java.util.Map;
@@ -56,54 +53,41 @@ import java.util.function.Consumer;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerRecord;
-import org.apache.kafka.common.TopicPartition;
 
 /**
- * The steps of the poison-dlq scenario on one stack (docs/design.md#the-poison-dlq-scenario). Each
- * takes the previous step's result and returns its own; none keeps anything between calls (the
- * stack's clients and the settings are all it holds). A step that cannot go on throws {@link
+ * The poison-dlq scenario's own steps on one stack (docs/design.md#the-poison-dlq-scenario),
+ * between the baseline and the final reading every scenario shares ({@link Steps}). Each takes the
+ * previous step's result and returns its own; none keeps anything between calls (the stack's
+ * clients, the plan and the settings are all it holds). A step that cannot go on throws {@link
  * ScenarioFailure}; every wait is bounded.
  */
 final class PoisonSteps {
-  private static final Duration STEP_TIMEOUT = Duration.ofSeconds(60);
   private static final String MAIN = ScenarioStack.MAIN_TOPIC;
   private static final String DLQ = ScenarioStack.DLQ_TOPIC;
 
   private final ScenarioStack stack;
+  private final Steps<PoisonCheck> shared;
+  private final QuarantineSteps quarantineSteps;
+  private final Plan plan;
   private final Settings settings;
   private final Consumer<String> progress;
 
-  PoisonSteps(ScenarioStack stack, Settings settings, Consumer<String> progress) {
-    this.stack = stack;
-    this.settings = settings;
-    this.progress = progress;
-  }
-
-  Versions versions(Plan plan) throws SQLException {
-    return new Versions(plan, stack.stackVersions());
-  }
-
-  /** Seeds the baseline rows and waits until the current table equals the source. */
-  Baseline baseline(Versions versions) throws SQLException {
-    ScenarioStack.Baselined baselined =
-        stack.baseline(settings.seed(), settings.baselineRows(), settings.waitTimeout(), progress);
-    return new Baseline(versions, baselined.dlqBefore(), baselined.linkage());
+  PoisonSteps(Steps<PoisonCheck> shared, Plan plan) {
+    this.stack = shared.stack();
+    this.shared = shared;
+    this.progress = shared.context().progress();
+    this.quarantineSteps = new QuarantineSteps(stack, progress);
+    this.plan = plan;
+    this.settings = plan.settings();
   }
 
   /**
    * Pauses capture, inserts the intended row in the source, and produces its JSON keyed by the Avro
    * primary key to the main topic: what capture would have published, but not in Avro.
    */
-  Injection inject(Baseline baseline) throws Exception {
-    long replacementsBefore = stack.router().threadReplacements();
-    CaptureAdmin capture = stack.capture();
-    capture.pause();
-    BoundedWait.until("capture reports PAUSED", STEP_TIMEOUT, capture::state, "PAUSED"::equals);
-    OrderRow intended = baseline.plan().intended();
-    try (Connection c = stack.connect()) {
-      ScenarioRows.insert(c, intended);
-    }
-    JsonNode statusDuringInjection = capture.status();
+  Injection inject(Baseline<PoisonCheck> baseline) throws Exception {
+    OrderRow intended = plan.intended();
+    Paused paused = quarantineSteps.pauseCaptureAndInsert(List.of(intended));
     PoisonRecord poison =
         PoisonRecord.of(
             stack.registry(),
@@ -112,169 +96,115 @@ final class PoisonSteps {
             ScenarioRows.intendedPayload(intended));
     long commitAtInjection = stack.routerCommitId();
     ProducerMetadata at = produce(poison);
-    String payloadSha256 = Sha256.hex(poison.value());
+    InjectedRecord injected =
+        InjectedRecord.of(
+            at,
+            paused.captureStatus(),
+            poison.key(),
+            poison.value(),
+            poison.keySchemaId(),
+            intended);
     progress.accept(
         "  poison at "
             + at
             + " ("
-            + poison.value().length
+            + injected.payloadSizeBytes()
             + " bytes, sha256 "
-            + payloadSha256
+            + injected.payloadSha256()
             + ")");
-    FaultSection fault =
-        new FaultSection(
-            FaultSection.MECHANISM,
-            at,
-            statusDuringInjection,
-            payloadSha256,
-            poison.value().length,
-            Sha256.hex(poison.key()),
-            poison.keySchemaId(),
-            intended.orderId(),
-            intended.eventId());
-    return new Injection(baseline, poison, at, replacementsBefore, commitAtInjection, fault);
+    return new Injection(
+        baseline,
+        poison,
+        at,
+        paused.threadReplacementsBefore(),
+        commitAtInjection,
+        new FaultSection(FaultSection.MECHANISM, injected));
   }
 
   /**
    * Waits for the poison's DLQ record and for the router's commit past the poison, then checks the
    * record (the only new one, its error metadata, the original bytes) and that the router runs.
    */
-  Quarantine quarantine(Injection injection) {
+  Quarantine<PoisonCheck, Injection> quarantine(Injection injection) {
     ProducerMetadata at = injection.poisonAt();
     Set<String> before = injection.baseline().dlqBefore();
     ConsumerRecord<byte[], byte[]> dlqRecord =
-        BoundedWait.until(
-            "the router writes a DLQ record for " + at + " to " + DLQ,
-            STEP_TIMEOUT,
-            () ->
-                stack.dlqRecordsSince(before).stream()
-                    .filter(r -> PoisonDlqRecords.isOf(r, at))
-                    .findFirst()
-                    .orElse(null),
-            r -> r != null);
-    TopicPartition poisonPartition = new TopicPartition(MAIN, at.partition());
-    Long committed =
-        BoundedWait.latest(
-            STEP_TIMEOUT,
-            () -> stack.routerCommitted().get(poisonPartition),
-            offset -> offset != null && offset > at.offset());
-
-    List<ConsumerRecord<byte[], byte[]>> fresh = stack.dlqRecordsSince(before);
-    long ofPoison = fresh.stream().filter(r -> PoisonDlqRecords.isOf(r, at)).count();
+        quarantineSteps.awaitDlqRecord(
+            "the router writes a DLQ record for " + at + " to " + DLQ, at, before);
+    Long committed = quarantineSteps.awaitRouterCommitPast(at);
+    Quarantined found = quarantineSteps.quarantined(dlqRecord, at, before, committed);
     PoisonRecord poison = injection.poison();
-    DlqEnvelope envelope = DlqEnvelope.fromJson(dlqRecord.value());
-    String health = stack.router().health();
-    long replacements = stack.router().threadReplacements();
     progress.accept(
         "  DLQ record "
-            + DLQ
-            + "-"
-            + dlqRecord.partition()
-            + "@"
-            + dlqRecord.offset()
+            + found.dlqRecordName()
             + " ("
-            + envelope.errorCode()
+            + found.envelope().errorCode()
             + "); router "
-            + health
+            + found.routerHealth()
             + ", committed offset of partition "
             + at.partition()
             + " "
             + committed);
     Map<PoisonCheck, Boolean> proved = new EnumMap<>(PoisonCheck.class);
-    proved.put(CHECKPOINT_ADVANCED_AFTER_POISON, committed != null && committed > at.offset());
-    proved.put(EXACTLY_ONE_DLQ_RECORD, ofPoison == 1 && fresh.size() == 1);
+    proved.put(CHECKPOINT_ADVANCED_AFTER_POISON, found.committedPast());
+    proved.put(EXACTLY_ONE_DLQ_RECORD, found.onlyRecordOfInjected());
     proved.put(
         POISON_WAS_NON_AVRO,
         !WireFormat.hasHeader(poison.value())
-            && "NOT_AVRO_WIRE_FORMAT".equals(envelope.errorCode()));
-    proved.put(DLQ_HAS_ERROR_METADATA, PoisonDlqRecords.hasErrorMetadata(dlqRecord, envelope, at));
+            && "NOT_AVRO_WIRE_FORMAT".equals(found.envelope().errorCode()));
+    proved.put(DLQ_HAS_ERROR_METADATA, found.hasErrorMetadata());
+    proved.put(DLQ_PRESERVED_ORIGINAL_VALUE, found.preserved(poison.key(), poison.value()));
     proved.put(
-        DLQ_PRESERVED_ORIGINAL_VALUE,
-        Arrays.equals(envelope.originalValue(), poison.value())
-            && Arrays.equals(envelope.originalKey(), poison.key())
-            && Sha256.hex(poison.value()).equals(envelope.originalValueSha256()));
-    proved.put(
-        MAIN_JOB_SURVIVED_POISON,
-        health.equals("RUNNING") && replacements == injection.threadReplacementsBefore());
+        MAIN_JOB_SURVIVED_POISON, found.routerSurvived(injection.threadReplacementsBefore()));
     QuarantineSection section =
         QuarantineSection.of(
             dlqRecord,
-            health,
-            replacements - injection.threadReplacementsBefore(),
+            found.routerHealth(),
+            found.threadReplacements() - injection.threadReplacementsBefore(),
             settings.redactPayloads());
-    return new Quarantine(injection, dlqRecord, fresh.size(), section, Map.copyOf(proved));
+    return new Quarantine<>(injection, found, section, Map.copyOf(proved));
   }
 
   /**
    * Repairs the DLQ record as an operator would (unless --skip-repair), then reconciles while
    * capture is still paused: the repaired record alone must make the lake equal the source.
    */
-  Repair repair(Quarantine quarantine) {
+  Repair<PoisonCheck, Injection, RecoverySection> repair(
+      Quarantine<PoisonCheck, Injection> quarantined) {
     Map<PoisonCheck, Boolean> proved = new EnumMap<>(PoisonCheck.class);
     String mode = "skipped";
     RepairProducerMetadata produced = null;
-    QuarantineSection section = quarantine.section();
+    Quarantine.Section section = quarantined.section();
     if (!settings.skipRepair()) {
-      ConsumerRecord<byte[], byte[]> dlqRecord = quarantine.dlqRecord();
-      PoisonRecord poison = quarantine.injection().poison();
-      RepairStep step =
-          new RepairStep(
-              stack.endpoints().bootstrapServers(),
-              stack.endpoints().schemaRegistryUrl(),
-              DLQ,
-              IntendedRowPlanner.STRATEGY);
-      LedgerEntry done = step.repair(dlqRecord, progress);
-      ConsumerRecord<byte[], byte[]> repaired = step.readBack(done);
+      Injection injection = quarantined.injection();
+      Repaired repaired =
+          quarantineSteps.repair(quarantined.found().dlqRecord(), IntendedRowPlanner.STRATEGY);
       proved.put(
           REPAIR_REPLAYED_WITH_REGISTERED_AVRO,
-          repaired != null
-              && WireFormat.hasHeader(repaired.value())
-              && stack
-                  .registry()
-                  .isIdInSubject(MAIN + "-value", WireFormat.schemaId(repaired.value()))
-              && Arrays.equals(repaired.key(), poison.key())
-              && repaired.partition() == quarantine.injection().poisonAt().partition());
+          repaired.replayed(
+              injection.poison().key(),
+              injection.poisonAt().partition(),
+              id -> stack.registry().isIdInSubject(MAIN + "-value", id)));
       mode = "repair --strategy " + IntendedRowPlanner.STRATEGY;
-      produced = step.metadata(dlqRecord, done, repaired);
+      produced = repaired.metadata();
       section = section.repaired();
     }
-    progress.accept(
-        "  waiting (at most "
-            + settings.repairWait().toSeconds()
-            + " s) for the current table to equal the source while capture is paused");
-    ReconcileResult before =
-        BoundedWait.latest(
-            settings.repairWait(), stack.lake()::reconcile, ReconcileResult::converged);
-    String captureState = stack.capture().state();
-    proved.put(
-        REPAIR_CONVERGED_BEFORE_CONNECTOR_RESUME,
-        before != null && before.converged() && captureState.equals("PAUSED"));
-    progress.accept(
-        "  before resume: "
-            + (before == null ? "no reconciliation" : before.diffCount() + " differing rows")
-            + ", capture "
-            + captureState);
+    BeforeResume reconciled = quarantineSteps.reconcileBeforeResume(settings.repairWait());
+    proved.put(REPAIR_CONVERGED_BEFORE_CONNECTOR_RESUME, reconciled.converged());
     RecoverySection recovery =
-        new RecoverySection(
-            mode,
-            produced,
-            before == null ? null : ReconciliationReport.of(before),
-            captureState,
-            null);
-    return new Repair(
-        quarantine, section, recovery, stack.linkage(), Map.copyOf(proved), stack.drifting(before));
+        new RecoverySection(mode, produced, reconciled.report(), reconciled.captureState(), null);
+    return new Repair<>(quarantined, section, recovery, reconciled, Map.copyOf(proved));
   }
 
   /** Resumes capture (it re-emits the intended row) and inserts the next row. */
-  Resumption resume(Repair repair) throws SQLException {
-    CaptureAdmin capture = stack.capture();
-    capture.resume();
-    String state = BoundedWait.latest(STEP_TIMEOUT, capture::state, "RUNNING"::equals);
-    RecoverySection recovery = repair.recovery().resumed(capture.status());
+  Resumption<PoisonCheck, Injection, RecoverySection> resume(
+      Repair<PoisonCheck, Injection, RecoverySection> repair) throws SQLException {
+    Resumed resumed = quarantineSteps.resumeCapture();
+    RecoverySection recovery = repair.recovery().resumed(resumed.status());
     try (Connection c = stack.connect()) {
-      ScenarioRows.insert(c, repair.plan().next());
+      ScenarioRows.insert(c, plan.next());
     }
-    return new Resumption(repair, recovery, Map.of(CONNECTOR_RESUMED, "RUNNING".equals(state)));
+    return new Resumption<>(repair, recovery, Map.of(CONNECTOR_RESUMED, resumed.running()));
   }
 
   /**
@@ -282,40 +212,27 @@ final class PoisonSteps {
    * event reached the changelog as often as it was sent (repair and capture: twice), then checks
    * that events kept flowing past the poison.
    */
-  Final settle(Resumption resumption) {
+  Final<PoisonCheck> settle(Resumption<PoisonCheck, Injection, RecoverySection> resumption) {
     long intendedCopies = settings.skipRepair() ? 1 : 2;
-    long intendedId = resumption.plan().intended().eventId();
+    long intendedId = plan.intended().eventId();
     LakeReading last =
-        stack.finalReading(
-            settings.waitTimeout(),
+        shared.finalReading(
             audit -> audit.changelogEventIds().getOrDefault(intendedId, 0L) >= intendedCopies);
-    long nextId = resumption.plan().next().eventId();
+    long nextId = plan.next().eventId();
     List<Long> current = stack.lake().eventIds(ScenarioStack.CURRENT_TABLE);
     boolean flowed =
         current.contains(nextId)
             && last.audit().changelogEventIds().containsKey(nextId)
             && stack.routerCommitId() > resumption.injection().routerCommitAtInjection() + 1;
-    LinkageSnapshot linkage = stack.linkage();
-    progress.accept(
-        "  final: "
-            + last.reconcile().diffCount()
-            + " differing rows, "
-            + last.audit().changelogRowCount()
-            + " changelog rows, "
-            + last.audit().duplicateOccurrenceCount()
-            + " duplicate event(s); tables: "
-            + ScenarioStack.describe(last.tables()));
-    return new Final(
+    progress.accept(Steps.finalLine(last, ""));
+    return shared.settled(
         resumption,
-        ReconciliationReport.of(last.reconcile()),
-        last.audit().toReport(),
-        linkage,
+        last,
         Map.of(
             POST_POISON_EVENT_FLOW_CONTINUED, flowed,
             FINAL_SNAPSHOT_DIFF_ZERO, last.reconcile().converged(),
             FINAL_EVENT_ID_AUDIT_CONSISTENT, last.audit().consistent(),
-            FINAL_EVERY_TABLE_EQUAL, ScenarioStack.everyTableEqual(last.tables())),
-        stack.drifting(last.tables()));
+            FINAL_EVERY_TABLE_EQUAL, ScenarioStack.everyTableEqual(last.tables())));
   }
 
   private ProducerMetadata produce(PoisonRecord record)

@@ -7,15 +7,14 @@ import static io.sluice.scenarios.sinkpoison.SinkPoisonCheck.ROUTER_SURVIVED;
 import static io.sluice.scenarios.sinkpoison.SinkPoisonCheck.SINKS_RUNNING_AT_END;
 
 import io.sluice.scenarios.Checks;
-import io.sluice.scenarios.Findings;
-import io.sluice.scenarios.Reader;
-import io.sluice.scenarios.RunContext;
-import io.sluice.scenarios.ScenarioEndpoints;
 import io.sluice.scenarios.ScenarioStack;
 import io.sluice.scenarios.StepChain;
-import io.sluice.scenarios.VerifyScenario;
-import io.sluice.scenarios.sinkpoison.SinkPoisonStep.Final;
 import io.sluice.scenarios.sinkpoison.SinkPoisonStep.Plan;
+import io.sluice.scenarios.step.QuarantineSteps;
+import io.sluice.scenarios.step.RunSettings;
+import io.sluice.scenarios.step.Step;
+import io.sluice.scenarios.step.StepScenario;
+import io.sluice.scenarios.step.Steps;
 import java.time.Duration;
 
 /**
@@ -38,11 +37,8 @@ import java.time.Duration;
  *       again.
  * </ol>
  */
-public final class SinkPoisonScenario implements VerifyScenario {
+public final class SinkPoisonScenario extends StepScenario<SinkPoisonCheck, Plan> {
   public static final String FAILURE_CLASS = "sink-poison";
-
-  /** The phase that reverts the schema, repairs and reconciles before capture resumes. */
-  static final String REPAIR_PHASE = "repair";
 
   /** The row field the schema change retypes from long to string. */
   public static final String RETYPED_FIELD = "amount_cents";
@@ -50,30 +46,14 @@ public final class SinkPoisonScenario implements VerifyScenario {
   /**
    * How to run the scenario.
    *
-   * @param waitTimeout bound of every wait for the lake to catch up
+   * @param run the seed, the baseline rows and the bound of every wait for the lake
    * @param repairWait bound of the wait for convergence after the repair, before capture resumes
    * @param redactPayloads leave the quarantined record's key and value out of the report
    */
-  public record Settings(
-      int seed,
-      long baselineRows,
-      Duration waitTimeout,
-      Duration repairWait,
-      boolean redactPayloads) {
-    public Settings {
-      ScenarioStack.checkRunSize(seed, baselineRows);
-    }
-  }
-
-  private final Settings settings;
+  public record Settings(RunSettings run, Duration repairWait, boolean redactPayloads) {}
 
   public SinkPoisonScenario(Settings settings) {
-    this.settings = settings;
-  }
-
-  @Override
-  public String failureClass() {
-    return FAILURE_CLASS;
+    super(FAILURE_CLASS, Checks.none(SinkPoisonCheck.class), settings.run(), Plan.of(settings));
   }
 
   @Override
@@ -91,38 +71,12 @@ public final class SinkPoisonScenario implements VerifyScenario {
   }
 
   @Override
-  public Findings run(ScenarioEndpoints endpoints, RunContext context) {
-    StepChain<SinkPoisonStep, Plan> start =
-        StepChain.start(FAILURE_CLASS, context.progress(), Plan.of(settings));
-    StepChain<SinkPoisonStep, ? extends SinkPoisonStep> end =
-        ScenarioStack.run(
-            endpoints,
-            context,
-            start,
-            stack ->
-                steps(
-                    start,
-                    new SinkPoisonSteps(stack, settings, context.clock(), context.progress())));
-    Findings.Builder<SinkPoisonCheck> report =
-        Findings.builder(SinkPoisonCheck.class).reader(Reader.ICEBERG_GENERICS);
-    end.reached().addTo(report);
-    return summarise(report, end.phase(), end.failure().orElse(null));
-  }
-
-  @Override
-  public Findings notRun(String phase, String reason) {
-    return summarise(
-        Findings.builder(SinkPoisonCheck.class), phase, new StepChain.Failure(phase, reason));
-  }
-
-  private StepChain<SinkPoisonStep, Final> steps(
-      StepChain<SinkPoisonStep, Plan> start, SinkPoisonSteps steps) {
-    return start
-        .then(
-            "baseline",
-            "seeding " + settings.baselineRows() + " rows of seed " + settings.seed(),
-            steps::versions)
-        .then(steps::baseline)
+  protected StepChain<Step<SinkPoisonCheck>, ? extends Step<SinkPoisonCheck>> steps(
+      StepChain<Step<SinkPoisonCheck>, Plan> start, Steps<SinkPoisonCheck> shared) {
+    SinkPoisonSteps steps = new SinkPoisonSteps(shared, plan());
+    return shared
+        .enterBaseline(start)
+        .then(shared::baseline)
         .then(
             "inject",
             "pausing capture, retyping " + RETYPED_FIELD + ", producing the retyped event",
@@ -131,7 +85,10 @@ public final class SinkPoisonScenario implements VerifyScenario {
             "quarantine",
             "waiting for the DLQ record, the router's commit and the following event",
             steps::quarantine)
-        .then(REPAIR_PHASE, "reverting the schema and repairing the intended row", steps::repair)
+        .then(
+            QuarantineSteps.REPAIR_PHASE,
+            "reverting the schema and repairing the intended row",
+            steps::repair)
         .then("resume", "resuming capture", steps::resume)
         .then(
             StepChain.FINAL,
@@ -140,16 +97,16 @@ public final class SinkPoisonScenario implements VerifyScenario {
         .complete();
   }
 
-  private static Findings summarise(
-      Findings.Builder<SinkPoisonCheck> report, String phase, StepChain.Failure failure) {
-    Checks<SinkPoisonCheck> checks = report.checks();
-    return report.build(
-        phase,
-        failure,
-        checks.holds(ROUTER_SURVIVED)
-            && checks.holds(FOLLOWING_EVENT_IN_CURRENT)
-            && checks.holds(FOLLOWING_EVENT_IN_CHANGELOG)
-            && checks.holds(SINKS_RUNNING_AT_END),
-        checks.holds(REPAIR_REPLAYED));
+  @Override
+  protected boolean mainPipelineContinued(Checks<SinkPoisonCheck> checks) {
+    return checks.holds(ROUTER_SURVIVED)
+        && checks.holds(FOLLOWING_EVENT_IN_CURRENT)
+        && checks.holds(FOLLOWING_EVENT_IN_CHANGELOG)
+        && checks.holds(SINKS_RUNNING_AT_END);
+  }
+
+  @Override
+  protected boolean repairReplayed(Checks<SinkPoisonCheck> checks) {
+    return checks.holds(REPAIR_REPLAYED);
   }
 }

@@ -1,14 +1,18 @@
 package io.sluice.scenarios.sinkpoison;
 
 import com.fasterxml.jackson.annotation.JsonInclude;
+import com.fasterxml.jackson.annotation.JsonUnwrapped;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.PropertyNamingStrategies;
 import com.fasterxml.jackson.databind.annotation.JsonNaming;
 import io.sluice.scenarios.ProducerMetadata;
 import io.sluice.scenarios.ReportSection;
-import io.sluice.scenarios.poison.PoisonSections.DlqKafkaRecord;
-import io.sluice.scenarios.poison.PoisonSections.RepairProducerMetadata;
-import io.sluice.scenarios.poison.PoisonSections.Topics;
+import io.sluice.scenarios.RetypedSchemas;
+import io.sluice.scenarios.step.Quarantine;
+import io.sluice.scenarios.step.Sections.DlqKafkaRecord;
+import io.sluice.scenarios.step.Sections.InjectedRecord;
+import io.sluice.scenarios.step.Sections.RepairProducerMetadata;
+import io.sluice.scenarios.step.Sections.ScenarioKeys;
 import io.sluice.schema.registry.RegisteredSchema;
 import io.sluice.tools.reconcile.ReconciliationReport;
 import java.util.List;
@@ -24,12 +28,7 @@ public final class SinkPoisonSections {
   /** {@code scenario}: what the run was asked to do, and the rows it adds after the baseline. */
   @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
   public record ScenarioSection(
-      int seed,
-      String consumerGroup,
-      Topics topics,
-      long baselineEvents,
-      String sourceTable,
-      List<String> icebergTables,
+      @JsonUnwrapped ScenarioKeys run,
       List<String> sinkConnectors,
       String retypedField,
       long intendedOrderId,
@@ -61,14 +60,7 @@ public final class SinkPoisonSections {
       String compatibilitySet,
       SchemaVersion acceptedSchema,
       SchemaVersion retypedSchema,
-      ProducerMetadata producerMetadata,
-      JsonNode connectorStatusDuringInjection,
-      String payloadSha256,
-      int payloadSizeBytes,
-      String keySha256,
-      int keySchemaId,
-      long intendedOrderId,
-      long intendedEventId,
+      @JsonUnwrapped InjectedRecord retypedEvent,
       ProducerMetadata followingEventProducerMetadata,
       int followingEventSchemaId,
       long followingEventId)
@@ -101,9 +93,10 @@ public final class SinkPoisonSections {
       List<SinkStatus> sinks,
       boolean followingEventInCurrent,
       boolean followingEventInChangelog)
-      implements ReportSection {
+      implements Quarantine.Section {
 
-    QuarantineSection repaired() {
+    @Override
+    public QuarantineSection repaired() {
       return new QuarantineSection(
           dlqKafkaRecord,
           errorMetadata,

@@ -1,4 +1,4 @@
-package io.sluice.scenarios.poison;
+package io.sluice.scenarios;
 
 import io.sluice.lake.IcebergRows;
 import io.sluice.stack.db.OrdersWorkload;
@@ -13,11 +13,12 @@ import java.util.LinkedHashMap;
 import java.util.Map;
 
 /**
- * The rows the poison-dlq scenario adds after its baseline: the intended row of the poison record
+ * The rows a scenario writes beside its workload: poison-dlq's intended row of the poison record
  * (order {@code baseline + 1} of the seed) and the row inserted after capture resumes (order {@code
- * baseline + 2}). Both derive from the seed and the order id only ({@link OrderRow#generate});
- * their event id is their order id, which is also the event id {@link OrdersWorkload} gives the
- * n-th change of a seed, so ids stay in one sequence.
+ * baseline + 2}), sink-poison's intended and following rows, registry-outage's rows of an unseen
+ * schema version. Each derives from the seed and the order id only ({@link OrderRow#generate}); its
+ * event id is its order id, which is also the event id {@link OrdersWorkload} gives the n-th change
+ * of a seed, so ids stay in one sequence.
  */
 public final class ScenarioRows {
   private static final String INSERT =
@@ -68,7 +69,7 @@ public final class ScenarioRows {
   }
 
   /** The poison payload's JSON object: the repair strategy {@code json-intended-row} reads it. */
-  static Map<String, Object> intendedPayload(OrderRow row) {
+  public static Map<String, Object> intendedPayload(OrderRow row) {
     Map<String, Object> payload = new LinkedHashMap<>();
     payload.put("intended_after", columns(row));
     payload.put("intended_operation", "c");

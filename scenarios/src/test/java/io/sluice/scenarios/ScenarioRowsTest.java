@@ -1,4 +1,4 @@
-package io.sluice.scenarios.poison;
+package io.sluice.scenarios;
 
 import static org.assertj.core.api.Assertions.assertThat;
 

@@ -1,7 +1,6 @@
-package io.sluice.scenarios.sinkpoison;
+package io.sluice.scenarios;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
-import io.sluice.scenarios.ScenarioFailure;
 import io.sluice.schema.registry.RegisteredSchema;
 import io.sluice.tools.dlq.repair.AvroWire;
 import io.sluice.tools.dlq.repair.DebeziumEnvelopeBuilder;
@@ -13,7 +12,7 @@ import org.apache.avro.Schema;
 import org.apache.avro.generic.GenericData;
 
 /**
- * A change event ({@code op c}) of one row as the scenario produces it to the main topic: the
+ * A change event ({@code op c}) of one row as a scenario produces it to the main topic: the
  * Debezium envelope of the row encoded with a registered value schema, keyed by the row's primary
  * key encoded with the registered key schema, as capture keys it, so it lands in the key's
  * partition. The envelope is built by the tools' {@link DebeziumEnvelopeBuilder}.

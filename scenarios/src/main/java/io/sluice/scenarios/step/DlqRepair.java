@@ -1,8 +1,8 @@
-package io.sluice.scenarios.poison;
+package io.sluice.scenarios.step;
 
 import io.sluice.scenarios.DlqTool;
 import io.sluice.scenarios.ScenarioFailure;
-import io.sluice.scenarios.poison.PoisonSections.RepairProducerMetadata;
+import io.sluice.scenarios.step.Sections.RepairProducerMetadata;
 import io.sluice.schema.wire.WireFormat;
 import io.sluice.tools.dlq.ledger.Ledger;
 import io.sluice.tools.dlq.ledger.LedgerEntry;
@@ -17,7 +17,7 @@ import org.apache.kafka.clients.consumer.ConsumerRecord;
  * --partition P --strategy S}, run in this JVM, then reads the ledger to learn where the repaired
  * record landed, and reads that record back.
  */
-public final class RepairStep {
+public final class DlqRepair {
   private final String bootstrapServers;
   private final String schemaRegistryUrl;
   private final String dlqTopic;
@@ -26,7 +26,7 @@ public final class RepairStep {
   /**
    * @param strategy the repair strategy, e.g. {@link IntendedRowPlanner#STRATEGY}
    */
-  public RepairStep(
+  public DlqRepair(
       String bootstrapServers, String schemaRegistryUrl, String dlqTopic, String strategy) {
     this.bootstrapServers = bootstrapServers;
     this.schemaRegistryUrl = schemaRegistryUrl;
@@ -34,7 +34,7 @@ public final class RepairStep {
     this.strategy = strategy;
   }
 
-  /** The command line the step runs, for the report. */
+  /** The command line the repair runs, for the report. */
   public List<String> arguments(ConsumerRecord<byte[], byte[]> dlqRecord) {
     return List.of(
         "dlq",

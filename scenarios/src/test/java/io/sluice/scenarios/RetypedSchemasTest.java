@@ -1,9 +1,8 @@
-package io.sluice.scenarios.sinkpoison;
+package io.sluice.scenarios;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.sluice.scenarios.ScenarioFailure;
 import org.apache.avro.Schema;
 import org.junit.jupiter.api.Test;
 

@@ -1,11 +1,10 @@
-package io.sluice.scenarios.sinkpoison;
+package io.sluice.scenarios;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.fasterxml.jackson.databind.node.TextNode;
-import io.sluice.scenarios.ScenarioFailure;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import org.apache.avro.Schema;
@@ -32,7 +31,7 @@ public final class RetypedSchemas {
    *
    * @throws ScenarioFailure when no record of the schema has the field
    */
-  static Schema retyped(Schema envelope, String field) {
+  public static Schema retyped(Schema envelope, String field) {
     ObjectNode root = tree(envelope);
     ObjectNode definition = find(root, field);
     if (definition == null) {
@@ -67,7 +66,7 @@ public final class RetypedSchemas {
   }
 
   /** The Avro type name of {@code field} in {@code envelope}'s row record, nulls left out. */
-  static String typeOf(Schema envelope, String field) {
+  public static String typeOf(Schema envelope, String field) {
     ObjectNode definition = find(tree(envelope), field);
     if (definition == null) {
       return null;
