@@ -7,7 +7,7 @@ import io.sluice.lake.LakeCatalog;
 import io.sluice.lake.offsets.IcebergOffsets;
 import io.sluice.schema.registry.HttpSchemaRegistryClient;
 import io.sluice.schema.registry.SchemaRegistryClient;
-import io.sluice.stack.EmbeddedStack;
+import io.sluice.stack.StackLayout;
 import io.sluice.stack.db.LabTables;
 import io.sluice.stack.db.OrdersTable;
 import io.sluice.stack.db.OrdersWorkload;
@@ -51,12 +51,12 @@ import org.apache.kafka.common.serialization.ByteArraySerializer;
  */
 public final class ScenarioStack implements AutoCloseable {
   public static final String SOURCE_TABLE = OrdersTable.QUALIFIED_NAME;
-  public static final String MAIN_TOPIC = EmbeddedStack.MAIN_TOPIC;
-  public static final String CLEAN_TOPIC = EmbeddedStack.CLEAN_TOPIC;
-  public static final String DLQ_TOPIC = MAIN_TOPIC + ".dlq";
-  public static final String ROUTER_GROUP = EmbeddedStack.ROUTER_APPLICATION_ID;
-  public static final String CURRENT_TABLE = EmbeddedStack.CURRENT_TABLE;
-  public static final String CHANGELOG_TABLE = EmbeddedStack.CHANGELOG_TABLE;
+  public static final String MAIN_TOPIC = StackLayout.DEFAULT.mainTopic();
+  public static final String CLEAN_TOPIC = StackLayout.DEFAULT.cleanTopic();
+  public static final String DLQ_TOPIC = StackLayout.DEFAULT.dlqTopic();
+  public static final String ROUTER_GROUP = StackLayout.DEFAULT.routerApplicationId();
+  public static final String CURRENT_TABLE = StackLayout.DEFAULT.currentTable();
+  public static final String CHANGELOG_TABLE = StackLayout.DEFAULT.changelogTable();
   public static final List<String> ICEBERG_TABLES = List.of(CURRENT_TABLE, CHANGELOG_TABLE);
 
   /** The lab tables a baseline writes beside orders, and at most how many rows of each. */
@@ -79,7 +79,7 @@ public final class ScenarioStack implements AutoCloseable {
     this.endpoints = endpoints;
     this.admin = admin;
     this.catalog = catalog;
-    this.capture = new CaptureAdmin(endpoints.captureAdminUrl(), EmbeddedStack.CAPTURE_NAME);
+    this.capture = new CaptureAdmin(endpoints.captureAdminUrl(), StackLayout.DEFAULT.captureName());
     this.router = new RouterProbe(endpoints.routerMetricsUrl());
     this.registry = HttpSchemaRegistryClient.create(endpoints.schemaRegistryUrl());
     this.reportRows = reportRows;
@@ -100,10 +100,12 @@ public final class ScenarioStack implements AutoCloseable {
             List.of(
                 new Linkage.Stage("router", ROUTER_GROUP, MAIN_TOPIC),
                 new Linkage.Stage(
-                    "upsert_sink", "connect-" + EmbeddedStack.UPSERT_SINK, CLEAN_TOPIC),
+                    "upsert_sink", "connect-" + StackLayout.DEFAULT.upsertSink(), CLEAN_TOPIC),
                 new Linkage.Stage(
-                    "changelog_sink", "connect-" + EmbeddedStack.CHANGELOG_SINK, CLEAN_TOPIC)),
-            EmbeddedStack.UPSERT_SINK,
+                    "changelog_sink",
+                    "connect-" + StackLayout.DEFAULT.changelogSink(),
+                    CLEAN_TOPIC)),
+            StackLayout.DEFAULT.upsertSink(),
             ICEBERG_TABLES,
             clock);
   }
@@ -276,7 +278,7 @@ public final class ScenarioStack implements AutoCloseable {
    * walking the ancestry, as its tasks do when they start), per partition.
    */
   public Map<TopicPartition, Long> upsertSinkOffsets(String icebergTable) {
-    return IcebergOffsets.all(catalog.table(icebergTable), EmbeddedStack.UPSERT_SINK);
+    return IcebergOffsets.all(catalog.table(icebergTable), StackLayout.DEFAULT.upsertSink());
   }
 
   /** The router group's committed offsets on the main topic, per partition. */

@@ -40,26 +40,6 @@ import org.slf4j.LoggerFactory;
  * is still running: it stops whatever has started, Prometheus first and broker last.
  */
 public final class EmbeddedStack implements Stack {
-  // The names as constants, until the scenarios read them from the stack's layout.
-  public static final String TOPIC_PREFIX = StackLayout.DEFAULT.topicPrefix();
-  public static final String MAIN_TOPIC = StackLayout.DEFAULT.mainTopic();
-  public static final int MAIN_TOPIC_PARTITIONS = StackLayout.DEFAULT.mainTopicPartitions();
-  public static final String ROUTER_APPLICATION_ID = StackLayout.DEFAULT.routerApplicationId();
-  public static final String CAPTURE_NAME = StackLayout.DEFAULT.captureName();
-  public static final String JDBC_USER = EmbeddedMariaDb.APP_USER;
-  public static final String CLEAN_TOPIC = StackLayout.DEFAULT.cleanTopic();
-  public static final String CONNECT_GROUP_ID = StackLayout.DEFAULT.connectGroupId();
-  public static final String CLEAN_TOPICS_REGEX = StackLayout.DEFAULT.cleanTopicsRegex();
-  public static final long SINK_TOPIC_REFRESH_MS = StackTimings.SINK_TOPIC_REFRESH_MS;
-  public static final String UPSERT_SINK = StackLayout.DEFAULT.upsertSink();
-  public static final String CHANGELOG_SINK = StackLayout.DEFAULT.changelogSink();
-  public static final String CHANGELOG_SINK_DLQ = StackLayout.DEFAULT.changelogSinkDlq();
-  public static final String ICEBERG_CONTROL_TOPIC = StackLayout.DEFAULT.icebergControlTopic();
-  public static final String CURRENT_TABLE = StackLayout.DEFAULT.currentTable();
-  public static final String CHANGELOG_TABLE = StackLayout.DEFAULT.changelogTable();
-  public static final long SINK_COMMIT_INTERVAL_MS = StackTimings.SINK_COMMIT_INTERVAL_MS;
-  public static final Duration MONITOR_REFRESH = StackTimings.MONITOR_REFRESH;
-
   private static final Logger log = LoggerFactory.getLogger(EmbeddedStack.class);
 
   private final StackOptions options;

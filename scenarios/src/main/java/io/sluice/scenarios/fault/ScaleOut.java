@@ -5,9 +5,9 @@ import io.sluice.embedded.ConnectRestClient;
 import io.sluice.embedded.ConnectRestClient.TaskStatus;
 import io.sluice.scenarios.ScenarioFailure;
 import io.sluice.scenarios.ScenarioStack;
-import io.sluice.stack.EmbeddedStack;
 import io.sluice.stack.ProcessScale;
 import io.sluice.stack.ProcessStack;
+import io.sluice.stack.StackLayout;
 import io.sluice.stack.control.ComponentStatus;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -30,7 +30,7 @@ import org.apache.kafka.common.TopicPartition;
  */
 final class ScaleOut {
   static final List<String> SINKS =
-      List.of(EmbeddedStack.UPSERT_SINK, EmbeddedStack.CHANGELOG_SINK);
+      List.of(StackLayout.DEFAULT.upsertSink(), StackLayout.DEFAULT.changelogSink());
 
   /** The upsert sink's WARN when a commit of a batch is refused by its offset fence. */
   static final String FENCE_LINE = "fenced: ";
@@ -125,14 +125,15 @@ final class ScaleOut {
    */
   String upsertSinkWorker() {
     Map<String, Long> byWorker = new TreeMap<>();
-    for (TaskStatus t : connect.status(EmbeddedStack.UPSERT_SINK).tasks()) {
+    for (TaskStatus t : connect.status(StackLayout.DEFAULT.upsertSink()).tasks()) {
       byWorker.merge(t.workerId(), 1L, Long::sum);
     }
     String busiest =
         byWorker.entrySet().stream()
             .max(Map.Entry.comparingByValue())
             .map(Map.Entry::getKey)
-            .orElseThrow(() -> new ScenarioFailure(EmbeddedStack.UPSERT_SINK + " has no tasks"));
+            .orElseThrow(
+                () -> new ScenarioFailure(StackLayout.DEFAULT.upsertSink() + " has no tasks"));
     String first = URI.create(stack.endpoints().connectUrl()).getAuthority();
     return busiest.equals(first)
         ? ProcessStack.CONNECT

@@ -3,7 +3,7 @@ package io.sluice.scenarios.fault;
 import io.sluice.lake.offsets.SnapshotOffsets;
 import io.sluice.scenarios.ScenarioFailure;
 import io.sluice.scenarios.ScenarioStack;
-import io.sluice.stack.EmbeddedStack;
+import io.sluice.stack.StackLayout;
 import java.time.Duration;
 import java.util.HashMap;
 import java.util.Map;
@@ -17,7 +17,7 @@ import org.apache.kafka.common.TopicPartition;
 final class SinkCommitWindow {
   private static final Duration STEP_TIMEOUT = Duration.ofSeconds(120);
   private static final Duration SNAPSHOT_POLL = Duration.ofMillis(20);
-  private static final String UPSERT_GROUP = "connect-" + EmbeddedStack.UPSERT_SINK;
+  private static final String UPSERT_GROUP = "connect-" + StackLayout.DEFAULT.upsertSink();
 
   private final ScenarioStack stack;
 
@@ -51,7 +51,8 @@ final class SinkCommitWindow {
    */
   boolean beyondConnectCommit(Snapshot snapshot) {
     Map<TopicPartition, Long> inSnapshot =
-        SnapshotOffsets.fromSummary(snapshot.summary(), EmbeddedStack.UPSERT_SINK).orElse(Map.of());
+        SnapshotOffsets.fromSummary(snapshot.summary(), StackLayout.DEFAULT.upsertSink())
+            .orElse(Map.of());
     Map<TopicPartition, Long> committed = new HashMap<>();
     inSnapshot.keySet().stream()
         .map(TopicPartition::topic)

@@ -10,7 +10,7 @@ import io.sluice.scenarios.step.Sections.ScenarioKeys;
 import io.sluice.scenarios.step.Sections.Topics;
 import io.sluice.scenarios.step.Step;
 import io.sluice.schema.registry.RegisteredSchema;
-import io.sluice.stack.EmbeddedStack;
+import io.sluice.stack.StackLayout;
 import io.sluice.stack.workload.OrderRow;
 import java.util.List;
 import java.util.Map;
@@ -38,7 +38,7 @@ sealed interface SinkPoisonStep extends Step<SinkPoisonCheck> {
       report.scenario(
           new ScenarioSection(
               ScenarioKeys.of(settings.run(), Topics.withRepairLedger()),
-              List.of(EmbeddedStack.UPSERT_SINK, EmbeddedStack.CHANGELOG_SINK),
+              List.of(StackLayout.DEFAULT.upsertSink(), StackLayout.DEFAULT.changelogSink()),
               SinkPoisonScenario.RETYPED_FIELD,
               intended.orderId(),
               following.orderId()));

@@ -50,7 +50,7 @@ import io.sluice.scenarios.step.Sections.InjectedRecord;
 import io.sluice.scenarios.step.Steps;
 import io.sluice.schema.registry.RegisteredSchema;
 import io.sluice.schema.registry.SchemaRegistryClient;
-import io.sluice.stack.EmbeddedStack;
+import io.sluice.stack.StackLayout;
 import io.sluice.stack.workload.OrderRow;
 import io.sluice.tools.dlq.repair.ReencodePlanner;
 import java.time.Clock;
@@ -80,7 +80,7 @@ final class SinkPoisonSteps {
   private static final String KEY_SUBJECT = MAIN + "-key";
   private static final String FIELD = SinkPoisonScenario.RETYPED_FIELD;
   private static final List<String> SINKS =
-      List.of(EmbeddedStack.UPSERT_SINK, EmbeddedStack.CHANGELOG_SINK);
+      List.of(StackLayout.DEFAULT.upsertSink(), StackLayout.DEFAULT.changelogSink());
 
   private final ScenarioStack stack;
   private final Steps<SinkPoisonCheck> shared;
