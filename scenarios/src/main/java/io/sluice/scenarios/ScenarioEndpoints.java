@@ -1,6 +1,6 @@
 package io.sluice.scenarios;
 
-import io.sluice.tools.cli.ReadyFile;
+import io.sluice.contract.ReadyFile;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;

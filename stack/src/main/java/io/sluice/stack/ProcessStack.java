@@ -1,5 +1,6 @@
 package io.sluice.stack;
 
+import io.sluice.contract.ReadyFile;
 import io.sluice.embedded.EmbeddedMariaDb;
 import io.sluice.embedded.process.ChildJvm;
 import io.sluice.embedded.process.Leftovers;
@@ -7,7 +8,6 @@ import io.sluice.stack.control.ComponentStatus;
 import io.sluice.stack.control.StackControlServer;
 import io.sluice.stack.control.StackController;
 import io.sluice.stack.kafka.Topics;
-import io.sluice.tools.cli.ReadyFile;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.channels.FileChannel;

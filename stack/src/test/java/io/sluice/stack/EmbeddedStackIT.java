@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
+import io.sluice.contract.ReadyFile;
 import io.sluice.embedded.TopicReader;
 import io.sluice.lake.Catalogs;
 import io.sluice.lake.IcebergRows;
@@ -14,7 +15,6 @@ import io.sluice.schema.registry.HttpSchemaRegistryClient;
 import io.sluice.schema.registry.SchemaRegistryClient;
 import io.sluice.stack.db.OrdersWorkload;
 import io.sluice.stack.workload.OrdersAvro;
-import io.sluice.tools.cli.ReadyFile;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;

@@ -1,8 +1,8 @@
 package io.sluice.stack.cli;
 
+import io.sluice.contract.ReadyFile;
 import io.sluice.stack.db.LabTables;
 import io.sluice.stack.db.TableWorkload;
-import io.sluice.tools.cli.ReadyFile;
 import java.io.PrintWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;

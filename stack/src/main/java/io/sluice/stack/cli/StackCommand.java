@@ -1,10 +1,11 @@
 package io.sluice.stack.cli;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import io.sluice.contract.ReadyFile;
 import io.sluice.stack.control.ComponentStatus;
 import io.sluice.stack.control.StackControlClient;
 import io.sluice.stack.control.StackController;
-import io.sluice.tools.cli.ReadyFile;
+import io.sluice.tools.cli.CommandReadyFile;
 import java.io.PrintWriter;
 import java.io.UncheckedIOException;
 import java.nio.file.Path;
@@ -123,7 +124,7 @@ public final class StackCommand implements Callable<Integer> {
           spec.commandLine(),
           "give --ready-file (of `sluice up --processes --ready-file F`) or --control-url");
     }
-    JsonNode ready = new ReadyFile(readyFile, spec.commandLine()).read(true);
+    JsonNode ready = new CommandReadyFile(readyFile, spec.commandLine()).read(true);
     String url = ReadyFile.text(ready, ReadyFile.CONTROL_URL);
     if (url == null) {
       throw new ParameterException(

@@ -1,5 +1,6 @@
 package io.sluice.stack.cli;
 
+import io.sluice.contract.ReadyFile;
 import io.sluice.embedded.EmbeddedMariaDb;
 import io.sluice.stack.EmbeddedStack;
 import io.sluice.stack.ProcessScale;
@@ -11,7 +12,6 @@ import io.sluice.stack.StackPorts;
 import io.sluice.stack.StackStartException;
 import io.sluice.stack.control.ComponentStatus;
 import io.sluice.stack.logging.CommandLog;
-import io.sluice.tools.cli.ReadyFile;
 import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.time.Duration;

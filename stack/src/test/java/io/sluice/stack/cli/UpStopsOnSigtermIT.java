@@ -3,6 +3,7 @@ package io.sluice.stack.cli;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import io.sluice.contract.ReadyFile;
 import io.sluice.embedded.ConnectRestClient;
 import io.sluice.embedded.EmbeddedMariaDb;
 import io.sluice.embedded.process.Leftovers;
@@ -12,7 +13,6 @@ import io.sluice.lake.LakeCatalog;
 import io.sluice.stack.StackLayout;
 import io.sluice.stack.db.LabTables;
 import io.sluice.stack.db.TableWorkload;
-import io.sluice.tools.cli.ReadyFile;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;

@@ -1,5 +1,6 @@
 package io.sluice.tools.cli;
 
+import io.sluice.contract.ReadyFile;
 import io.sluice.lake.Catalogs;
 import io.sluice.lake.LakeCatalog;
 import java.nio.file.Path;
@@ -61,6 +62,9 @@ public final class CatalogOptions {
             : new CommandLine.ParameterException(commandLine, e.getMessage());
       }
     }
-    return Catalogs.open(new ReadyFile(readyFile, commandLine).icebergCatalog());
+    return Catalogs.open(
+        commandLine == null
+            ? new ReadyFile(readyFile).icebergCatalog()
+            : new CommandReadyFile(readyFile, commandLine).icebergCatalog());
   }
 }

@@ -1,7 +1,8 @@
 package io.sluice.tools.dlq;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import io.sluice.tools.cli.ReadyFile;
+import io.sluice.contract.ReadyFile;
+import io.sluice.tools.cli.CommandReadyFile;
 import java.nio.file.Path;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
@@ -50,7 +51,7 @@ public final class EndpointOptions {
    * @throws ParameterException naming what is missing and where it was looked for
    */
   Endpoints resolve(boolean registryRequired) {
-    ReadyFile ready = new ReadyFile(readyFile, mixee.commandLine());
+    CommandReadyFile ready = new CommandReadyFile(readyFile, mixee.commandLine());
     String bootstrap = bootstrapServer;
     String registry = schemaRegistryUrl;
     if (bootstrap == null || registry == null) {

@@ -1,7 +1,8 @@
 package io.sluice.tools.monitor;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import io.sluice.tools.cli.ReadyFile;
+import io.sluice.contract.ReadyFile;
+import io.sluice.tools.cli.CommandReadyFile;
 import java.io.PrintWriter;
 import java.io.UncheckedIOException;
 import java.nio.file.Path;
@@ -195,7 +196,7 @@ public final class MonitorCommand implements Callable<Integer> {
    * @throws ParameterException naming the option whose value is bad or the endpoint that is missing
    */
   public MonitorSettings settings() {
-    ReadyFile ready = new ReadyFile(readyFile, spec.commandLine());
+    CommandReadyFile ready = new CommandReadyFile(readyFile, spec.commandLine());
     JsonNode readyObject = ready.read(bootstrapServers == null);
     String bootstrap = bootstrapServers;
     if (bootstrap == null) {

@@ -3,9 +3,10 @@ package io.sluice.tools.reconcile;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
+import io.sluice.contract.ReadyFile;
 import io.sluice.lake.LakeCatalog;
 import io.sluice.tools.cli.CatalogOptions;
-import io.sluice.tools.cli.ReadyFile;
+import io.sluice.tools.cli.CommandReadyFile;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.file.Files;
@@ -256,7 +257,7 @@ public final class ReconcileCommand implements Callable<Integer> {
 
   private Connection openJdbc() throws SQLException {
     if (jdbcUrl == null) {
-      ReadyFile file = new ReadyFile(catalog.readyFile(), spec.commandLine());
+      CommandReadyFile file = new CommandReadyFile(catalog.readyFile(), spec.commandLine());
       JsonNode ready = file.read(true);
       jdbcUrl = ReadyFile.text(ready, ReadyFile.JDBC_URL);
       if (jdbcUrl == null) {

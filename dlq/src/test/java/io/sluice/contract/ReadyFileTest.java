@@ -1,4 +1,4 @@
-package io.sluice.tools.cli;
+package io.sluice.contract;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -100,7 +100,59 @@ class ReadyFileTest {
     Path old = dir.resolve("old.json");
     new ReadyFile(old).write(Map.of(ReadyFile.BOOTSTRAP_SERVERS, "127.0.0.1:9092"));
     assertThatThrownBy(() -> new ReadyFile(old).icebergCatalog())
-        .isInstanceOf(IllegalArgumentException.class)
+        .isInstanceOf(ReadyFileException.class)
         .hasMessage("ready file " + old + " has no iceberg_catalog object");
+  }
+
+  @Test
+  void theTopicsObjectIsWrittenAsTheFixtureSaysAndReadBack() throws Exception {
+    Path path = dir.resolve("ready.json");
+    TopicNames names = TopicNames.of(".valid", ".quarantine");
+    new ReadyFile(path).write(Map.of(ReadyFile.TOPICS, ReadyFile.topics(names)));
+
+    assertThat(new ObjectMapper().readTree(path.toFile()))
+        .isEqualTo(
+            new ObjectMapper()
+                .readTree(
+                    "{\"topics\": {\"clean_suffix\": \".valid\", \"dlq_suffix\": \".quarantine\","
+                        + " \"repairs_suffix\": \".repairs\"}}"));
+    ReadyFile file = new ReadyFile(path);
+    assertThat(file.topicNames(file.read(true))).isEqualTo(names);
+  }
+
+  @Test
+  void noFileNoTopicsObjectOrAMissingSuffixMeansTheDefaults() throws Exception {
+    Path path = dir.resolve("ready.json");
+    ReadyFile file = new ReadyFile(path);
+    assertThat(file.topicNames(file.read(false))).isEqualTo(TopicNames.DEFAULTS);
+
+    file.write(Map.of(ReadyFile.BOOTSTRAP_SERVERS, "127.0.0.1:9092"));
+    assertThat(file.topicNames(file.read(true))).isEqualTo(TopicNames.DEFAULTS);
+
+    Files.writeString(path, "{\"topics\": {\"dlq_suffix\": \".quarantine\"}}");
+    TopicNames names = file.topicNames(file.read(true));
+    assertThat(names.cleanSuffix()).isEqualTo(".clean");
+    assertThat(names.dlqSuffix()).isEqualTo(".quarantine");
+    assertThat(names.repairsSuffix()).isEqualTo(".repairs");
+  }
+
+  @Test
+  void aBadSuffixNamesTheFileTheFieldAndTheValue() throws Exception {
+    Path path = dir.resolve("ready.json");
+    Files.writeString(path, "{\"topics\": {\"clean_suffix\": \".x\", \"dlq_suffix\": \".a b\"}}");
+    ReadyFile file = new ReadyFile(path);
+
+    assertThatThrownBy(() -> file.topicNames(file.read(true)))
+        .isInstanceOf(ReadyFileException.class)
+        .hasMessage(
+            "ready file "
+                + path.toAbsolutePath()
+                + ": topics.dlq_suffix: '.a b' may hold only letters, digits, '.', '_' and '-'"
+                + " (a Kafka topic's)");
+
+    Files.writeString(path, "{\"topics\": \".dlq\"}");
+    assertThatThrownBy(() -> file.topicNames(file.read(true)))
+        .isInstanceOf(ReadyFileException.class)
+        .hasMessage("ready file " + path.toAbsolutePath() + ": topics is not a JSON object");
   }
 }

@@ -1,4 +1,4 @@
-package io.sluice.tools.cli;
+package io.sluice.contract;
 
 import com.fasterxml.jackson.core.type.TypeReference;
 import com.fasterxml.jackson.databind.JsonNode;
@@ -12,8 +12,6 @@ import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.util.LinkedHashMap;
 import java.util.Map;
-import picocli.CommandLine;
-import picocli.CommandLine.ParameterException;
 
 /**
  * The ready file of {@code sluice up}: one JSON object naming every endpoint of the running stack
@@ -21,8 +19,9 @@ import picocli.CommandLine.ParameterException;
  * it through this class, so the keys are defined once. A reader never sees a half-written file: the
  * JSON goes to a temporary file in the same directory first, which is then moved over the target.
  *
- * <p>Read for a command ({@link #ReadyFile(Path, CommandLine)}), its problems are usage errors that
- * name the flag to pass instead.
+ * <p>Its problems (no file, not a JSON object, a key missing or bad) are {@link
+ * ReadyFileException}s saying what to pass or do instead; a command line turns them into usage
+ * errors.
  */
 public final class ReadyFile {
   public static final String BOOTSTRAP_SERVERS = "bootstrap_servers";
@@ -87,23 +86,27 @@ public final class ReadyFile {
    */
   public static final String SINK_CONFIG = "sink_config";
 
+  /**
+   * The topic suffixes the stack's router runs with, {@code {"clean_suffix": ".clean",
+   * "dlq_suffix": ".dlq", "repairs_suffix": ".repairs"}} ({@link #topics(TopicNames)}); a file
+   * without it means the defaults ({@link #topicNames(JsonNode)}).
+   */
+  public static final String TOPICS = "topics";
+
+  public static final String CLEAN_SUFFIX = "clean_suffix";
+  public static final String DLQ_SUFFIX = "dlq_suffix";
+  public static final String REPAIRS_SUFFIX = "repairs_suffix";
+
   private static final ObjectMapper JSON =
       new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
 
   private final Path path;
   private final Path given;
-  private final CommandLine commandLine;
 
   /** The file at {@code path}. */
   public ReadyFile(Path path) {
-    this(path, null);
-  }
-
-  /** The file at {@code path}, read for {@code commandLine} (which usage errors name). */
-  public ReadyFile(Path path, CommandLine commandLine) {
     this.path = path.toAbsolutePath();
     this.given = path;
-    this.commandLine = commandLine;
   }
 
   public Path path() {
@@ -140,8 +143,7 @@ public final class ReadyFile {
    * The file's JSON object; null when there is no file, or when it cannot be read and is not {@code
    * needed}.
    *
-   * @throws ParameterException (or IllegalArgumentException outside a command) when the file is not
-   *     a JSON object, or cannot be read and is needed
+   * @throws ReadyFileException when the file is not a JSON object, or cannot be read and is needed
    */
   public JsonNode read(boolean needed) {
     if (!Files.exists(path)) {
@@ -150,26 +152,25 @@ public final class ReadyFile {
     try {
       JsonNode root = new ObjectMapper().readTree(path.toFile());
       if (root == null || !root.isObject()) {
-        throw problem("ready file " + path + " is not a JSON object");
+        throw new ReadyFileException("ready file " + path + " is not a JSON object");
       }
       return root;
     } catch (IOException e) {
       if (!needed) {
         return null;
       }
-      throw problem("cannot read ready file " + path + ": " + e.getMessage());
+      throw new ReadyFileException("cannot read ready file " + path + ": " + e.getMessage());
     }
   }
 
   /**
    * The {@value #ICEBERG_CATALOG} object: catalog properties plus {@code name}.
    *
-   * @throws ParameterException (or IllegalArgumentException outside a command) when the file is
-   *     missing or names no catalog, saying how to get one
+   * @throws ReadyFileException when the file is missing or names no catalog, saying how to get one
    */
   public Map<String, String> icebergCatalog() {
     if (!Files.exists(path)) {
-      throw problem(
+      throw new ReadyFileException(
           "no ready file at "
               + path
               + "; start the stack with `scripts/sluice up --ready-file "
@@ -178,7 +179,7 @@ public final class ReadyFile {
     }
     JsonNode catalog = read(true).get(ICEBERG_CATALOG);
     if (catalog == null || !catalog.isObject()) {
-      throw problem("ready file " + path + " has no " + ICEBERG_CATALOG + " object");
+      throw new ReadyFileException("ready file " + path + " has no " + ICEBERG_CATALOG + " object");
     }
     Map<String, String> properties = new LinkedHashMap<>();
     catalog
@@ -190,6 +191,48 @@ public final class ReadyFile {
               }
             });
     return properties;
+  }
+
+  /** The {@value #TOPICS} object of a stack whose router runs with {@code names}. */
+  public static Map<String, String> topics(TopicNames names) {
+    Map<String, String> topics = new LinkedHashMap<>();
+    topics.put(CLEAN_SUFFIX, names.cleanSuffix());
+    topics.put(DLQ_SUFFIX, names.dlqSuffix());
+    topics.put(REPAIRS_SUFFIX, names.repairsSuffix());
+    return topics;
+  }
+
+  /**
+   * The topic names of {@code root} (this file's object, or null): its {@value #TOPICS} object, a
+   * suffix it lacks (or a file without the object, or no file) being the default.
+   *
+   * @throws ReadyFileException naming the file, the field and the bad value
+   */
+  public TopicNames topicNames(JsonNode root) {
+    JsonNode topics = root == null ? null : root.get(TOPICS);
+    if (topics == null || topics.isNull()) {
+      return TopicNames.DEFAULTS;
+    }
+    if (!topics.isObject()) {
+      throw new ReadyFileException("ready file " + path + ": " + TOPICS + " is not a JSON object");
+    }
+    try {
+      return TopicNames.of(
+          suffix(topics, CLEAN_SUFFIX, TopicNames.DEFAULT_CLEAN_SUFFIX),
+          suffix(topics, DLQ_SUFFIX, TopicNames.DEFAULT_DLQ_SUFFIX),
+          suffix(topics, REPAIRS_SUFFIX, TopicNames.DEFAULT_REPAIRS_SUFFIX),
+          new TopicNames.Keys(
+              TOPICS + "." + CLEAN_SUFFIX,
+              TOPICS + "." + DLQ_SUFFIX,
+              TOPICS + "." + REPAIRS_SUFFIX));
+    } catch (TopicSuffixException e) {
+      throw new ReadyFileException("ready file " + path + ": " + e.getMessage());
+    }
+  }
+
+  private static String suffix(JsonNode topics, String key, String fallback) {
+    JsonNode value = topics.get(key);
+    return value == null || value.isNull() ? fallback : value.asText();
   }
 
   /** Removes the file: the endpoints it names are gone. */
@@ -207,13 +250,13 @@ public final class ReadyFile {
     return value == null || value.isNull() || value.asText().isBlank() ? null : value.asText();
   }
 
-  /** The usage error for an endpoint that neither {@code flag} nor the file's {@code key} gave. */
-  public RuntimeException missing(String flag, String key) {
+  /** The error for an endpoint that neither {@code flag} nor the file's {@code key} gave. */
+  public ReadyFileException missing(String flag, String key) {
     String where =
         Files.exists(path)
             ? "ready file " + path + " has no " + key
             : "there is no ready file at " + path;
-    return problem(
+    return new ReadyFileException(
         "no "
             + flag
             + " given and "
@@ -221,12 +264,6 @@ public final class ReadyFile {
             + "; pass "
             + flag
             + ", or start the stack with `scripts/sluice up` (or point --ready-file at its file)");
-  }
-
-  private RuntimeException problem(String message) {
-    return commandLine == null
-        ? new IllegalArgumentException(message)
-        : new ParameterException(commandLine, message);
   }
 
   private void move(Path temp) throws IOException {
