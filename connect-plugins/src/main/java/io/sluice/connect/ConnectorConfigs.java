@@ -5,7 +5,7 @@ import io.sluice.connect.guard.ChangelogGuard;
 import io.sluice.connect.guard.ChangelogGuardConfig;
 import io.sluice.connect.upsert.UpsertSinkConnector;
 import io.sluice.connect.upsert.config.UpsertSinkConfig;
-import io.sluice.connect.upsert.quarantine.DlqTopics;
+import io.sluice.contract.TopicNames;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -118,11 +118,12 @@ public final class ConnectorConfigs {
    * <p>A record the sink's converter or transforms cannot take (not Avro, no Debezium envelope),
    * and one its table cannot take (a type the column cannot hold: refused by the {@link
    * ChangelogGuard} last in the transform chain, since Connect's error tolerance does not cover the
-   * sink's {@code put()}), goes to the router's DLQ of {@code topic} ({@link DlqTopics}) with
-   * Connect's {@code __connect.errors.*} context headers (Connect's own error tolerance, {@code
-   * errors.tolerance=all}), and the task goes on. Retriable errors (an unreachable registry: the
-   * converter's RetriableException) are retried without end, so an outage holds the sink back and
-   * never sends a record to the DLQ. Payloads are not logged.
+   * sink's {@code put()}), goes to the router's DLQ of {@code topic} ({@link
+   * TopicNames#dlqTopicOfRecordsIn}, default suffixes) with Connect's {@code __connect.errors.*}
+   * context headers (Connect's own error tolerance, {@code errors.tolerance=all}), and the task
+   * goes on. Retriable errors (an unreachable registry: the converter's RetriableException) are
+   * retried without end, so an outage holds the sink back and never sends a record to the DLQ.
+   * Payloads are not logged.
    */
   public static Map<String, String> changelogSink(
       String topic,
@@ -133,7 +134,7 @@ public final class ConnectorConfigs {
       long commitIntervalMs) {
     return changelogSink(
         Map.of("topics", topic),
-        new DlqTopics(null).of(topic),
+        TopicNames.DEFAULTS.dlqTopicOfRecordsIn(topic),
         registryUrl,
         icebergCatalog,
         bootstrapServers,

@@ -3,6 +3,7 @@ package io.sluice.router;
 import io.micrometer.core.instrument.binder.kafka.KafkaStreamsMetrics;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
+import io.sluice.contract.TopicNames;
 import io.sluice.observe.HttpEndpoint;
 import io.sluice.router.config.RouterConfig;
 import io.sluice.router.metrics.RouterEndpoint;
@@ -72,11 +73,7 @@ public final class Router implements AutoCloseable {
     RouterMetrics metrics = new RouterMetrics(meters);
     AdminOutputTopics outputs =
         new AdminOutputTopics(
-            admin,
-            config.cleanTopicSuffix(),
-            config.dlqTopicSuffix(),
-            config.replicationFactor(),
-            ADMIN_TIMEOUT);
+            admin, config.topicNames(), config.replicationFactor(), ADMIN_TIMEOUT);
     ensureOutputsOfExistingInputs(outputs);
     RecordValidator validator = new RecordValidator(registry, ValidationRules.from(config));
     int processors = Runtime.getRuntime().availableProcessors();
@@ -154,6 +151,11 @@ public final class Router implements AutoCloseable {
       return;
     }
     topics.stream().filter(roles::isInput).sorted().forEach(outputs::ensure);
+  }
+
+  /** The names of the topics this router writes (its suffixes), as the ready file records them. */
+  public TopicNames topicNames() {
+    return config.topicNames();
   }
 
   /** {@code http://host:port/metrics}. */

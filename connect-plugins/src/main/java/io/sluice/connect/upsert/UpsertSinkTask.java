@@ -134,7 +134,7 @@ public class UpsertSinkTask extends SinkTask {
                   config.connectorName(),
                   config.taskId(),
                   UpsertSinkTask.class.getName(),
-                  new DlqTopics(config.errorsSinkDlqTopic()),
+                  new DlqTopics(config.errorsSinkDlqTopic(), config.topicNames()),
                   topic -> names.table(topic).toString(),
                   kafka,
                   Duration.ofSeconds(60),

@@ -1,5 +1,7 @@
 package io.sluice.router.config;
 
+import io.sluice.contract.TopicNames;
+import io.sluice.contract.TopicSuffixException;
 import io.sluice.dlq.DlqFormat;
 import io.sluice.observe.config.ConfigTable;
 import io.sluice.observe.config.Validators;
@@ -74,13 +76,19 @@ public final class RouterConfig extends AbstractConfig {
       "How often the consumer refreshes topic metadata (its metadata.max.age.ms), which bounds how"
           + " long a newly created matching topic waits before it is routed.";
 
-  public static final String CLEAN_TOPIC_SUFFIX_CONFIG = "clean.topic.suffix";
+  public static final String CLEAN_TOPIC_SUFFIX_CONFIG = TopicNames.CLEAN_SUFFIX_CONFIG;
   public static final String CLEAN_TOPIC_SUFFIX_DOC =
-      "Valid records of `<topic>` go to `<topic><suffix>`, same partition, same bytes.";
+      "Valid records of `<topic>` go to `<topic><suffix>`, same partition, same bytes. The upsert"
+          + " sink's key of the same name must match; the stack records it in the ready file"
+          + " (`topics`), where `sluice dlq` and `sluice monitor` read it. No suffix may end with"
+          + " another (this, the DLQ suffix, `.repairs`).";
 
-  public static final String DLQ_TOPIC_SUFFIX_CONFIG = "dlq.topic.suffix";
+  public static final String DLQ_TOPIC_SUFFIX_CONFIG = TopicNames.DLQ_SUFFIX_CONFIG;
   public static final String DLQ_TOPIC_SUFFIX_DOC =
-      "Poison records of `<topic>` go to `<topic><suffix>`.";
+      "Poison records of `<topic>` go to `<topic><suffix>`; the DLQ tools' ledger of it is"
+          + " `<topic><suffix>.repairs`. The upsert sink's key of the same name must match; the"
+          + " stack records it in the ready file (`topics`), where `sluice dlq` and `sluice"
+          + " monitor` read it.";
 
   public static final String REPLICATION_FACTOR_CONFIG = "replication.factor";
   public static final String REPLICATION_FACTOR_DOC =
@@ -261,6 +269,14 @@ public final class RouterConfig extends AbstractConfig {
     return getString(DLQ_TOPIC_SUFFIX_CONFIG);
   }
 
+  /**
+   * The names of the outputs and ledgers: {@value #CLEAN_TOPIC_SUFFIX_CONFIG}, {@value
+   * #DLQ_TOPIC_SUFFIX_CONFIG}.
+   */
+  public TopicNames topicNames() {
+    return TopicNames.of(cleanTopicSuffix(), dlqTopicSuffix());
+  }
+
   /** The replication factor of created topics, or -1 for the broker default. */
   public int replicationFactor() {
     return getInt(REPLICATION_FACTOR_CONFIG);
@@ -380,11 +396,10 @@ public final class RouterConfig extends AbstractConfig {
   }
 
   private void validateCrossKeys() {
-    if (cleanTopicSuffix().equals(dlqTopicSuffix())) {
-      throw new ConfigException(
-          DLQ_TOPIC_SUFFIX_CONFIG,
-          dlqTopicSuffix(),
-          "must differ from " + CLEAN_TOPIC_SUFFIX_CONFIG);
+    try {
+      topicNames();
+    } catch (TopicSuffixException e) {
+      throw new ConfigException(e.key(), e.value(), e.reason());
     }
     if (registryRetryBackoffMaxMs() < registryRetryBackoffMs()) {
       throw new ConfigException(
@@ -503,8 +518,8 @@ public final class RouterConfig extends AbstractConfig {
     def.define(
         CLEAN_TOPIC_SUFFIX_CONFIG,
         Type.STRING,
-        ".clean",
-        new ConfigDef.NonEmptyString(),
+        TopicNames.DEFAULT_CLEAN_SUFFIX,
+        TopicNames.suffixValidator(),
         Importance.MEDIUM,
         CLEAN_TOPIC_SUFFIX_DOC,
         GROUP_TOPICS,
@@ -514,8 +529,8 @@ public final class RouterConfig extends AbstractConfig {
     def.define(
         DLQ_TOPIC_SUFFIX_CONFIG,
         Type.STRING,
-        ".dlq",
-        new ConfigDef.NonEmptyString(),
+        TopicNames.DEFAULT_DLQ_SUFFIX,
+        TopicNames.suffixValidator(),
         Importance.MEDIUM,
         DLQ_TOPIC_SUFFIX_DOC,
         GROUP_TOPICS,

@@ -1,5 +1,6 @@
 package io.sluice.router.topics;
 
+import io.sluice.contract.TopicNames;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -37,8 +38,7 @@ public final class AdminOutputTopics implements OutputTopics {
   private static final int DLQ_HEADROOM_BYTES = 65_536;
 
   private final Admin admin;
-  private final String cleanSuffix;
-  private final String dlqSuffix;
+  private final TopicNames names;
   private final Optional<Short> replicationFactor;
   private final Duration timeout;
   private final Map<String, Partitions> ensured = new ConcurrentHashMap<>();
@@ -46,11 +46,9 @@ public final class AdminOutputTopics implements OutputTopics {
   /**
    * @param replicationFactor -1 for the broker default
    */
-  public AdminOutputTopics(
-      Admin admin, String cleanSuffix, String dlqSuffix, int replicationFactor, Duration timeout) {
+  public AdminOutputTopics(Admin admin, TopicNames names, int replicationFactor, Duration timeout) {
     this.admin = admin;
-    this.cleanSuffix = cleanSuffix;
-    this.dlqSuffix = dlqSuffix;
+    this.names = names;
     this.replicationFactor =
         replicationFactor < 0 ? Optional.empty() : Optional.of((short) replicationFactor);
     this.timeout = timeout;
@@ -68,8 +66,8 @@ public final class AdminOutputTopics implements OutputTopics {
     if (known != null) {
       return known;
     }
-    String cleanTopic = inputTopic + cleanSuffix;
-    String dlqTopic = inputTopic + dlqSuffix;
+    String cleanTopic = names.cleanTopic(inputTopic);
+    String dlqTopic = names.dlqTopic(inputTopic);
     // One request answers the usual case, outputs already there (every start of a router).
     Map<String, KafkaFuture<TopicDescription>> described =
         admin.describeTopics(List.of(inputTopic, cleanTopic, dlqTopic)).topicNameValues();
@@ -108,7 +106,7 @@ public final class AdminOutputTopics implements OutputTopics {
     List<NewTopic> newTopics = new ArrayList<>();
     for (String topic : topics) {
       Map<String, String> configs =
-          topic.equals(inputTopic + cleanSuffix)
+          topic.equals(names.cleanTopic(inputTopic))
               ? Map.of(
                   TopicConfig.CLEANUP_POLICY_CONFIG,
                   cleanupPolicy,

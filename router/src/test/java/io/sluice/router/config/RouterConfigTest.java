@@ -3,6 +3,7 @@ package io.sluice.router.config;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.sluice.contract.TopicNames;
 import io.sluice.dlq.DlqFormat;
 import io.sluice.router.RouterTopology;
 import io.sluice.router.TopicRoles;
@@ -199,6 +200,35 @@ class RouterConfigTest {
         .isInstanceOf(ConfigException.class)
         .hasMessageContaining("dlq.topic.suffix")
         .hasMessageContaining("must differ from clean.topic.suffix");
+  }
+
+  @Test
+  void aSuffixIsCheckedAsATopicSuffixNamingTheKeyAndTheValue() {
+    assertThatThrownBy(() -> new RouterConfig(with("dlq.topic.suffix", ".dead letters")))
+        .isInstanceOf(ConfigException.class)
+        .hasMessage(
+            "Invalid value .dead letters for configuration dlq.topic.suffix: may hold only"
+                + " letters, digits, '.', '_' and '-' (a Kafka topic's)");
+    assertThatThrownBy(() -> new RouterConfig(with("dlq.topic.suffix", ".x.repairs")))
+        .isInstanceOf(ConfigException.class)
+        .hasMessage(
+            "Invalid value .repairs for configuration repairs.topic.suffix: must not end with, nor"
+                + " be the end of, dlq.topic.suffix ('.x.repairs'): a topic would have both"
+                + " roles");
+  }
+
+  @Test
+  void theSuffixesNameTheOutputsAndTheOutputsAreNeverInputs() {
+    Map<String, Object> props = with("input.topic.pattern", ".*");
+    props.put("dlq.topic.suffix", ".quarantine");
+    RouterConfig config = new RouterConfig(props);
+    assertThat(config.topicNames()).isEqualTo(TopicNames.of(".clean", ".quarantine"));
+    TopicRoles roles = TopicRoles.from(config);
+    assertThat(roles.dlqTopic("broker.cdc_lab.orders"))
+        .isEqualTo("broker.cdc_lab.orders.quarantine");
+    assertThat(roles.isInput("broker.cdc_lab.orders.quarantine")).isFalse();
+    assertThat(roles.isInput("broker.cdc_lab.orders.quarantine.repairs")).isFalse();
+    assertThat(roles.isInput("broker.cdc_lab.orders.dlq")).as("no output of this router").isTrue();
   }
 
   @Test

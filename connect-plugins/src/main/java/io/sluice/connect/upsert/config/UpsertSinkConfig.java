@@ -1,5 +1,6 @@
 package io.sluice.connect.upsert.config;
 
+import io.sluice.contract.TopicNames;
 import io.sluice.observe.config.ConfigTable;
 import io.sluice.observe.config.Validators;
 import java.util.HashMap;
@@ -141,8 +142,23 @@ public final class UpsertSinkConfig extends AbstractConfig {
       ERRORS_SINK_PREFIX + "deadletterqueue.topic.name";
   public static final String ERRORS_SINK_DLQ_TOPIC_DOC =
       "Connect's errors.deadletterqueue.topic.name, for the sink's quarantine. Empty: the"
-          + " router's DLQ of each input topic, `<main>.dlq` for `<main>.clean` (else"
-          + " `<topic>.dlq`). The topic must exist.";
+          + " router's DLQ of each input topic, `<main><dlq.topic.suffix>` for"
+          + " `<main><clean.topic.suffix>` (else `<topic><dlq.topic.suffix>`): `<main>.dlq` for"
+          + " `<main>.clean` by default. The topic must exist.";
+
+  public static final String CLEAN_TOPIC_SUFFIX_CONFIG = TopicNames.CLEAN_SUFFIX_CONFIG;
+  public static final String CLEAN_TOPIC_SUFFIX_DOC =
+      "The router's clean.topic.suffix, which must be the same: with errors.sink.tolerance=all"
+          + " and no errors.sink.deadletterqueue.topic.name, a record of `<main><suffix>` is"
+          + " quarantined to the router's DLQ of `<main>`.";
+
+  public static final String DLQ_TOPIC_SUFFIX_CONFIG = TopicNames.DLQ_SUFFIX_CONFIG;
+  public static final String DLQ_TOPIC_SUFFIX_DOC =
+      "The router's dlq.topic.suffix, which must be the same: with errors.sink.tolerance=all and"
+          + " no errors.sink.deadletterqueue.topic.name, a record of `<main><clean suffix>` is"
+          + " quarantined to `<main><suffix>` (of any other topic: `<topic><suffix>`), where the"
+          + " DLQ tools and the monitor find it. Neither suffix may end with the other or with"
+          + " `.repairs`.";
 
   public static final String ERRORS_SINK_RETRY_TIMEOUT_CONFIG =
       ERRORS_SINK_PREFIX + "retry.timeout";
@@ -296,6 +312,14 @@ public final class UpsertSinkConfig extends AbstractConfig {
   public String errorsSinkDlqTopic() {
     String topic = getString(ERRORS_SINK_DLQ_TOPIC_CONFIG);
     return topic.isBlank() ? null : topic;
+  }
+
+  /**
+   * The router's topic names, from {@value #CLEAN_TOPIC_SUFFIX_CONFIG} and {@value
+   * #DLQ_TOPIC_SUFFIX_CONFIG}.
+   */
+  public TopicNames topicNames() {
+    return TopicNames.of(getString(CLEAN_TOPIC_SUFFIX_CONFIG), getString(DLQ_TOPIC_SUFFIX_CONFIG));
   }
 
   public long errorsSinkRetryTimeoutMs() {
@@ -533,6 +557,28 @@ public final class UpsertSinkConfig extends AbstractConfig {
         ++order,
         Width.MEDIUM,
         "Sink DLQ topic");
+    def.define(
+        CLEAN_TOPIC_SUFFIX_CONFIG,
+        Type.STRING,
+        TopicNames.DEFAULT_CLEAN_SUFFIX,
+        TopicNames.suffixValidator(),
+        Importance.LOW,
+        CLEAN_TOPIC_SUFFIX_DOC,
+        GROUP_ERRORS,
+        ++order,
+        Width.SHORT,
+        "Clean topic suffix");
+    def.define(
+        DLQ_TOPIC_SUFFIX_CONFIG,
+        Type.STRING,
+        TopicNames.DEFAULT_DLQ_SUFFIX,
+        TopicNames.suffixValidator(),
+        Importance.LOW,
+        DLQ_TOPIC_SUFFIX_DOC,
+        GROUP_ERRORS,
+        ++order,
+        Width.SHORT,
+        "DLQ topic suffix");
     def.define(
         KAFKA_BOOTSTRAP_SERVERS_CONFIG,
         Type.STRING,

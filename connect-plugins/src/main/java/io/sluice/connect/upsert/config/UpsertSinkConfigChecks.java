@@ -3,6 +3,8 @@ package io.sluice.connect.upsert.config;
 import static io.sluice.connect.upsert.config.UpsertSinkConfig.CATALOG_IMPL_CONFIG;
 import static io.sluice.connect.upsert.config.UpsertSinkConfig.CATALOG_PREFIX;
 import static io.sluice.connect.upsert.config.UpsertSinkConfig.CATALOG_TYPE_CONFIG;
+import static io.sluice.connect.upsert.config.UpsertSinkConfig.CLEAN_TOPIC_SUFFIX_CONFIG;
+import static io.sluice.connect.upsert.config.UpsertSinkConfig.DLQ_TOPIC_SUFFIX_CONFIG;
 import static io.sluice.connect.upsert.config.UpsertSinkConfig.ERRORS_SINK_PREFIX;
 import static io.sluice.connect.upsert.config.UpsertSinkConfig.ERRORS_SINK_TOLERANCE_CONFIG;
 import static io.sluice.connect.upsert.config.UpsertSinkConfig.FLAT_OP_FIELD_CONFIG;
@@ -15,6 +17,8 @@ import static io.sluice.connect.upsert.config.UpsertSinkConfig.TABLE_NAME_FORMAT
 import static io.sluice.connect.upsert.config.UpsertSinkConfig.TABLE_PARTITION_BY_CONFIG;
 import static io.sluice.connect.upsert.config.UpsertSinkConfig.TABLE_TOPIC_REGEX_CONFIG;
 
+import io.sluice.contract.TopicNames;
+import io.sluice.contract.TopicSuffixException;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
@@ -113,6 +117,18 @@ final class UpsertSinkConfigChecks {
               "errors.sink.tolerance=all quarantines records to Kafka: set "
                   + KAFKA_BOOTSTRAP_SERVERS_CONFIG
                   + " (the cluster of the input and DLQ topics)");
+    }
+
+    try {
+      TopicNames.of(
+          (String) values.get(CLEAN_TOPIC_SUFFIX_CONFIG).value(),
+          (String) values.get(DLQ_TOPIC_SUFFIX_CONFIG).value());
+    } catch (TopicSuffixException e) {
+      // Only the two keys are the sink's: a clash with the repairs suffix is the DLQ suffix's.
+      boolean own = values.containsKey(e.key());
+      values
+          .get(own ? e.key() : DLQ_TOPIC_SUFFIX_CONFIG)
+          .addErrorMessage(own ? e.reason() : e.getMessage());
     }
 
     @SuppressWarnings("unchecked")

@@ -3,6 +3,7 @@ package io.sluice.connect.upsert.config;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.sluice.contract.TopicNames;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -72,6 +73,49 @@ class UpsertSinkConfigTest {
     assertThat(config.errorsSinkDlqTopic()).isEqualTo("sink.dlq");
     assertThat(config.kafkaProperties())
         .isEqualTo(Map.of("bootstrap.servers", "127.0.0.1:9092", "security.protocol", "PLAINTEXT"));
+  }
+
+  @Test
+  void theTopicSuffixesAreTheRoutersKeysWithItsDefaults() {
+    assertThat(new UpsertSinkConfig(minimal()).topicNames()).isEqualTo(TopicNames.DEFAULTS);
+    assertThat(UpsertSinkConfig.CLEAN_TOPIC_SUFFIX_CONFIG).isEqualTo("clean.topic.suffix");
+    assertThat(UpsertSinkConfig.DLQ_TOPIC_SUFFIX_CONFIG).isEqualTo("dlq.topic.suffix");
+
+    Map<String, String> props = minimal();
+    props.put("clean.topic.suffix", ".valid");
+    props.put("dlq.topic.suffix", ".quarantine");
+    assertThat(errors(props)).isEmpty();
+    assertThat(new UpsertSinkConfig(props).topicNames())
+        .isEqualTo(TopicNames.of(".valid", ".quarantine"));
+  }
+
+  @Test
+  void aBadTopicSuffixIsAttachedToItsKeyWithTheValue() {
+    Map<String, String> props = minimal();
+    props.put("dlq.topic.suffix", ".dead letters");
+    assertThat(errors(props).get("dlq.topic.suffix"))
+        .singleElement()
+        .asString()
+        .isEqualTo(
+            "Invalid value .dead letters for configuration dlq.topic.suffix: may hold only"
+                + " letters, digits, '.', '_' and '-' (a Kafka topic's)");
+
+    props.put("dlq.topic.suffix", ".clean");
+    assertThat(errors(props)).containsOnlyKeys("dlq.topic.suffix");
+    assertThat(errors(props).get("dlq.topic.suffix"))
+        .containsExactly(
+            "must differ from clean.topic.suffix ('.clean'): a topic would have both roles");
+
+    props.put("dlq.topic.suffix", ".x.repairs");
+    assertThat(errors(props).get("dlq.topic.suffix"))
+        .singleElement()
+        .asString()
+        .isEqualTo(
+            "repairs.topic.suffix: '.repairs' must not end with, nor be the end of,"
+                + " dlq.topic.suffix ('.x.repairs'): a topic would have both roles");
+    assertThatThrownBy(() -> new UpsertSinkConfig(props))
+        .isInstanceOf(ConfigException.class)
+        .hasMessageContaining("dlq.topic.suffix: repairs.topic.suffix: '.repairs'");
   }
 
   @Test

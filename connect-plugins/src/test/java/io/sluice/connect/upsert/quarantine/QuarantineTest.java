@@ -8,6 +8,7 @@ import io.sluice.connect.upsert.error.SinkErrorCode;
 import io.sluice.connect.upsert.metrics.SinkMeters;
 import io.sluice.connect.upsert.metrics.SinkMetrics;
 import io.sluice.connect.upsert.table.TableNames;
+import io.sluice.contract.TopicNames;
 import io.sluice.dlq.DlqEnvelope;
 import io.sluice.dlq.DlqHeaders;
 import java.nio.charset.StandardCharsets;
@@ -61,7 +62,7 @@ class QuarantineTest {
                 "orders-upsert",
                 2,
                 "io.example.Task",
-                new DlqTopics(null),
+                new DlqTopics(null, TopicNames.DEFAULTS),
                 topic -> "cdc_lab.orders_current",
                 Map.of(),
                 Duration.ofSeconds(5),
