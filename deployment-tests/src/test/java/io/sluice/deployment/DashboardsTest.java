@@ -11,6 +11,7 @@ import io.sluice.capture.metrics.CaptureMetrics;
 import io.sluice.connect.upsert.metrics.SinkMeters;
 import io.sluice.connect.upsert.metrics.TableFileCounts;
 import io.sluice.connect.upsert.metrics.TableMeters;
+import io.sluice.contract.TopicNames;
 import io.sluice.router.metrics.RouterMetrics;
 import io.sluice.router.validate.ErrorCode;
 import io.sluice.tools.monitor.DlqSnapshot;
@@ -31,6 +32,7 @@ import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.regex.Pattern;
 import java.util.stream.Stream;
 import org.apache.kafka.connect.data.Schema;
 import org.apache.kafka.connect.data.SchemaBuilder;
@@ -156,6 +158,32 @@ class DashboardsTest {
   }
 
   @Test
+  void noQuerySelectsATopicByItsSuffix() {
+    // The router's suffixes are configurable (dlq.topic.suffix, ...): the monitor's DLQ series
+    // carry the input topic as `topic`, like the router's, so no query needs to know them.
+    Pattern suffix = Pattern.compile("\\.(clean|dlq|repairs)\\b");
+    List<String> found = new ArrayList<>();
+    dashboards.forEach(
+        (file, d) -> {
+          for (JsonNode panel : panels(d)) {
+            for (JsonNode target : panel.path("targets")) {
+              String expr = target.path("expr").asText();
+              if (suffix.matcher(expr).find()) {
+                found.add(file + " '" + panel.path("title").asText() + "': " + expr);
+              }
+            }
+          }
+          for (JsonNode variable : d.path("templating").path("list")) {
+            String query = variable.path("query").toString() + variable.path("regex").asText();
+            if (suffix.matcher(query).find()) {
+              found.add(file + " variable $" + variable.path("name").asText() + ": " + query);
+            }
+          }
+        });
+    assertThat(found).as("queries naming a topic suffix").isEmpty();
+  }
+
+  @Test
   void theAllowListsSluiceBlockIsWhatTheMeterClassesRender() throws IOException {
     Set<String> listed = new TreeSet<>();
     for (String name : allowList()) {
@@ -211,7 +239,7 @@ class DashboardsTest {
     sink.maintenance().inspected(new TableFileCounts(1, 1, 0, 1, 1));
     sink.maintenance().ran(1_000_000);
     // Lag rows and the last-refresh gauge exist from the monitor's first refresh on.
-    MonitorMetrics monitor = new MonitorMetrics(registry, Clock.systemUTC());
+    MonitorMetrics monitor = new MonitorMetrics(registry, Clock.systemUTC(), TopicNames.DEFAULTS);
     monitor.dlqTopic("broker.cdc_lab.orders.dlq", DlqSnapshot.EMPTY);
     monitor.lag(
         Map.of(new GroupTopic("connect-sluice-upsert-sink", "broker.cdc_lab.orders.clean"), 0L));

@@ -71,6 +71,10 @@ class ProcessStackIT {
     List<Long> pids = pids(endpoints);
     assertThat(pids).hasSize(COMPONENTS.size()).allMatch(ProcessStackIT::alive);
     assertEveryUrlOnLoopback(endpoints);
+    assertThat(endpoints.path(ReadyFile.TOPICS).toString())
+        .as("the suffixes of the router's config file")
+        .isEqualTo(
+            "{\"clean_suffix\":\".clean\",\"dlq_suffix\":\".dlq\",\"repairs_suffix\":\".repairs\"}");
     for (long pid : pids) {
       assertThat(ListeningSockets.of(pid))
           .as("sockets component pid %d listens on", pid)

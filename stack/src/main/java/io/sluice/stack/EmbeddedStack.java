@@ -319,6 +319,7 @@ public final class EmbeddedStack implements Stack {
     endpoints.put(ReadyFile.ROUTER_CONFIG, options.routerConfig());
     endpoints.put(ReadyFile.SINK_CONFIG, options.sinkConfig());
     prometheusUrl().ifPresent(url -> endpoints.put(ReadyFile.PROMETHEUS_URL, url));
+    endpoints.put(ReadyFile.TOPICS, ReadyFile.topics(started(router, "router").topicNames()));
     return endpoints;
   }
 

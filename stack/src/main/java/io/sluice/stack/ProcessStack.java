@@ -1,6 +1,7 @@
 package io.sluice.stack;
 
 import io.sluice.contract.ReadyFile;
+import io.sluice.contract.TopicNames;
 import io.sluice.embedded.EmbeddedMariaDb;
 import io.sluice.embedded.process.ChildJvm;
 import io.sluice.embedded.process.Leftovers;
@@ -390,6 +391,10 @@ public final class ProcessStack implements StackController, Stack {
       components.put(slot.name, c);
     }
     endpoints.put(ReadyFile.COMPONENTS, components);
+    // The suffixes of the layout are those of the router config every router starts with.
+    endpoints.put(
+        ReadyFile.TOPICS,
+        ReadyFile.topics(TopicNames.of(layout.cleanSuffix(), layout.dlqSuffix())));
     return endpoints;
   }
 

@@ -101,8 +101,12 @@ class EmbeddedStackIT {
               "upsert_sink_metrics_url",
               "router_config",
               "sink_config",
-              "monitor_metrics_url")
+              "monitor_metrics_url",
+              "topics")
           .containsEntry("bootstrap_servers", "127.0.0.1:" + firstPorts.kafka())
+          .containsEntry(
+              "topics",
+              Map.of("clean_suffix", ".clean", "dlq_suffix", ".dlq", "repairs_suffix", ".repairs"))
           .containsEntry(
               "jdbc_url", "jdbc:mariadb://127.0.0.1:" + firstPorts.mariadb() + "/cdc_lab");
       assertThat(get(ready.get("capture_admin_url") + "/connectors/sluice-capture/status").body())

@@ -1,8 +1,8 @@
 package io.sluice.tools.dlq;
 
 /**
- * Where the stack is, as the user gave it or the ready file said.
+ * Where the stack is, as the user gave it or the ready file said, and which DLQ topic to act on.
  *
  * @param schemaRegistryUrl null when neither gave one
  */
-public record Endpoints(String bootstrapServers, String schemaRegistryUrl, String dlqTopic) {}
+record Endpoints(String bootstrapServers, String schemaRegistryUrl, DlqTopicChoice dlq) {}

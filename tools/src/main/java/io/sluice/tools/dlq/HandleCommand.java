@@ -100,7 +100,7 @@ abstract class HandleCommand implements Callable<Integer> {
 
   /** The records to handle (from the DLQ by default). */
   List<DlqEntry> selected(ToolSession session, List<DlqEntry> dlq) {
-    String topic = session.endpoints().dlqTopic();
+    String topic = session.dlqTopic();
     return all
         ? DlqSelection.all(dlq, partition)
         : List.of(DlqSelection.one(dlq, id, partition, topic));
@@ -118,6 +118,7 @@ abstract class HandleCommand implements Callable<Integer> {
     PrintWriter out = spec.commandLine().getOut();
     PrintWriter err = spec.commandLine().getErr();
     try (ToolSession session = ToolSession.open(parent.context(), resolved)) {
+      session.requireDlqTopic(id == null ? null : id.topic(), spec.commandLine());
       List<DlqEntry> dlq = dlqEntries(session);
       List<DlqEntry> selected = selected(session, dlq);
       List<Step> steps = steps(DlqInputs.of(dlq), selected, out);
@@ -254,7 +255,7 @@ abstract class HandleCommand implements Callable<Integer> {
   private Producer<byte[], byte[]> producer(ToolSession session) {
     session.kafka().ensureCompactedTopic(session.ledgerTopic());
     Producer<byte[], byte[]> producer =
-        session.kafka().transactionalProducer(transactionalId(session.endpoints().dlqTopic()));
+        session.kafka().transactionalProducer(transactionalId(session.dlqTopic()));
     try {
       producer.initTransactions();
     } catch (RuntimeException e) {

@@ -1,5 +1,6 @@
 package io.sluice.tools.dlq;
 
+import io.sluice.tools.cli.TextTable;
 import io.sluice.tools.dlq.ledger.Ledger;
 import io.sluice.tools.dlq.ledger.LedgerEntry;
 import io.sluice.tools.dlq.record.DlqEntry;
@@ -17,12 +18,19 @@ import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.ParentCommand;
 import picocli.CommandLine.Spec;
 
-/** {@code sluice dlq list}: one line per quarantined input. */
+/**
+ * {@code sluice dlq list}: one line per quarantined input of a DLQ topic; without one, one line per
+ * DLQ topic.
+ */
 @Command(
     name = "list",
     mixinStandardHelpOptions = true,
     description = {
-      "Lists the quarantined inputs of the DLQ topic (read_committed), one line each: the id"
+      "Without --dlq-topic or --table: lists the DLQ topics on the broker (the topics ending with"
+          + " the router's DLQ suffix: --dlq-suffix, else the ready file's, else .dlq), one line"
+          + " each: its input topic, DLQ records, quarantined inputs, and the inputs not yet"
+          + " replayed or repaired (from its ledger).",
+      "With one: lists the quarantined inputs of the DLQ topic (read_committed), one line each: the id"
           + " <partition>@<offset> of its first DLQ record (what show, replay and repair take),"
           + " original topic/partition/offset, stage, error code, age since quarantine, copies"
           + " and whether the ledger says it was replayed or repaired.",
@@ -34,6 +42,8 @@ final class ListCommand implements Callable<Integer> {
   private static final String[] HEADER = {
     "DLQ", "ORIGINAL", "STAGE", "ERROR_CODE", "AGE", "COPIES", "STATUS"
   };
+  private static final List<String> TOPICS_HEADER =
+      List.of("DLQ_TOPIC", "INPUT_TOPIC", "RECORDS", "INPUTS", "UNHANDLED");
 
   @Spec CommandSpec spec;
   @ParentCommand DlqCommand parent;
@@ -44,6 +54,10 @@ final class ListCommand implements Callable<Integer> {
     Endpoints resolved = endpoints.resolve(false);
     PrintWriter out = spec.commandLine().getOut();
     try (ToolSession session = ToolSession.open(parent.context(), resolved)) {
+      if (session.chooseDlqTopic(null, spec.commandLine()).isEmpty()) {
+        listTopics(session, out);
+        return 0;
+      }
       List<DlqEntry> entries = session.dlqEntries();
       DlqInputs inputs = DlqInputs.of(entries);
       Ledger ledger = session.readLedger();
@@ -56,7 +70,7 @@ final class ListCommand implements Callable<Integer> {
       out.printf(
           "%d input(s) in %s (%d DLQ record(s)%s)%n",
           inputs.inputs().size(),
-          resolved.dlqTopic(),
+          session.dlqTopic(),
           entries.size(),
           inputs.laterCopies() == 0
               ? ""
@@ -64,6 +78,32 @@ final class ListCommand implements Callable<Integer> {
       out.flush();
     }
     return 0;
+  }
+
+  /** One line per DLQ topic on the broker: what it holds and what is still to do. */
+  private static void listTopics(ToolSession session, PrintWriter out) {
+    DlqTopicChoice choice = session.endpoints().dlq();
+    List<String> topics = choice.dlqTopics(session.scanner().topics().keySet());
+    List<List<String>> rows = new ArrayList<>();
+    for (String topic : topics) {
+      List<DlqEntry> entries = session.entriesOf(topic);
+      DlqInputs inputs = DlqInputs.of(entries);
+      Ledger ledger = session.ledgerOf(topic);
+      long unhandled = inputs.inputs().stream().filter(i -> ledger.find(i).isEmpty()).count();
+      rows.add(
+          List.of(
+              topic,
+              choice.names().inputTopic(topic).orElse("-"),
+              String.valueOf(entries.size()),
+              String.valueOf(inputs.inputs().size()),
+              String.valueOf(unhandled)));
+    }
+    TextTable.print(out, TOPICS_HEADER, rows);
+    out.printf(
+        "%d DLQ topic(s) (suffix %s) on %s; list the inputs of one with --dlq-topic TOPIC or"
+            + " --table DB.TABLE%n",
+        topics.size(), choice.names().dlqSuffix(), session.endpoints().bootstrapServers());
+    out.flush();
   }
 
   private static String[] row(QuarantinedInput input, Ledger ledger, ToolSession session) {

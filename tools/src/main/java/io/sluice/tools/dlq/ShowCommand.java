@@ -61,8 +61,9 @@ final class ShowCommand implements Callable<Integer> {
     Endpoints resolved = endpoints.resolve(false);
     PrintWriter out = spec.commandLine().getOut();
     try (ToolSession session = ToolSession.open(parent.context(), resolved)) {
+      String topic = session.requireDlqTopic(id.topic(), spec.commandLine());
       List<DlqEntry> entries = session.dlqEntries();
-      DlqEntry entry = DlqSelection.one(entries, id, partition, resolved.dlqTopic());
+      DlqEntry entry = DlqSelection.one(entries, id, partition, topic);
       QuarantinedInput input = DlqInputs.of(entries).inputOf(entry);
       out.printf("%-16s %s (timestamp %s)%n", "dlq_record", entry.dlq(), at(entry.timestampMs()));
       copies(out, input, entry);

@@ -11,6 +11,9 @@ import io.sluice.tools.dlq.repair.RepairException;
 import java.time.Clock;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
+import picocli.CommandLine;
+import picocli.CommandLine.ParameterException;
 
 /** The clients one dlq command uses, opened from its endpoints and closed when it ends. */
 final class ToolSession implements AutoCloseable {
@@ -19,6 +22,7 @@ final class ToolSession implements AutoCloseable {
   private final TopicScanner scanner;
   private final SchemaRegistryClient registry;
   private final Clock clock;
+  private String dlqTopic;
 
   private ToolSession(ToolContext context, Endpoints endpoints) {
     this.endpoints = endpoints;
@@ -56,18 +60,73 @@ final class ToolSession implements AutoCloseable {
     return clock;
   }
 
+  /**
+   * Chooses the DLQ topic the command acts on ({@link DlqTopicChoice}); empty when nothing chooses
+   * one.
+   *
+   * @param idTopic the topic the record id names, or null
+   * @throws ParameterException when {@code --table} names no DLQ topic or several
+   */
+  Optional<String> chooseDlqTopic(String idTopic, CommandLine commandLine) {
+    try {
+      Optional<String> chosen = endpoints.dlq().chosen(idTopic, () -> scanner.topics().keySet());
+      chosen.ifPresent(topic -> dlqTopic = topic);
+      return chosen;
+    } catch (IllegalArgumentException e) {
+      throw new ParameterException(commandLine, e.getMessage(), e);
+    }
+  }
+
+  /**
+   * {@link #chooseDlqTopic}, for a command that needs one.
+   *
+   * @throws ParameterException when none is chosen, naming the DLQ topics there are
+   */
+  String requireDlqTopic(String idTopic, CommandLine commandLine) {
+    return chooseDlqTopic(idTopic, commandLine)
+        .orElseThrow(
+            () ->
+                new ParameterException(
+                    commandLine,
+                    endpoints
+                        .dlq()
+                        .noneChosen(
+                            commandLine.getCommandSpec().qualifiedName(),
+                            scanner.topics().keySet(),
+                            endpoints.bootstrapServers())));
+  }
+
+  /** The chosen DLQ topic. */
+  String dlqTopic() {
+    if (dlqTopic == null) {
+      throw new IllegalStateException("no DLQ topic chosen yet");
+    }
+    return dlqTopic;
+  }
+
+  /** The ledger of the chosen DLQ topic: {@code <dlq topic><repairs suffix>}. */
   String ledgerTopic() {
-    return Ledger.topicFor(endpoints.dlqTopic());
+    return endpoints.dlq().names().repairsTopicOfDlq(dlqTopic());
   }
 
-  /** Every record of the DLQ topic. */
+  /** Every record of the chosen DLQ topic. */
   List<DlqEntry> dlqEntries() {
-    return DlqRecords.readTopic(scanner, endpoints.dlqTopic());
+    return entriesOf(dlqTopic());
   }
 
-  /** The ledger as it is now (empty when its topic does not exist yet). */
+  /** Every record of {@code dlqTopic}. */
+  List<DlqEntry> entriesOf(String dlqTopic) {
+    return DlqRecords.readTopic(scanner, dlqTopic);
+  }
+
+  /** The ledger of the chosen DLQ topic as it is now (empty when its topic does not exist yet). */
   Ledger readLedger() {
-    return Ledger.read(scanner, ledgerTopic());
+    return ledgerOf(dlqTopic());
+  }
+
+  /** The ledger of {@code dlqTopic} as it is now. */
+  Ledger ledgerOf(String dlqTopic) {
+    return Ledger.read(scanner, endpoints.dlq().names().repairsTopicOfDlq(dlqTopic));
   }
 
   /** Original coordinates of every readable entry. */

@@ -79,9 +79,9 @@ final class DlqBacklog {
   /** Where inputs come from; the offsets seen of each are kept. */
   private record InputSource(InputIdentity.Stage stage, String connector, String topic, int part) {}
 
-  DlqBacklog(String dlqTopic) {
+  DlqBacklog(String dlqTopic, String ledgerTopic) {
     this.dlqTopic = dlqTopic;
-    this.ledger = Ledger.empty(Ledger.topicFor(dlqTopic));
+    this.ledger = Ledger.empty(ledgerTopic);
   }
 
   String dlqTopic() {

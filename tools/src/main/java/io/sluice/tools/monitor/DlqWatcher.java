@@ -1,7 +1,7 @@
 package io.sluice.tools.monitor;
 
+import io.sluice.contract.TopicNames;
 import io.sluice.tools.dlq.kafka.TopicScanner;
-import io.sluice.tools.dlq.ledger.Ledger;
 import java.util.HashMap;
 import java.util.Iterator;
 import java.util.List;
@@ -25,26 +25,28 @@ final class DlqWatcher implements AutoCloseable {
 
   private final TopicScanner scanner;
   private final Pattern dlqTopics;
+  private final TopicNames names;
   private final MonitorMetrics metrics;
   private final Map<String, Watch> watches = new TreeMap<>();
 
-  DlqWatcher(TopicScanner scanner, Pattern dlqTopics, MonitorMetrics metrics) {
+  DlqWatcher(TopicScanner scanner, Pattern dlqTopics, TopicNames names, MonitorMetrics metrics) {
     this.scanner = scanner;
     this.dlqTopics = dlqTopics;
+    this.names = names;
     this.metrics = metrics;
   }
 
   /** True when {@code topic} is a DLQ to watch: it matches, and it is not a ledger topic. */
-  static boolean isDlqTopic(Pattern dlqTopics, String topic) {
-    return !topic.endsWith(Ledger.TOPIC_SUFFIX) && dlqTopics.matcher(topic).matches();
+  static boolean isDlqTopic(Pattern dlqTopics, TopicNames names, String topic) {
+    return !names.isRepairsTopic(topic) && dlqTopics.matcher(topic).matches();
   }
 
   /** Discovers DLQ topics, drops those that are gone, reads what is new; the DLQ topics watched. */
   int refresh() {
     Map<String, List<Integer>> topics = scanner.topics();
     for (String topic : topics.keySet()) {
-      if (isDlqTopic(dlqTopics, topic) && !watches.containsKey(topic)) {
-        log.info("watching DLQ topic {} and its ledger {}", topic, Ledger.topicFor(topic));
+      if (isDlqTopic(dlqTopics, names, topic) && !watches.containsKey(topic)) {
+        log.info("watching DLQ topic {} and its ledger {}", topic, names.repairsTopicOfDlq(topic));
         watches.put(topic, new Watch(topic));
       }
     }
@@ -76,12 +78,12 @@ final class DlqWatcher implements AutoCloseable {
     private MonitorMetrics.DlqMeters meters;
 
     Watch(String dlqTopic) {
-      this.backlog = new DlqBacklog(dlqTopic);
+      this.backlog = new DlqBacklog(dlqTopic, names.repairsTopicOfDlq(dlqTopic));
     }
 
     void refresh(Map<String, List<Integer>> topics) {
       String dlqTopic = backlog.dlqTopic();
-      String ledgerTopic = Ledger.topicFor(dlqTopic);
+      String ledgerTopic = names.repairsTopicOfDlq(dlqTopic);
       // The ledger first: a DLQ record whose entry is already known is dropped as it is read.
       read(
           ledgerTopic,

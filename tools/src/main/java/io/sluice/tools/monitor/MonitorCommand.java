@@ -2,7 +2,9 @@ package io.sluice.tools.monitor;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.sluice.contract.ReadyFile;
+import io.sluice.contract.TopicNames;
 import io.sluice.tools.cli.CommandReadyFile;
+import io.sluice.tools.cli.TopicSuffixOptions;
 import java.io.PrintWriter;
 import java.io.UncheckedIOException;
 import java.nio.file.Path;
@@ -16,6 +18,7 @@ import java.util.concurrent.CountDownLatch;
 import java.util.function.Supplier;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.ParameterException;
@@ -34,9 +37,11 @@ import picocli.CommandLine.Spec;
       "Serves Prometheus metrics derived from Kafka: DLQ records and inputs, backlog, oldest"
           + " unrepaired age, records repaired/replayed, consumer-group lag; and, given an Iceberg catalog, each table's"
           + " commits and current totals read from its metadata.",
-      "Each refresh finds the DLQ topics (--dlq-topic-pattern; ledgers <dlq>.repairs never), reads"
-          + " their new records and their ledger's, and the lag of the matching groups. It reads"
-          + " read_committed without a consumer group and commits nothing.",
+      "Each refresh finds the DLQ topics (every topic ending with the router's DLQ suffix:"
+          + " --dlq-suffix, else the ready file's topics.dlq_suffix, else .dlq; or"
+          + " --dlq-topic-pattern; ledgers <dlq>.repairs never), reads their new records and their"
+          + " ledger's, and the lag of the matching groups. It reads read_committed without a"
+          + " consumer group and commits nothing.",
       "The Iceberg part (--catalog, or the ready file's iceberg_catalog) lists the tables"
           + " (--iceberg-table, default all) every --iceberg-interval seconds and re-reads each"
           + " one's metadata: no manifest or data file is read, nothing is written.",
@@ -69,17 +74,18 @@ public final class MonitorCommand implements Callable<Integer> {
       paramLabel = "FILE",
       defaultValue = ".sluice/ready.json",
       description =
-          "Ready file of `sluice up` to take bootstrap_servers and iceberg_catalog from (default:"
-              + " ${DEFAULT-VALUE}).")
+          "Ready file of `sluice up` to take bootstrap_servers, iceberg_catalog and the topic"
+              + " suffixes (topics) from (default: ${DEFAULT-VALUE}).")
   Path readyFile;
+
+  @Mixin TopicSuffixOptions suffixes;
 
   @Option(
       names = "--dlq-topic-pattern",
       paramLabel = "REGEX",
-      defaultValue = MonitorSettings.DEFAULT_DLQ_TOPIC_PATTERN,
       description =
-          "Java regex of the DLQ topics to watch, matched against the whole name (default:"
-              + " ${DEFAULT-VALUE}).")
+          "Java regex of the DLQ topics to watch, matched against the whole name (default: every"
+              + " name ending with the DLQ suffix, .+\\.dlq by default).")
   String dlqTopicPattern;
 
   @Option(
@@ -198,6 +204,7 @@ public final class MonitorCommand implements Callable<Integer> {
   public MonitorSettings settings() {
     CommandReadyFile ready = new CommandReadyFile(readyFile, spec.commandLine());
     JsonNode readyObject = ready.read(bootstrapServers == null);
+    TopicNames names = suffixes.resolve(ready, readyObject, spec.commandLine());
     String bootstrap = bootstrapServers;
     if (bootstrap == null) {
       bootstrap = ReadyFile.text(readyObject, ReadyFile.BOOTSTRAP_SERVERS);
@@ -219,8 +226,11 @@ public final class MonitorCommand implements Callable<Integer> {
     String servers = bootstrap;
     MonitorSettings defaults =
         checked("--bootstrap-servers", () -> MonitorSettings.defaults(servers));
+    MonitorSettings topics = defaults.withTopicNames(names);
     MonitorSettings dlq =
-        checked("--dlq-topic-pattern", () -> defaults.withDlqTopicPattern(dlqTopicPattern));
+        dlqTopicPattern == null
+            ? topics
+            : checked("--dlq-topic-pattern", () -> topics.withDlqTopicPattern(dlqTopicPattern));
     MonitorSettings groups = checked("--group-pattern", () -> dlq.withGroupPattern(groupPattern));
     MonitorSettings metrics =
         checked("--metrics-host", () -> groups.withMetrics(metricsHost, metricsPort));

@@ -7,6 +7,7 @@ import io.micrometer.core.instrument.Meter;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.MultiGauge;
 import io.micrometer.core.instrument.Tags;
+import io.sluice.contract.TopicNames;
 import java.time.Clock;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -21,7 +22,9 @@ import java.util.concurrent.atomic.AtomicLong;
  * sluice_dlq_backlog_records{stage,error_code}}, {@code sluice_dlq_oldest_unrepaired_age_seconds},
  * {@code sluice_dlq_records_handled_total{action}} and {@code
  * sluice_dlq_unreadable_records_total{kind}} (all with {@code topic}, the source topic, and {@code
- * dlq_topic}), {@code sluice_consumer_group_lag_records{group,topic}}, {@code
+ * dlq_topic}; {@code topic} is the DLQ topic's input topic, by the router's DLQ suffix, so that
+ * dashboards select these series as the router's), {@code
+ * sluice_consumer_group_lag_records{group,topic}}, {@code
  * sluice_monitor_last_refresh_timestamp_seconds} and {@code sluice_monitor_refresh_failures_total}.
  *
  * <p>A DLQ topic's meters are registered with the numbers of its first read: its counters start at
@@ -50,19 +53,21 @@ public final class MonitorMetrics {
   public static final String LAST_REFRESH = "sluice.monitor.last.refresh.timestamp";
   public static final String REFRESH_FAILURES = "sluice.monitor.refresh.failures";
 
-  /** The suffix the router gives DLQ topics by default; {@code topic} is the name without it. */
-  public static final String DLQ_SUFFIX = ".dlq";
-
   private final MeterRegistry registry;
   private final Clock clock;
+  private final TopicNames names;
   private final MultiGauge lag;
   private final AtomicLong lastRefreshMs = new AtomicLong();
   private final Counter refreshFailures;
   private Gauge lastRefresh;
 
-  public MonitorMetrics(MeterRegistry registry, Clock clock) {
+  /**
+   * @param names the router's topic names: a DLQ topic's {@code topic} label is its input topic
+   */
+  public MonitorMetrics(MeterRegistry registry, Clock clock, TopicNames names) {
     this.registry = registry;
     this.clock = clock;
+    this.names = names;
     this.lag =
         MultiGauge.builder(GROUP_LAG)
             .description(
@@ -75,11 +80,12 @@ public final class MonitorMetrics {
             .register(registry);
   }
 
-  /** The source topic of a DLQ topic: its name without {@value #DLQ_SUFFIX}, else the name. */
-  public static String sourceTopic(String dlqTopic) {
-    return dlqTopic.endsWith(DLQ_SUFFIX) && dlqTopic.length() > DLQ_SUFFIX.length()
-        ? dlqTopic.substring(0, dlqTopic.length() - DLQ_SUFFIX.length())
-        : dlqTopic;
+  /**
+   * The source topic of a DLQ topic, its {@code topic} label: its input topic (the name without the
+   * DLQ suffix), else the name.
+   */
+  public String sourceTopic(String dlqTopic) {
+    return names.isDlqTopic(dlqTopic) ? names.inputTopic(dlqTopic).orElseThrow() : dlqTopic;
   }
 
   /** Registers the meters of {@code dlqTopic}, showing {@code first}. */

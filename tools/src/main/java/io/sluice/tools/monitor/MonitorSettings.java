@@ -1,5 +1,6 @@
 package io.sluice.tools.monitor;
 
+import io.sluice.contract.TopicNames;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
@@ -13,8 +14,10 @@ import java.util.regex.PatternSyntaxException;
  * checked here, and a bad one fails with an {@link IllegalArgumentException} naming the setting.
  *
  * @param bootstrapServers Kafka bootstrap servers, {@code host:port[,host:port...]}
- * @param dlqTopicPattern the DLQ topics to watch (the whole name must match); a ledger topic
- *     ({@code <dlq>.repairs}) is never watched as a DLQ
+ * @param topicNames the router's topic names: the DLQ topics' suffix, their ledgers' and the source
+ *     topic ({@code topic} label) of a DLQ topic
+ * @param dlqTopicPattern the DLQ topics to watch (the whole name must match; by default every name
+ *     ending with the DLQ suffix); a ledger topic ({@code <dlq>.repairs}) is never watched as a DLQ
  * @param groupPattern the consumer groups whose lag is reported (the whole id must match)
  * @param refreshInterval the time between the end of one refresh and the start of the next
  * @param metricsHost the address {@code /metrics} and {@code /health} bind to
@@ -24,15 +27,13 @@ import java.util.regex.PatternSyntaxException;
  */
 public record MonitorSettings(
     String bootstrapServers,
+    TopicNames topicNames,
     Pattern dlqTopicPattern,
     Pattern groupPattern,
     Duration refreshInterval,
     String metricsHost,
     int metricsPort,
     IcebergSettings iceberg) {
-
-  /** Every topic named {@code <something>.dlq}: the router's default DLQ suffix. */
-  public static final String DEFAULT_DLQ_TOPIC_PATTERN = ".+\\.dlq";
 
   /** Every consumer group. */
   public static final String DEFAULT_GROUP_PATTERN = ".*";
@@ -46,6 +47,7 @@ public record MonitorSettings(
       throw new IllegalArgumentException(
           "bootstrapServers must name at least one host:port, got '" + bootstrapServers + "'");
     }
+    Objects.requireNonNull(topicNames, "topicNames");
     Objects.requireNonNull(dlqTopicPattern, "dlqTopicPattern");
     Objects.requireNonNull(groupPattern, "groupPattern");
     if (refreshInterval == null || refreshInterval.compareTo(MIN_REFRESH_INTERVAL) < 0) {
@@ -67,13 +69,14 @@ public record MonitorSettings(
   }
 
   /**
-   * The defaults: every {@code *.dlq} topic, every group, 5 s, a free port on 127.0.0.1, no Iceberg
-   * catalog.
+   * The defaults: the default topic names (every {@code *.dlq} topic), every group, 5 s, a free
+   * port on 127.0.0.1, no Iceberg catalog.
    */
   public static MonitorSettings defaults(String bootstrapServers) {
     return new MonitorSettings(
         bootstrapServers,
-        regex("dlqTopicPattern", DEFAULT_DLQ_TOPIC_PATTERN),
+        TopicNames.DEFAULTS,
+        TopicNames.DEFAULTS.dlqTopicPattern(),
         regex("groupPattern", DEFAULT_GROUP_PATTERN),
         DEFAULT_REFRESH_INTERVAL,
         DEFAULT_METRICS_HOST,
@@ -81,10 +84,27 @@ public record MonitorSettings(
         IcebergSettings.NONE);
   }
 
+  /**
+   * These settings with the router's topic names {@code names}, watching every topic ending with
+   * their DLQ suffix (a pattern given before is replaced: give it after).
+   */
+  public MonitorSettings withTopicNames(TopicNames names) {
+    return new MonitorSettings(
+        bootstrapServers,
+        names,
+        Objects.requireNonNull(names, "names").dlqTopicPattern(),
+        groupPattern,
+        refreshInterval,
+        metricsHost,
+        metricsPort,
+        iceberg);
+  }
+
   /** These settings watching the DLQ topics {@code regex} matches. */
   public MonitorSettings withDlqTopicPattern(String regex) {
     return new MonitorSettings(
         bootstrapServers,
+        topicNames,
         regex("dlqTopicPattern", regex),
         groupPattern,
         refreshInterval,
@@ -97,6 +117,7 @@ public record MonitorSettings(
   public MonitorSettings withGroupPattern(String regex) {
     return new MonitorSettings(
         bootstrapServers,
+        topicNames,
         dlqTopicPattern,
         regex("groupPattern", regex),
         refreshInterval,
@@ -109,6 +130,7 @@ public record MonitorSettings(
   public MonitorSettings withRefreshInterval(Duration interval) {
     return new MonitorSettings(
         bootstrapServers,
+        topicNames,
         dlqTopicPattern,
         groupPattern,
         interval,
@@ -120,7 +142,14 @@ public record MonitorSettings(
   /** These settings serving on {@code host:port} (0 = a free port). */
   public MonitorSettings withMetrics(String host, int port) {
     return new MonitorSettings(
-        bootstrapServers, dlqTopicPattern, groupPattern, refreshInterval, host, port, iceberg);
+        bootstrapServers,
+        topicNames,
+        dlqTopicPattern,
+        groupPattern,
+        refreshInterval,
+        host,
+        port,
+        iceberg);
   }
 
   /**
@@ -149,6 +178,7 @@ public record MonitorSettings(
   public MonitorSettings withIceberg(IcebergSettings iceberg) {
     return new MonitorSettings(
         bootstrapServers,
+        topicNames,
         dlqTopicPattern,
         groupPattern,
         refreshInterval,

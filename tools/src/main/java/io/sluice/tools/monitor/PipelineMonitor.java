@@ -71,7 +71,7 @@ public final class PipelineMonitor implements AutoCloseable {
     this.settings = settings;
     this.clock = clock;
     this.registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
-    this.metrics = new MonitorMetrics(registry, clock);
+    this.metrics = new MonitorMetrics(registry, clock, settings.topicNames());
     this.scanner =
         new TopicScanner(new BrokerClients(settings.bootstrapServers(), CLIENT_ID).consumer());
     this.admin =
@@ -85,7 +85,7 @@ public final class PipelineMonitor implements AutoCloseable {
                 (int) BROKER_TIMEOUT.toMillis() - 5_000,
                 AdminClientConfig.DEFAULT_API_TIMEOUT_MS_CONFIG,
                 (int) BROKER_TIMEOUT.toMillis()));
-    this.dlq = new DlqWatcher(scanner, settings.dlqTopicPattern(), metrics);
+    this.dlq = new DlqWatcher(scanner, settings.dlqTopicPattern(), settings.topicNames(), metrics);
     this.lag = new ConsumerLag(admin, scanner, settings.groupPattern(), BROKER_TIMEOUT);
     this.kafka =
         new RefreshTask(

@@ -319,6 +319,144 @@ class DlqCommandTest {
             "DLQ topic nope.dlq does not exist; pass the router's DLQ topic with --dlq-topic");
   }
 
+  @Test
+  void listWithoutATopicListsTheDlqTopicsWithTheirCounts() {
+    stack.kafka.createTopic("test.shop.customers.dlq", 1);
+    long repaired = stack.poison(42, OrdersStack.intended(42, "c"));
+    stack.poison(43, "{}");
+    stack.dlq(
+        "repair",
+        String.valueOf(repaired),
+        "--partition",
+        String.valueOf(stack.partitionOf(42)),
+        "--strategy",
+        "json-intended-row");
+
+    Run run = withoutTopic("list");
+
+    assertThat(run.exitCode()).as(run.err()).isZero();
+    assertThat(run.out().lines().toList())
+        .containsExactly(
+            "DLQ_TOPIC                INPUT_TOPIC          RECORDS  INPUTS  UNHANDLED",
+            "test.shop.customers.dlq  test.shop.customers  0        0       0",
+            "test.shop.orders.dlq     test.shop.orders     2        2       1",
+            "2 DLQ topic(s) (suffix .dlq) on in-memory:9092; list the inputs of one with"
+                + " --dlq-topic TOPIC or --table DB.TABLE");
+  }
+
+  @Test
+  void tableResolvesTheDlqTopicByTheSuffix() {
+    stack.poison(42, "{}");
+    stack.kafka.createTopic("other.shop.items.dlq", 1);
+
+    for (String table : List.of("shop.orders", TOPIC, TOPIC + ".clean")) {
+      Run run = withoutTopic("list", "--table", table);
+      assertThat(run.exitCode()).as(table + ": " + run.err()).isZero();
+      assertThat(run.out()).as(table).contains("1 input(s) in " + DLQ + " (1 DLQ record(s))");
+    }
+  }
+
+  @Test
+  void aTableWithNoOrSeveralDlqTopicsIsAUsageErrorNamingThem() {
+    stack.kafka.createTopic("prod.shop.orders.dlq", 1);
+
+    Run several = withoutTopic("list", "--table", "shop.orders");
+    assertThat(several.exitCode()).isEqualTo(2);
+    assertThat(several.err())
+        .contains(
+            "--table shop.orders matches 2 DLQ topics: prod.shop.orders.dlq,"
+                + " test.shop.orders.dlq; pass --dlq-topic with one of them, or its input topic"
+                + " as --table");
+
+    Run none = withoutTopic("list", "--table", "shop.payments");
+    assertThat(none.exitCode()).isEqualTo(2);
+    assertThat(none.err())
+        .contains(
+            "no DLQ topic of --table shop.payments: no topic shop.payments.dlq nor any"
+                + " <prefix>.shop.payments.dlq (DLQ topics: prod.shop.orders.dlq,"
+                + " test.shop.orders.dlq)");
+
+    Run both = withoutTopic("list", "--table", "shop.orders", "--dlq-topic", DLQ);
+    assertThat(both.exitCode()).isEqualTo(2);
+    assertThat(both.err()).contains("--dlq-topic and --table both choose the DLQ topic: give one");
+  }
+
+  @Test
+  void commandsOnRecordsWithoutATopicNameTheDlqTopicsAndHowToChoose() {
+    long offset = stack.poison(42, "{}");
+
+    for (String[] args :
+        List.of(
+            new String[] {"replay", "--all", "--dry-run"},
+            new String[] {"repair", "--all", "--strategy", "json-intended-row", "--dry-run"},
+            new String[] {"show", String.valueOf(offset)})) {
+      Run run = withoutTopic(args);
+      assertThat(run.exitCode()).as(String.join(" ", args)).isEqualTo(2);
+      assertThat(run.err())
+          .contains(
+              "dlq "
+                  + args[0]
+                  + " acts on one DLQ topic: pass --dlq-topic TOPIC, or --table DB.TABLE for the"
+                  + " router's DLQ topic of a table; DLQ topics (suffix .dlq) on in-memory:9092: "
+                  + DLQ
+                  + " (another suffix: --dlq-suffix)");
+    }
+    assertThat(stack.kafka.producers()).as("nothing written").isEmpty();
+  }
+
+  @Test
+  void anIdNamingItsTopicNeedsNoFlag() {
+    long offset = stack.poison(42, "{}");
+    String id = DLQ + "-" + stack.partitionOf(42) + "@" + offset;
+
+    Run show = withoutTopic("show", id);
+    Run replay = withoutTopic("replay", id, "--dry-run");
+
+    assertThat(show.exitCode()).as(show.err()).isZero();
+    assertThat(show.out()).contains("dlq_record").contains(id);
+    assertThat(replay.exitCode()).as(replay.err()).isZero();
+    assertThat(replay.out()).contains("would be replayed");
+  }
+
+  @Test
+  void theDlqSuffixOfTheReadyFileFindsTheDlqTopicsAndTheirLedgers(@TempDir Path dir)
+      throws Exception {
+    stack.kafka.createTopic(TOPIC + ".quarantine", OrdersStack.PARTITIONS);
+    stack.kafka.append(TOPIC + ".quarantine", 0, null, "not an envelope".getBytes(), null);
+    Path ready = dir.resolve("ready.json");
+    Files.writeString(
+        ready,
+        "{\"bootstrap_servers\": \"127.0.0.1:1\", \"topics\": {\"dlq_suffix\": \".quarantine\"}}");
+
+    Run list = OrdersStack.run(stack.context(), "list", "--ready-file", ready.toString());
+    Run table =
+        OrdersStack.run(
+            stack.context(), "list", "--ready-file", ready.toString(), "--table", "shop.orders");
+    Run flag =
+        OrdersStack.run(
+            stack.context(), "list", "--ready-file", ready.toString(), "--dlq-suffix", ".dlq");
+
+    assertThat(list.exitCode()).as(list.err()).isZero();
+    assertThat(list.out())
+        .contains("test.shop.orders.quarantine  test.shop.orders  1        1       1")
+        .contains("1 DLQ topic(s) (suffix .quarantine)")
+        .doesNotContain(DLQ + " ");
+    assertThat(table.exitCode()).as(table.err()).isZero();
+    assertThat(table.out()).contains("1 input(s) in test.shop.orders.quarantine");
+    assertThat(flag.out()).as("the flag wins").contains("1 DLQ topic(s) (suffix .dlq)");
+  }
+
+  /** {@code sluice dlq <args>} with the endpoints of {@link OrdersStack#dlq} but no DLQ topic. */
+  private Run withoutTopic(String... args) {
+    List<String> all = new java.util.ArrayList<>(List.of(args));
+    all.addAll(
+        List.of(
+            "--bootstrap-server", "in-memory:9092",
+            "--schema-registry-url", "http://in-memory",
+            "--ready-file", "/nonexistent/ready.json"));
+    return OrdersStack.run(stack.context(), all.toArray(String[]::new));
+  }
+
   /** The ids in the first column of {@code list}'s output, between its header and summary. */
   private static List<String> listedIds(Run list) {
     assertThat(list.exitCode()).as(list.err()).isZero();

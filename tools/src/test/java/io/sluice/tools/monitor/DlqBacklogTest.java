@@ -25,7 +25,7 @@ class DlqBacklogTest {
   private static final Instant FIRST = Instant.parse("2026-03-01T10:00:00Z");
   private static final Instant SECOND = Instant.parse("2026-03-01T11:00:00Z");
 
-  private final DlqBacklog backlog = new DlqBacklog(DLQ);
+  private final DlqBacklog backlog = new DlqBacklog(DLQ, LEDGER);
   private long ledgerOffset;
 
   @Test

@@ -2,6 +2,7 @@ package io.sluice.tools.monitor;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.sluice.contract.TopicNames;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.nio.file.Files;
@@ -25,6 +26,8 @@ class MonitorCommandTest {
         .contains(
             "--bootstrap-servers",
             "--ready-file",
+            "--clean-suffix",
+            "--dlq-suffix",
             "--dlq-topic-pattern",
             "--group-pattern",
             "--interval",
@@ -86,6 +89,52 @@ class MonitorCommandTest {
     Run interval = run("--bootstrap-servers", "127.0.0.1:1", "--interval", "0.01");
     assertThat(interval.exit).isEqualTo(2);
     assertThat(interval.err).contains("--interval must be between 0.1 and 86400 seconds, got 0.01");
+  }
+
+  @Test
+  void theDlqSuffixComesFromTheReadyFileUnlessAFlagGivesIt() throws Exception {
+    Path ready = dir.resolve("ready.json");
+    Files.writeString(
+        ready,
+        "{\"bootstrap_servers\": \"127.0.0.1:41234\", \"topics\": {\"clean_suffix\": \".clean\","
+            + " \"dlq_suffix\": \".quarantine\", \"repairs_suffix\": \".repairs\"}}");
+
+    MonitorSettings fromFile = settings("--ready-file", ready.toString(), "--no-iceberg");
+    assertThat(fromFile.topicNames()).isEqualTo(TopicNames.of(".clean", ".quarantine"));
+    assertThat(fromFile.dlqTopicPattern().pattern()).isEqualTo(".+\\.quarantine");
+
+    MonitorSettings flag =
+        settings("--ready-file", ready.toString(), "--no-iceberg", "--dlq-suffix", ".dead");
+    assertThat(flag.topicNames()).isEqualTo(TopicNames.of(".clean", ".dead"));
+    assertThat(flag.dlqTopicPattern().pattern()).isEqualTo(".+\\.dead");
+
+    MonitorSettings pattern =
+        settings("--ready-file", ready.toString(), "--no-iceberg", "--dlq-topic-pattern", "a\\..+");
+    assertThat(pattern.topicNames()).isEqualTo(fromFile.topicNames());
+    assertThat(pattern.dlqTopicPattern().pattern()).isEqualTo("a\\..+");
+
+    MonitorSettings noFile =
+        settings("--bootstrap-servers", "127.0.0.1:1", "--ready-file", dir.resolve("x").toString());
+    assertThat(noFile.topicNames()).isEqualTo(TopicNames.DEFAULTS);
+  }
+
+  @Test
+  void aBadSuffixIsAUsageErrorNamingTheFlagOrTheReadyFileField() throws Exception {
+    Run flag = run("--bootstrap-servers", "127.0.0.1:1", "--dlq-suffix", ".clean");
+    assertThat(flag.exit).isEqualTo(2);
+    assertThat(flag.err)
+        .contains(
+            "--dlq-suffix: '.clean' must differ from the default clean_suffix ('.clean'): a topic"
+                + " would have both roles");
+
+    Path ready = dir.resolve("ready.json");
+    Files.writeString(
+        ready, "{\"bootstrap_servers\": \"h:1\", \"topics\": {\"dlq_suffix\": \"\"}}");
+    Run file = run("--ready-file", ready.toString());
+    assertThat(file.exit).isEqualTo(2);
+    assertThat(file.err)
+        .contains(
+            "ready file " + ready.toAbsolutePath() + ": topics.dlq_suffix: '' must not be empty");
   }
 
   private record Run(int exit, String out, String err) {}

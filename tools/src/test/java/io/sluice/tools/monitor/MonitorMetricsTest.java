@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
+import io.sluice.contract.TopicNames;
 import java.time.Clock;
 import java.time.Instant;
 import java.time.ZoneOffset;
@@ -22,7 +23,7 @@ class MonitorMetricsTest {
   private final PrometheusMeterRegistry registry =
       new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
   private final MonitorMetrics metrics =
-      new MonitorMetrics(registry, Clock.fixed(NOW, ZoneOffset.UTC));
+      new MonitorMetrics(registry, Clock.fixed(NOW, ZoneOffset.UTC), TopicNames.DEFAULTS);
 
   @Test
   void aNewDlqTopicShowsZerosForEverySeriesTheDashboardsQuery() {
@@ -176,8 +177,25 @@ class MonitorMetricsTest {
 
   @Test
   void theSourceTopicIsTheDlqTopicWithoutItsSuffix() {
-    assertThat(MonitorMetrics.sourceTopic(DLQ)).isEqualTo("broker.cdc_lab.orders");
-    assertThat(MonitorMetrics.sourceTopic("quarantine")).isEqualTo("quarantine");
-    assertThat(MonitorMetrics.sourceTopic(".dlq")).isEqualTo(".dlq");
+    assertThat(metrics.sourceTopic(DLQ)).isEqualTo("broker.cdc_lab.orders");
+    assertThat(metrics.sourceTopic("quarantine")).isEqualTo("quarantine");
+    assertThat(metrics.sourceTopic(".dlq")).isEqualTo(".dlq");
+  }
+
+  @Test
+  void withAnotherDlqSuffixTheTopicLabelIsStillTheInputTopic() {
+    MonitorMetrics custom =
+        new MonitorMetrics(
+            registry, Clock.fixed(NOW, ZoneOffset.UTC), TopicNames.of(".clean", ".quarantine"));
+    assertThat(custom.sourceTopic("broker.cdc_lab.orders.quarantine"))
+        .isEqualTo("broker.cdc_lab.orders");
+    assertThat(custom.sourceTopic(DLQ)).as("not a DLQ topic of this router").isEqualTo(DLQ);
+
+    custom.dlqTopic("broker.cdc_lab.orders.quarantine", DlqSnapshot.EMPTY);
+
+    assertThat(registry.scrape())
+        .contains(
+            "sluice_dlq_backlog_records{dlq_topic=\"broker.cdc_lab.orders.quarantine\","
+                + "error_code=\"UNREADABLE\",stage=\"unknown\",topic=\"broker.cdc_lab.orders\"} 0.0");
   }
 }

@@ -3,6 +3,7 @@ package io.sluice.tools.monitor;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.sluice.contract.TopicNames;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
@@ -16,19 +17,35 @@ class MonitorSettingsTest {
     assertThat(defaults.refreshInterval()).isEqualTo(Duration.ofSeconds(5));
     assertThat(defaults.metricsHost()).isEqualTo("127.0.0.1");
     assertThat(defaults.metricsPort()).isZero();
-    assertThat(DlqWatcher.isDlqTopic(defaults.dlqTopicPattern(), "broker.cdc_lab.orders.dlq"))
-        .isTrue();
-    assertThat(DlqWatcher.isDlqTopic(defaults.dlqTopicPattern(), "broker.cdc_lab.orders.clean"))
-        .isFalse();
-    assertThat(
-            DlqWatcher.isDlqTopic(defaults.dlqTopicPattern(), "broker.cdc_lab.orders.dlq.repairs"))
-        .isFalse();
-    assertThat(
-            DlqWatcher.isDlqTopic(
-                defaults.withDlqTopicPattern(".*").dlqTopicPattern(), "orders.dlq.repairs"))
+    assertThat(defaults.topicNames()).isEqualTo(TopicNames.DEFAULTS);
+    assertThat(watched(defaults, "broker.cdc_lab.orders.dlq")).isTrue();
+    assertThat(watched(defaults, "broker.cdc_lab.orders.clean")).isFalse();
+    assertThat(watched(defaults, "broker.cdc_lab.orders.dlq.repairs")).isFalse();
+    assertThat(watched(defaults.withDlqTopicPattern(".*"), "orders.dlq.repairs"))
         .as("a ledger is never a DLQ, whatever the pattern")
         .isFalse();
     assertThat(defaults.groupPattern().matcher("connect-sluice-upsert-sink").matches()).isTrue();
+  }
+
+  @Test
+  void theDlqTopicsFollowTheRoutersDlqSuffix() {
+    MonitorSettings custom = defaults.withTopicNames(TopicNames.of(".clean", ".quarantine"));
+    assertThat(custom.dlqTopicPattern().pattern()).isEqualTo(".+\\.quarantine");
+    assertThat(watched(custom, "broker.cdc_lab.orders.quarantine")).isTrue();
+    assertThat(watched(custom, "broker.cdc_lab.orders.quarantine.repairs")).isFalse();
+    assertThat(watched(custom, "broker.cdc_lab.orders.dlq")).isFalse();
+
+    MonitorSettings pattern = custom.withDlqTopicPattern("broker\\..+\\.quarantine");
+    assertThat(pattern.topicNames()).isEqualTo(custom.topicNames());
+    assertThat(watched(pattern, "broker.cdc_lab.orders.quarantine")).isTrue();
+    assertThat(watched(pattern, "other.cdc_lab.orders.quarantine")).isFalse();
+    assertThat(pattern.withTopicNames(TopicNames.DEFAULTS).dlqTopicPattern().pattern())
+        .as("the names replace a pattern given before them")
+        .isEqualTo(".+\\.dlq");
+  }
+
+  private static boolean watched(MonitorSettings settings, String topic) {
+    return DlqWatcher.isDlqTopic(settings.dlqTopicPattern(), settings.topicNames(), topic);
   }
 
   @Test

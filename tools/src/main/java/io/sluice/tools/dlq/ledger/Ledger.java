@@ -1,5 +1,6 @@
 package io.sluice.tools.dlq.ledger;
 
+import io.sluice.contract.TopicNames;
 import io.sluice.tools.dlq.kafka.Coordinates;
 import io.sluice.tools.dlq.kafka.TopicScanner;
 import io.sluice.tools.dlq.record.DlqEntry;
@@ -34,12 +35,12 @@ public final class Ledger {
     this.topic = topic;
   }
 
-  /** What a DLQ topic's name is followed by in its ledger's name. */
-  public static final String TOPIC_SUFFIX = ".repairs";
-
-  /** {@code <dlqTopic>.repairs}. */
+  /**
+   * {@code <dlqTopic>.repairs}: the ledger with the default repairs suffix, for the lab and tests;
+   * the commands take it from the {@link TopicNames} they run with.
+   */
   public static String topicFor(String dlqTopic) {
-    return dlqTopic + TOPIC_SUFFIX;
+    return TopicNames.DEFAULTS.repairsTopicOfDlq(dlqTopic);
   }
 
   /** An empty ledger (the topic does not exist yet). */

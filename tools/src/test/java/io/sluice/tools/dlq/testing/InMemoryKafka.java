@@ -167,6 +167,13 @@ public final class InMemoryKafka implements KafkaClients {
     }
 
     @Override
+    public synchronized Map<String, List<PartitionInfo>> listTopics(Duration timeout) {
+      Map<String, List<PartitionInfo>> all = new LinkedHashMap<>();
+      topics.keySet().forEach(topic -> all.put(topic, infos(topic)));
+      return all;
+    }
+
+    @Override
     public synchronized void assign(Collection<TopicPartition> partitions) {
       super.assign(partitions);
       positions.keySet().retainAll(partitions);
