@@ -6,6 +6,7 @@ import io.sluice.router.RouterTopology;
 import io.sluice.router.config.RouterConfig;
 import io.sluice.schema.registry.HttpSchemaRegistryClient;
 import io.sluice.schema.server.DevSchemaRegistry;
+import io.sluice.stack.StackLayout;
 import io.sluice.stack.kafka.CommittedRecords;
 import io.sluice.stack.kafka.Topics;
 import java.io.IOException;
@@ -48,9 +49,9 @@ import org.apache.kafka.streams.KafkaStreams;
  * one stream thread the stream thread's CPU per record is what bounds the rate.
  */
 public final class RouterThroughputBench {
-  static final String INPUT_TOPIC = "broker.cdc_lab.orders";
-  static final String CLEAN_TOPIC = INPUT_TOPIC + ".clean";
-  static final String DLQ_TOPIC = INPUT_TOPIC + ".dlq";
+  static final String INPUT_TOPIC = StackLayout.DEFAULT.mainTopic();
+  static final String CLEAN_TOPIC = StackLayout.DEFAULT.cleanTopic();
+  static final String DLQ_TOPIC = StackLayout.DEFAULT.dlqTopic();
   static final String PASS_THROUGH_TOPIC = "sluice_bench_passthrough";
   static final int PARTITIONS = 3;
   private static final Duration POLL = Duration.ofMillis(50);

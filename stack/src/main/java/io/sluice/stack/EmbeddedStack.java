@@ -230,6 +230,7 @@ public final class EmbeddedStack implements Stack {
     monitor =
         PipelineMonitor.start(
             MonitorSettings.defaults(kafka.bootstrapServers())
+                .withTopicNames(layout.topics())
                 .withRefreshInterval(StackTimings.MONITOR_REFRESH)
                 .withIcebergCatalog(icebergCatalog())
                 .withIcebergRefreshInterval(StackTimings.MONITOR_REFRESH));

@@ -242,7 +242,11 @@ final class ProcessComponents {
             "--interval",
             String.valueOf(StackTimings.MONITOR_REFRESH.toSeconds()),
             "--iceberg-interval",
-            String.valueOf(StackTimings.MONITOR_REFRESH.toSeconds())));
+            String.valueOf(StackTimings.MONITOR_REFRESH.toSeconds()),
+            "--clean-suffix",
+            options.layout().topics().cleanSuffix(),
+            "--dlq-suffix",
+            options.layout().topics().dlqSuffix()));
     catalog.get().forEach((k, v) -> args.addAll(List.of("--catalog", k + "=" + v)));
     return args.toArray(String[]::new);
   }

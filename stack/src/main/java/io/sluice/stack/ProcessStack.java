@@ -1,7 +1,6 @@
 package io.sluice.stack;
 
 import io.sluice.contract.ReadyFile;
-import io.sluice.contract.TopicNames;
 import io.sluice.embedded.EmbeddedMariaDb;
 import io.sluice.embedded.process.ChildJvm;
 import io.sluice.embedded.process.Leftovers;
@@ -392,9 +391,7 @@ public final class ProcessStack implements StackController, Stack {
     }
     endpoints.put(ReadyFile.COMPONENTS, components);
     // The suffixes of the layout are those of the router config every router starts with.
-    endpoints.put(
-        ReadyFile.TOPICS,
-        ReadyFile.topics(TopicNames.of(layout.cleanSuffix(), layout.dlqSuffix())));
+    endpoints.put(ReadyFile.TOPICS, ReadyFile.topics(layout.topics()));
     return endpoints;
   }
 

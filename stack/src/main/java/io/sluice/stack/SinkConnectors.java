@@ -1,6 +1,7 @@
 package io.sluice.stack;
 
 import io.sluice.connect.ConnectorConfigs;
+import io.sluice.contract.TopicNames;
 import io.sluice.embedded.ConnectRestClient;
 import io.sluice.embedded.ConnectRestClient.ConnectorStatus;
 import io.sluice.embedded.ConnectRestClient.TaskStatus;
@@ -61,6 +62,9 @@ final class SinkConnectors {
     upsert.put("metrics.host", "127.0.0.1");
     upsert.put("metrics.port", sinkMetricsPort);
     upsert.put("tasks.max", String.valueOf(tasks));
+    // The sink quarantines to the router's DLQ of each table: the same suffixes.
+    upsert.put(TopicNames.CLEAN_SUFFIX_CONFIG, layout.topics().cleanSuffix());
+    upsert.put(TopicNames.DLQ_SUFFIX_CONFIG, layout.topics().dlqSuffix());
     upsert.putAll(sinkConfig);
     Map<String, String> changelog =
         new LinkedHashMap<>(

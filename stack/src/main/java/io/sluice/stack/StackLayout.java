@@ -1,5 +1,6 @@
 package io.sluice.stack;
 
+import io.sluice.contract.TopicNames;
 import io.sluice.embedded.EmbeddedMariaDb;
 import io.sluice.router.config.RouterConfig;
 import io.sluice.stack.db.OrdersTable;
@@ -15,8 +16,9 @@ import io.sluice.stack.db.OrdersTable;
  * @param database the captured database
  * @param mainTable the table every scenario starts from ({@code orders})
  * @param mainTopicPartitions partitions of every change topic the capture creates
- * @param cleanSuffix the router's clean topic suffix ({@code clean.topic.suffix})
- * @param dlqSuffix the router's DLQ topic suffix ({@code dlq.topic.suffix})
+ * @param topics the clean, DLQ and repairs suffixes the router runs with ({@code
+ *     clean.topic.suffix}, {@code dlq.topic.suffix}); the sinks, the monitor and the ready file
+ *     follow them
  * @param routerApplicationId the router's Kafka Streams application id (its consumer group)
  * @param captureName the capture's name (its admin API path and offsets)
  * @param connectGroupId the Connect worker's group id; its internal topics are {@code <id>-configs}
@@ -32,8 +34,7 @@ public record StackLayout(
     String database,
     String mainTable,
     int mainTopicPartitions,
-    String cleanSuffix,
-    String dlqSuffix,
+    TopicNames topics,
     String routerApplicationId,
     String captureName,
     String connectGroupId,
@@ -55,8 +56,7 @@ public record StackLayout(
           EmbeddedMariaDb.DATABASE,
           OrdersTable.NAME,
           3,
-          ".clean",
-          ".dlq",
+          TopicNames.DEFAULTS,
           RouterConfig.APPLICATION_ID_DEFAULT,
           "sluice-capture",
           "sluice-connect",
@@ -65,14 +65,13 @@ public record StackLayout(
           "_sluice-iceberg-control");
 
   /** This layout with the router's output suffixes. */
-  public StackLayout withSuffixes(String clean, String dlq) {
+  public StackLayout withTopics(TopicNames names) {
     return new StackLayout(
         topicPrefix,
         database,
         mainTable,
         mainTopicPartitions,
-        clean,
-        dlq,
+        names,
         routerApplicationId,
         captureName,
         connectGroupId,
@@ -93,12 +92,12 @@ public record StackLayout(
 
   /** The router's output of valid records of the main table: what the lakehouse sinks read. */
   public String cleanTopic() {
-    return mainTopic() + cleanSuffix;
+    return topics.cleanTopic(mainTopic());
   }
 
   /** The router's (and the upsert sink's) dead letters of the main table. */
   public String dlqTopic() {
-    return mainTopic() + dlqSuffix;
+    return topics.dlqTopic(mainTopic());
   }
 
   /**
@@ -106,7 +105,7 @@ public record StackLayout(
    * source table.
    */
   public String cleanTopicsRegex() {
-    return escape(topicPrefix + "." + database + ".") + "[^.]+" + escape(cleanSuffix);
+    return escape(topicPrefix + "." + database + ".") + "[^.]+" + escape(topics.cleanSuffix());
   }
 
   /**

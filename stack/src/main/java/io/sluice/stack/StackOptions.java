@@ -1,5 +1,6 @@
 package io.sluice.stack;
 
+import io.sluice.contract.TopicNames;
 import io.sluice.router.config.RouterConfig;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -75,9 +76,12 @@ public record StackOptions(
   /** The names the stack runs with: the defaults, with the router's suffixes when set. */
   public StackLayout layout() {
     StackLayout defaults = StackLayout.DEFAULT;
-    return defaults.withSuffixes(
-        routerConfig.getOrDefault(RouterConfig.CLEAN_TOPIC_SUFFIX_CONFIG, defaults.cleanSuffix()),
-        routerConfig.getOrDefault(RouterConfig.DLQ_TOPIC_SUFFIX_CONFIG, defaults.dlqSuffix()));
+    return defaults.withTopics(
+        TopicNames.of(
+            routerConfig.getOrDefault(
+                RouterConfig.CLEAN_TOPIC_SUFFIX_CONFIG, defaults.topics().cleanSuffix()),
+            routerConfig.getOrDefault(
+                RouterConfig.DLQ_TOPIC_SUFFIX_CONFIG, defaults.topics().dlqSuffix())));
   }
 
   /** Options of one router, one Connect worker and one task per sink. */

@@ -9,6 +9,7 @@ import io.sluice.bench.sink.SinkStack;
 import io.sluice.bench.sink.TableCheck;
 import io.sluice.bench.sink.TablePoller;
 import io.sluice.connect.ConnectorConfigs;
+import io.sluice.contract.TopicNames;
 import io.sluice.embedded.ConnectRestClient;
 import io.sluice.embedded.ConnectRestClient.TaskStatus;
 import io.sluice.stack.workload.OrdersAvro;
@@ -56,7 +57,7 @@ final class ModeRun {
     this.sink = sink;
     this.mode = mode;
     this.progress = progress;
-    this.topic = "broker." + NAMESPACE + ".orders_" + mode.label() + ".clean";
+    this.topic = TopicNames.DEFAULTS.cleanTopic("broker." + NAMESPACE + ".orders_" + mode.label());
     this.connector = "sluice-upsert-sink-" + mode.label();
     this.table = TableIdentifier.of(NAMESPACE, "orders_" + mode.label() + "_current");
     this.catalog = stack.lake().catalog();
