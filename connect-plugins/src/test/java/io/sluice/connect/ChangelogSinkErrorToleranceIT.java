@@ -12,6 +12,8 @@ import io.sluice.connect.testing.Envelopes;
 import io.sluice.dlq.DlqEnvelope;
 import io.sluice.dlq.DlqHeaders;
 import io.sluice.embedded.ConnectRestClient;
+import io.sluice.embedded.connect.ConnectorConfigs;
+import io.sluice.embedded.connect.IcebergControlTopic;
 import io.sluice.schema.Subjects;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
@@ -87,7 +89,8 @@ class ChangelogSinkErrorToleranceIT {
             stack.lake.catalogObject(),
             stack.kafka.bootstrapServers(),
             CONTROL,
-            1000));
+            1000,
+            DLQ));
 
     TableIdentifier changelog = TableIdentifier.of("cdc_lab", "orders_changelog");
     await("the changelog holds the two readable events")
@@ -143,7 +146,8 @@ class ChangelogSinkErrorToleranceIT {
             stack.lake.catalogObject(),
             stack.kafka.bootstrapServers(),
             control,
-            1000));
+            1000,
+            dlq));
     TableIdentifier current = TableIdentifier.of("it_guard", "orders_current");
     TableIdentifier changes = TableIdentifier.of("it_guard", "orders_changelog");
     awaitAmounts(current, "1=100", "2=200");

@@ -5,9 +5,9 @@ import static org.awaitility.Awaitility.await;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import io.sluice.connect.ConnectorConfigs;
 import io.sluice.embedded.ConnectRestClient;
 import io.sluice.embedded.KafkaMain;
+import io.sluice.embedded.connect.ConnectorConfigs;
 import io.sluice.embedded.process.ChildJvm;
 import io.sluice.lake.Catalogs;
 import io.sluice.lake.IcebergRows;

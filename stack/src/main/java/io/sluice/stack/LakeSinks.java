@@ -1,9 +1,9 @@
 package io.sluice.stack;
 
-import io.sluice.connect.IcebergControlTopic;
-import io.sluice.connect.SinkWorkerProperties;
 import io.sluice.embedded.ConnectRestClient;
 import io.sluice.embedded.EmbeddedConnect;
+import io.sluice.embedded.connect.IcebergControlTopic;
+import io.sluice.embedded.connect.SinkWorkerProperties;
 import io.sluice.lake.Catalogs;
 import io.sluice.lake.LakeCatalog;
 import io.sluice.stack.kafka.Topics;

@@ -1,10 +1,10 @@
 package io.sluice.stack;
 
-import io.sluice.connect.ConnectorConfigs;
 import io.sluice.contract.TopicNames;
 import io.sluice.embedded.ConnectRestClient;
 import io.sluice.embedded.ConnectRestClient.ConnectorStatus;
 import io.sluice.embedded.ConnectRestClient.TaskStatus;
+import io.sluice.embedded.connect.ConnectorConfigs;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import org.slf4j.Logger;

@@ -3,11 +3,12 @@ package io.sluice.stack;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
-import io.sluice.connect.ConnectorConfigs;
-import io.sluice.connect.IcebergControlTopic;
-import io.sluice.connect.SinkWorkerProperties;
+import io.sluice.contract.TopicNames;
 import io.sluice.embedded.EmbeddedConnect;
 import io.sluice.embedded.EmbeddedKafka;
+import io.sluice.embedded.connect.ConnectorConfigs;
+import io.sluice.embedded.connect.IcebergControlTopic;
+import io.sluice.embedded.connect.SinkWorkerProperties;
 import io.sluice.lake.Catalogs;
 import io.sluice.lake.IcebergRows;
 import io.sluice.lake.LakeCatalog;
@@ -175,7 +176,13 @@ class IcebergControlTopicIT {
     Map<String, String> config =
         new LinkedHashMap<>(
             ConnectorConfigs.changelogSink(
-                TOPIC, registry.url(), catalog, kafka.bootstrapServers(), CONTROL, commitMs));
+                TOPIC,
+                registry.url(),
+                catalog,
+                kafka.bootstrapServers(),
+                CONTROL,
+                commitMs,
+                TopicNames.DEFAULTS.dlqTopicOfRecordsIn(TOPIC)));
     // A restarted worker's control consumer may join after the first commit request; the
     // coordinator then waits this long before it commits what it has (30 s by default).
     config.put("iceberg.control.commit.timeout-ms", "5000");

@@ -1,7 +1,7 @@
 package io.sluice.bench.maintenance;
 
-import io.sluice.connect.ConnectorConfigs;
 import io.sluice.connect.upsert.config.UpsertSinkConfig;
+import io.sluice.embedded.connect.ConnectorConfigs;
 import io.sluice.lake.Catalogs;
 import java.nio.file.Path;
 import java.util.ArrayList;

@@ -5,9 +5,10 @@ import io.sluice.bench.sink.SinkBenchResult.Freshness;
 import io.sluice.bench.sink.SinkBenchResult.Paced;
 import io.sluice.bench.sink.SinkBenchResult.Throughput;
 import io.sluice.bench.sink.SinkBenchResult.Workload;
-import io.sluice.connect.ConnectorConfigs;
-import io.sluice.connect.IcebergControlTopic;
+import io.sluice.contract.TopicNames;
 import io.sluice.embedded.ConnectRestClient;
+import io.sluice.embedded.connect.ConnectorConfigs;
+import io.sluice.embedded.connect.IcebergControlTopic;
 import io.sluice.lake.IcebergRows;
 import io.sluice.lake.LakeCatalog;
 import io.sluice.stack.workload.OrdersAvro;
@@ -264,7 +265,8 @@ public final class SinkBench {
             stack.catalog(),
             stack.bootstrapServers(),
             CONTROL_TOPIC,
-            settings.commitIntervalMs()));
+            settings.commitIntervalMs(),
+            TopicNames.DEFAULTS.dlqTopicOfRecordsIn(TOPIC)));
     client.awaitRunning(UPSERT_SINK, Duration.ofSeconds(60));
     client.awaitRunning(CHANGELOG_SINK, Duration.ofSeconds(60));
     progress.accept(UPSERT_SINK + " and " + CHANGELOG_SINK + " RUNNING on " + TOPIC);

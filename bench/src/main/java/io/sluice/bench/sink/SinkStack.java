@@ -1,9 +1,9 @@
 package io.sluice.bench.sink;
 
-import io.sluice.connect.SinkWorkerProperties;
 import io.sluice.embedded.ConnectRestClient;
 import io.sluice.embedded.EmbeddedConnect;
 import io.sluice.embedded.EmbeddedKafka;
+import io.sluice.embedded.connect.SinkWorkerProperties;
 import io.sluice.lake.Catalogs;
 import io.sluice.lake.LakeCatalog;
 import io.sluice.schema.registry.HttpSchemaRegistryClient;

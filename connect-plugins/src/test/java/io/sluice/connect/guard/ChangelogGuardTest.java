@@ -5,9 +5,10 @@ import static org.apache.iceberg.types.Types.NestedField.required;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.sluice.connect.ConnectorConfigs;
 import io.sluice.connect.testing.Envelopes;
 import io.sluice.connect.testing.Lake;
+import io.sluice.contract.TopicNames;
+import io.sluice.embedded.connect.ConnectorConfigs;
 import java.nio.file.Path;
 import java.util.HashMap;
 import java.util.Map;
@@ -48,7 +49,13 @@ class ChangelogGuardTest {
     lake = new Lake(dir);
     Map<String, String> sink =
         ConnectorConfigs.changelogSink(
-            TOPIC, "http://registry", lake.catalogObject(), "kafka:9092", "control", 1_000);
+            TOPIC,
+            "http://registry",
+            lake.catalogObject(),
+            "kafka:9092",
+            "control",
+            1_000,
+            TopicNames.DEFAULTS.dlqTopicOfRecordsIn(TOPIC));
     debezium.configure(Map.of("cdc.target.pattern", "{db}.{table}_changelog"));
     kafka.configure(Map.of("nested", "true"));
     Map<String, String> props = new HashMap<>();

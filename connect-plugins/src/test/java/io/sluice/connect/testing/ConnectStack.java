@@ -1,9 +1,9 @@
 package io.sluice.connect.testing;
 
-import io.sluice.connect.SinkWorkerProperties;
 import io.sluice.embedded.ConnectRestClient;
 import io.sluice.embedded.EmbeddedConnect;
 import io.sluice.embedded.EmbeddedKafka;
+import io.sluice.embedded.connect.SinkWorkerProperties;
 import io.sluice.schema.server.DevSchemaRegistry;
 import java.net.URI;
 import java.net.http.HttpClient;

@@ -5,12 +5,12 @@ import static org.awaitility.Awaitility.await;
 
 import io.sluice.capture.CaptureService;
 import io.sluice.capture.config.CaptureConfig;
-import io.sluice.connect.ConnectorConfigs;
-import io.sluice.connect.SinkWorkerProperties;
 import io.sluice.connect.testing.Lake;
 import io.sluice.embedded.EmbeddedConnect;
 import io.sluice.embedded.EmbeddedKafka;
 import io.sluice.embedded.EmbeddedMariaDb;
+import io.sluice.embedded.connect.ConnectorConfigs;
+import io.sluice.embedded.connect.SinkWorkerProperties;
 import io.sluice.schema.server.DevSchemaRegistry;
 import java.io.IOException;
 import java.math.BigDecimal;

@@ -7,16 +7,17 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
-import io.sluice.connect.ConnectorConfigs;
-import io.sluice.connect.IcebergControlTopic;
 import io.sluice.connect.testing.ChangeProducer;
 import io.sluice.connect.testing.ConnectStack;
 import io.sluice.connect.testing.Envelopes;
 import io.sluice.connect.testing.Lake;
 import io.sluice.connect.upsert.metrics.SinkMetricsEndpoint;
+import io.sluice.contract.TopicNames;
 import io.sluice.embedded.ConnectRestClient;
 import io.sluice.embedded.ConnectRestClient.ConnectRestException;
 import io.sluice.embedded.EmbeddedKafka;
+import io.sluice.embedded.connect.ConnectorConfigs;
+import io.sluice.embedded.connect.IcebergControlTopic;
 import io.sluice.schema.server.DevSchemaRegistry;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -346,7 +347,13 @@ class UpsertSinkConnectorIT {
 
   private static Map<String, String> changelogConfig(String topic, String controlTopic) {
     return ConnectorConfigs.changelogSink(
-        topic, registry.url(), lake.catalogObject(), kafka.bootstrapServers(), controlTopic, 1000);
+        topic,
+        registry.url(),
+        lake.catalogObject(),
+        kafka.bootstrapServers(),
+        controlTopic,
+        1000,
+        TopicNames.DEFAULTS.dlqTopicOfRecordsIn(topic));
   }
 
   private static void createTopic(String topic, int partitions) throws Exception {

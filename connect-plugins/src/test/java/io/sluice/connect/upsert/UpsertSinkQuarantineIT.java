@@ -8,7 +8,6 @@ import static org.awaitility.Awaitility.await;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import io.sluice.connect.ConnectorConfigs;
 import io.sluice.connect.testing.ChangeProducer;
 import io.sluice.connect.testing.ConnectStack;
 import io.sluice.connect.testing.Envelopes;
@@ -19,6 +18,7 @@ import io.sluice.dlq.DlqHeaders;
 import io.sluice.dlq.Sha256;
 import io.sluice.embedded.ConnectRestClient;
 import io.sluice.embedded.EmbeddedKafka;
+import io.sluice.embedded.connect.ConnectorConfigs;
 import io.sluice.schema.Subjects;
 import io.sluice.schema.server.DevSchemaRegistry;
 import io.sluice.tools.dlq.DlqCommand;

@@ -1,4 +1,4 @@
-package io.sluice.connect;
+package io.sluice.embedded.connect;
 
 import java.time.Duration;
 import java.util.LinkedHashMap;

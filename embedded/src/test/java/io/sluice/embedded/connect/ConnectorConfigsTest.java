@@ -1,16 +1,16 @@
-package io.sluice.connect;
+package io.sluice.embedded.connect;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.sluice.connect.guard.ChangelogGuard;
-import io.sluice.connect.upsert.config.UpsertSinkConfig;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import org.apache.kafka.common.config.ConfigValue;
 import org.junit.jupiter.api.Test;
 
+/**
+ * The shape of the sink configs. That their class names and keys are the plugins' own is checked
+ * where the plugins are: connect-plugins' {@code DeploymentHelperNamesTest}.
+ */
 class ConnectorConfigsTest {
   private static final String REGEX = "broker\\.shop\\..+\\.clean";
   private static final Map<String, String> CATALOG =
@@ -25,14 +25,10 @@ class ConnectorConfigsTest {
     expected.remove("topics");
     expected.put("topics.regex", REGEX);
     assertThat(byRegex).isEqualTo(expected);
-    // The sink refuses keys it would ignore; these it takes.
-    assertThat(UpsertSinkConfig.validate(byRegex).configValues())
-        .flatExtracting(ConfigValue::errorMessages)
-        .isEmpty();
   }
 
   @Test
-  void theChangelogSinkByRegexUsesTheConnectorsOneDlqTopic() {
+  void theChangelogSinkByRegexIsTheOneTopicSinkSubscribedToTheRegex() {
     Map<String, String> byRegex =
         ConnectorConfigs.changelogSinkByRegex(
             REGEX, "http://registry", CATALOG, "kafka:9092", "control", 1_000, "shop.dlq");
@@ -44,12 +40,11 @@ class ConnectorConfigsTest {
                 CATALOG,
                 "kafka:9092",
                 "control",
-                1_000));
-    assertThat(expected)
-        .containsEntry("errors.deadletterqueue.topic.name", "broker.shop.orders.dlq");
+                1_000,
+                "shop.dlq"));
+    assertThat(expected).containsEntry("errors.deadletterqueue.topic.name", "shop.dlq");
     expected.remove("topics");
     expected.put("topics.regex", REGEX);
-    expected.put("errors.deadletterqueue.topic.name", "shop.dlq");
     assertThat(byRegex).isEqualTo(expected);
   }
 
@@ -57,11 +52,11 @@ class ConnectorConfigsTest {
   void theChangelogGuardComesLastAndJudgesByTheSinksOwnCatalogRoutingAndEvolution() {
     Map<String, String> sink =
         ConnectorConfigs.changelogSink(
-            "t", "http://registry", CATALOG, "kafka:9092", "control", 1_000);
+            "t", "http://registry", CATALOG, "kafka:9092", "control", 1_000, "t.dlq");
 
     assertThat(sink.get("transforms")).isEqualTo("tombstones,debezium,kafka,guard");
     assertThat(sink)
-        .containsEntry("transforms.guard.type", ChangelogGuard.class.getName())
+        .containsEntry("transforms.guard.type", "io.sluice.connect.guard.ChangelogGuard")
         .containsEntry("transforms.guard.route.field", sink.get("iceberg.tables.route-field"))
         .containsEntry(
             "transforms.guard.schema.evolution", sink.get("iceberg.tables.evolve-schema-enabled"));
@@ -82,6 +77,16 @@ class ConnectorConfigsTest {
   }
 
   @Test
+  void quarantiningSendsWhatTheTableCannotTakeToTheDlqThroughTheGivenBroker() {
+    Map<String, String> upsert = ConnectorConfigs.upsertSink("t", "http://registry", CATALOG, 500);
+    Map<String, String> expected = new HashMap<>(upsert);
+    expected.put("errors.sink.tolerance", "all");
+    expected.put("kafka.bootstrap.servers", "kafka:9092");
+
+    assertThat(ConnectorConfigs.quarantining(upsert, "kafka:9092")).isEqualTo(expected);
+  }
+
+  @Test
   void noConfigCarriesAConnectorClientOverride() {
     List<Map<String, String>> configs =
         List.of(
@@ -90,29 +95,12 @@ class ConnectorConfigsTest {
                 "kafka:9092"),
             ConnectorConfigs.upsertSink("t", "http://registry", CATALOG, 500),
             ConnectorConfigs.changelogSink(
-                "t", "http://registry", CATALOG, "kafka:9092", "control", 1_000),
+                "t", "http://registry", CATALOG, "kafka:9092", "control", 1_000, "t.dlq"),
             ConnectorConfigs.changelogSinkByRegex(
                 REGEX, "http://registry", CATALOG, "kafka:9092", "control", 1_000, "shop.dlq"));
     for (Map<String, String> config : configs) {
       assertThat(config.keySet())
           .noneMatch(k -> k.matches("(consumer|producer|admin)\\.override\\..*"));
     }
-  }
-
-  @Test
-  void theWorkerGivesEverySinkTaskReadCommittedAndTheRefreshAndRefusesOverrides() {
-    assertThat(SinkWorkerProperties.of(2_000))
-        .containsExactlyInAnyOrderEntriesOf(
-            Map.of(
-                "consumer.isolation.level", "read_committed",
-                "consumer.metadata.max.age.ms", "2000",
-                "connector.client.config.override.policy", "None"));
-  }
-
-  @Test
-  void aRefreshIntervalBelowOneMillisecondIsRefused() {
-    assertThatThrownBy(() -> SinkWorkerProperties.of(0))
-        .isInstanceOf(IllegalArgumentException.class)
-        .hasMessage("topicRefreshMs must be at least 1 ms, got 0");
   }
 }

@@ -1,11 +1,5 @@
-package io.sluice.connect;
+package io.sluice.embedded.connect;
 
-import io.sluice.connect.converter.RegistryAvroConverter;
-import io.sluice.connect.guard.ChangelogGuard;
-import io.sluice.connect.guard.ChangelogGuardConfig;
-import io.sluice.connect.upsert.UpsertSinkConnector;
-import io.sluice.connect.upsert.config.UpsertSinkConfig;
-import io.sluice.contract.TopicNames;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -20,14 +14,39 @@ import java.util.Map;
  * need of their consumers (read committed, a bounded metadata refresh) is the worker's ({@link
  * SinkWorkerProperties}), so the worker can refuse every override ({@code
  * connector.client.config.override.policy=None}).
+ *
+ * <p>This module does not depend on the plugins (their tests use it), so the plugin classes and
+ * their configuration keys are named by string, exactly as a user writes them in connector JSON;
+ * connect-plugins' {@code DeploymentHelperNamesTest} fails when one no longer names a plugin class
+ * or a key of its ConfigDef.
  */
 public final class ConnectorConfigs {
   /** Connector class of the Apache Iceberg sink (append-only; the changelog table). */
   public static final String ICEBERG_SINK_CONNECTOR =
       "org.apache.iceberg.connect.IcebergSinkConnector";
 
-  /** The changelog sink's transform alias of {@link ChangelogGuard}. */
+  /** Connector class of the Sluice upsert sink (the current-state table). */
+  public static final String UPSERT_SINK_CONNECTOR = "io.sluice.connect.upsert.UpsertSinkConnector";
+
+  /** The key and value converter of both sinks. */
+  public static final String REGISTRY_AVRO_CONVERTER =
+      "io.sluice.connect.converter.RegistryAvroConverter";
+
+  /** The transform last in the changelog sink's chain. */
+  public static final String CHANGELOG_GUARD = "io.sluice.connect.guard.ChangelogGuard";
+
+  /** The changelog sink's transform alias of {@link #CHANGELOG_GUARD}. */
   public static final String GUARD = "guard";
+
+  // Keys of the plugins' ConfigDefs: UpsertSinkConfig, ChangelogGuardConfig and
+  // RegistryAvroConverterConfig.
+  private static final String UPSERT_COMMIT_INTERVAL_MS = "commit.interval.ms";
+  private static final String UPSERT_CATALOG_PREFIX = "iceberg.catalog.";
+  private static final String UPSERT_ERRORS_SINK_TOLERANCE = "errors.sink.tolerance";
+  private static final String UPSERT_KAFKA_BOOTSTRAP_SERVERS = "kafka.bootstrap.servers";
+  private static final String GUARD_ROUTE_FIELD = "route.field";
+  private static final String GUARD_SCHEMA_EVOLUTION = "schema.evolution";
+  private static final String CONVERTER_REGISTRY_URL = "schema.registry.url";
 
   private static final String RAW_LOCAL_FS = "org.apache.hadoop.fs.RawLocalFileSystem";
 
@@ -49,12 +68,12 @@ public final class ConnectorConfigs {
       Map<String, String> icebergCatalog,
       long commitIntervalMs) {
     Map<String, String> config = new LinkedHashMap<>();
-    config.put("connector.class", UpsertSinkConnector.class.getName());
+    config.put("connector.class", UPSERT_SINK_CONNECTOR);
     config.put("tasks.max", "1");
     config.putAll(subscription);
     converters(config, registryUrl);
-    config.put("commit.interval.ms", String.valueOf(commitIntervalMs));
-    icebergCatalog.forEach((k, v) -> config.put("iceberg.catalog." + k, v));
+    config.put(UPSERT_COMMIT_INTERVAL_MS, String.valueOf(commitIntervalMs));
+    icebergCatalog.forEach((k, v) -> config.put(UPSERT_CATALOG_PREFIX + k, v));
     localWarehouse(config, icebergCatalog);
     return config;
   }
@@ -87,8 +106,8 @@ public final class ConnectorConfigs {
   public static Map<String, String> quarantining(
       Map<String, String> upsertSinkConfig, String bootstrapServers) {
     Map<String, String> config = new LinkedHashMap<>(upsertSinkConfig);
-    config.put(UpsertSinkConfig.ERRORS_SINK_TOLERANCE_CONFIG, "all");
-    config.put(UpsertSinkConfig.KAFKA_BOOTSTRAP_SERVERS_CONFIG, bootstrapServers);
+    config.put(UPSERT_ERRORS_SINK_TOLERANCE, "all");
+    config.put(UPSERT_KAFKA_BOOTSTRAP_SERVERS, bootstrapServers);
     return config;
   }
 
@@ -116,14 +135,15 @@ public final class ConnectorConfigs {
    * _kafka_metadata}); tombstones are dropped. The control topic must exist.
    *
    * <p>A record the sink's converter or transforms cannot take (not Avro, no Debezium envelope),
-   * and one its table cannot take (a type the column cannot hold: refused by the {@link
-   * ChangelogGuard} last in the transform chain, since Connect's error tolerance does not cover the
-   * sink's {@code put()}), goes to the router's DLQ of {@code topic} ({@link
-   * TopicNames#dlqTopicOfRecordsIn}, default suffixes) with Connect's {@code __connect.errors.*}
-   * context headers (Connect's own error tolerance, {@code errors.tolerance=all}), and the task
-   * goes on. Retriable errors (an unreachable registry: the converter's RetriableException) are
-   * retried without end, so an outage holds the sink back and never sends a record to the DLQ.
-   * Payloads are not logged.
+   * and one its table cannot take (a type the column cannot hold: refused by the changelog guard
+   * last in the transform chain, since Connect's error tolerance does not cover the sink's {@code
+   * put()}), goes to {@code dlqTopic} with Connect's {@code __connect.errors.*} context headers
+   * (Connect's own error tolerance, {@code errors.tolerance=all}), and the task goes on. Retriable
+   * errors (an unreachable registry: the converter's RetriableException) are retried without end,
+   * so an outage holds the sink back and never sends a record to the DLQ. Payloads are not logged.
+   *
+   * @param dlqTopic the router's DLQ of the records in {@code topic}'s input ({@code
+   *     TopicNames.dlqTopicOfRecordsIn(topic)} of module dlq, which this module does not use)
    */
   public static Map<String, String> changelogSink(
       String topic,
@@ -131,10 +151,11 @@ public final class ConnectorConfigs {
       Map<String, String> icebergCatalog,
       String bootstrapServers,
       String controlTopic,
-      long commitIntervalMs) {
+      long commitIntervalMs,
+      String dlqTopic) {
     return changelogSink(
         Map.of("topics", topic),
-        TopicNames.DEFAULTS.dlqTopicOfRecordsIn(topic),
+        dlqTopic,
         registryUrl,
         icebergCatalog,
         bootstrapServers,
@@ -224,18 +245,15 @@ public final class ConnectorConfigs {
   }
 
   /**
-   * The {@link ChangelogGuard} last in the chain, where it sees the row the sink writes, given the
-   * sink's own catalog keys, route field and schema evolution, so it judges each record against the
-   * table the sink would write it to.
+   * The {@link #CHANGELOG_GUARD} last in the chain, where it sees the row the sink writes, given
+   * the sink's own catalog keys, route field and schema evolution, so it judges each record against
+   * the table the sink would write it to.
    */
   private static void guard(Map<String, String> config) {
     String prefix = "transforms." + GUARD + ".";
-    config.put(prefix + "type", ChangelogGuard.class.getName());
-    config.put(
-        prefix + ChangelogGuardConfig.ROUTE_FIELD_CONFIG, config.get("iceberg.tables.route-field"));
-    config.put(
-        prefix + ChangelogGuardConfig.SCHEMA_EVOLUTION_CONFIG,
-        config.get("iceberg.tables.evolve-schema-enabled"));
+    config.put(prefix + "type", CHANGELOG_GUARD);
+    config.put(prefix + GUARD_ROUTE_FIELD, config.get("iceberg.tables.route-field"));
+    config.put(prefix + GUARD_SCHEMA_EVOLUTION, config.get("iceberg.tables.evolve-schema-enabled"));
     List<String> catalogKeys =
         config.keySet().stream()
             .filter(k -> k.startsWith("iceberg.catalog") || k.startsWith("iceberg.hadoop."))
@@ -255,10 +273,10 @@ public final class ConnectorConfigs {
   }
 
   private static void converters(Map<String, String> config, String registryUrl) {
-    config.put("key.converter", RegistryAvroConverter.class.getName());
-    config.put("key.converter.schema.registry.url", registryUrl);
-    config.put("value.converter", RegistryAvroConverter.class.getName());
-    config.put("value.converter.schema.registry.url", registryUrl);
+    config.put("key.converter", REGISTRY_AVRO_CONVERTER);
+    config.put("key.converter." + CONVERTER_REGISTRY_URL, registryUrl);
+    config.put("value.converter", REGISTRY_AVRO_CONVERTER);
+    config.put("value.converter." + CONVERTER_REGISTRY_URL, registryUrl);
   }
 
   /** A local warehouse without Hadoop's .crc side files. */

@@ -1,4 +1,4 @@
-package io.sluice.connect;
+package io.sluice.embedded.connect;
 
 import java.util.LinkedHashMap;
 import java.util.Map;
