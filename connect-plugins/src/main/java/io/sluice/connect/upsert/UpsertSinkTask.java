@@ -125,7 +125,8 @@ public class UpsertSinkTask extends SinkTask {
             metrics,
             catalogTurns,
             config.mergeMaxBytes(),
-            config.maintenance().targetFileSizeBytes());
+            config.maintenance().targetFileSizeBytes(),
+            config.keyIndexMaxBytes());
     if (config.errorsSinkTolerance() == ErrorTolerance.ALL) {
       Map<String, Object> kafka = config.kafkaProperties();
       quarantine =
@@ -186,6 +187,12 @@ public class UpsertSinkTask extends SinkTask {
     pending.drop(partitions);
     partitions.forEach(held::remove);
     partitions.forEach(skippedTo::remove);
+    // A table none of whose partitions the task still holds needs no key index in this task.
+    partitions.stream()
+        .map(tp -> names.table(tp.topic()))
+        .distinct()
+        .filter(id -> held.keySet().stream().noneMatch(tp -> id.equals(names.table(tp.topic()))))
+        .forEach(committer::forgetIndex);
     if (quarantine != null) {
       quarantine.close(partitions);
     }
@@ -392,6 +399,12 @@ public class UpsertSinkTask extends SinkTask {
     pending.drop(partitions);
     partitions.forEach(held::remove);
     partitions.forEach(skippedTo::remove);
+    // A table none of whose partitions the task still holds needs no key index in this task.
+    partitions.stream()
+        .map(tp -> names.table(tp.topic()))
+        .distinct()
+        .filter(id -> held.keySet().stream().noneMatch(tp -> id.equals(names.table(tp.topic()))))
+        .forEach(committer::forgetIndex);
     tables.clear();
     Map<TopicPartition, Long> fromIceberg = committer.heldOffsets(partitions);
     held.putAll(fromIceberg);

@@ -557,11 +557,27 @@ class UpsertSinkTaskIT {
   }
 
   @Test
-  void aCompositeKeyUpdatesAndDeletesOneLineOfAnOrderOnly() {
-    // Written with equality deletes (no merge at commit): they must name both key columns.
+  void aCompositeKeyUpdatesAndDeletesOneLineOfAnOrderOnlyByPosition() {
+    // Not merged: the key index (a two-column key, stored as bytes) finds each line's row.
     SinkHarness task =
         start(
             Map.of("maintenance.merge.max-bytes", "0"), List.of(ITEMS_P0), QuarantineClients.KAFKA);
+    updateAndDeleteOneLineEach(task);
+    Table table = lake.table(ITEMS_TABLE);
+    assertThat(table.currentSnapshot().summary())
+        .containsEntry("sluice.commit.mode", "position-deletes")
+        .containsEntry("added-position-deletes", "2")
+        .containsEntry("total-equality-deletes", "0");
+  }
+
+  @Test
+  void aCompositeKeyUpdatesAndDeletesOneLineOfAnOrderOnlyWithEqualityDeletes() {
+    // No merge and no key index: equality deletes, which must name both key columns.
+    SinkHarness task =
+        start(
+            Map.of("maintenance.merge.max-bytes", "0", "key-index.max-bytes", "0"),
+            List.of(ITEMS_P0),
+            QuarantineClients.KAFKA);
     updateAndDeleteOneLineEach(task);
     Table table = lake.table(ITEMS_TABLE);
     org.apache.iceberg.Schema schema = table.schema();
@@ -595,7 +611,7 @@ class UpsertSinkTaskIT {
   }
 
   @Test
-  void aBatchWhosePartitionsHoldMoreThanTheMergeBoundIsWrittenWithEqualityDeletes() {
+  void aBatchWhosePartitionsHoldMoreThanTheMergeBoundIsWrittenByPosition() {
     SinkHarness task =
         start(
             Map.of("maintenance.merge.max-bytes", "1"), List.of(ITEMS_P0), QuarantineClients.KAFKA);
@@ -610,8 +626,9 @@ class UpsertSinkTaskIT {
     assertThat(items()).containsExactly("1/1=apple", "1/2=plum");
     table.refresh();
     assertThat(table.currentSnapshot().summary())
-        .containsEntry("sluice.commit.mode", "equality-deletes")
-        .containsEntry("added-equality-delete-files", "1");
+        .containsEntry("sluice.commit.mode", "position-deletes")
+        .containsEntry("added-position-deletes", "1")
+        .doesNotContainKey("added-equality-delete-files");
   }
 
   @Test

@@ -4,9 +4,12 @@ import io.sluice.connect.upsert.write.MergeOnCommit;
 import io.sluice.lake.SameThreadExecutor;
 import io.sluice.lake.offsets.SnapshotOffsets;
 import java.util.Arrays;
+import java.util.HashMap;
 import java.util.Map;
+import java.util.UUID;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.Lock;
+import org.apache.iceberg.DeleteFile;
 import org.apache.iceberg.RowDelta;
 import org.apache.iceberg.Snapshot;
 import org.apache.iceberg.Table;
@@ -25,6 +28,10 @@ final class TableCommitter {
   private static final Logger log = LoggerFactory.getLogger(TableCommitter.class);
 
   private static final long TURN_WAIT_MS = 250;
+  private static final int OWN_SNAPSHOT_SEARCH = 16;
+
+  /** Snapshot summary key: a commit's own id, by which the task finds the snapshot it made. */
+  static final String COMMIT_ID = "sluice.commit.id";
 
   private final String connector;
   private final Lock commits;
@@ -53,6 +60,9 @@ final class TableCommitter {
     RowDelta delta = table.newRowDelta();
     Arrays.stream(result.dataFiles()).forEach(delta::addRows);
     Arrays.stream(result.deleteFiles()).forEach(delta::addDeletes);
+    // The DVs that the new ones merge (format v3: one DV per data file); a concurrent commit that
+    // added a DV for one of the same data files makes Iceberg refuse this one.
+    Arrays.stream(result.rewrittenDeleteFiles()).forEach(delta::removeDeletes);
     if (result.referencedDataFiles().length > 0) {
       delta.validateDataFilesExist(Arrays.asList(result.referencedDataFiles()));
     }
@@ -61,6 +71,42 @@ final class TableCommitter {
       delta.validateFromSnapshot(base.snapshotId());
     }
     return commit(table, delta, offsets, expected, summary, () -> deleteFiles(table, result));
+  }
+
+  /**
+   * Commits a batch written with deletes by position ({@code PositionDeltaWriter}) at {@code base},
+   * the snapshot the positions were found at.
+   *
+   * @return the committed snapshot; null when it may have committed but is not found among the
+   *     table's newest snapshots
+   * @throws PositionConflictException when a commit since {@code base} removed a data file the
+   *     batch deletes from (a rewrite) or gave one of them a DV; the batch's files are deleted
+   * @throws OffsetFenceException when the table's offsets for these partitions moved meanwhile
+   */
+  Snapshot commitPositions(
+      Table table,
+      WriteResult result,
+      Map<TopicPartition, Long> offsets,
+      Map<TopicPartition, Long> expected,
+      Map<String, String> summary) {
+    String commitId = UUID.randomUUID().toString();
+    Map<String, String> withId = new HashMap<>(summary);
+    withId.put(COMMIT_ID, commitId);
+    try {
+      commit(table, result, offsets, expected, withId);
+    } catch (OffsetFenceException e) {
+      throw e;
+    } catch (ValidationException e) {
+      throw new PositionConflictException(e);
+    }
+    Snapshot snapshot = table.currentSnapshot();
+    for (int i = 0; snapshot != null && i < OWN_SNAPSHOT_SEARCH; i++) {
+      if (commitId.equals(snapshot.summary().get(COMMIT_ID))) {
+        return snapshot;
+      }
+      snapshot = snapshot.parentId() == null ? null : table.snapshot(snapshot.parentId());
+    }
+    return null;
   }
 
   /**
@@ -159,7 +205,11 @@ final class TableCommitter {
   private static void deleteFiles(Table table, WriteResult result) {
     try {
       Arrays.stream(result.dataFiles()).forEach(f -> table.io().deleteFile(f.location()));
-      Arrays.stream(result.deleteFiles()).forEach(f -> table.io().deleteFile(f.location()));
+      // The DVs of one commit share a Puffin file: delete each file once.
+      Arrays.stream(result.deleteFiles())
+          .map(DeleteFile::location)
+          .distinct()
+          .forEach(table.io()::deleteFile);
     } catch (RuntimeException e) {
       log.warn("Could not delete the files of a refused commit to {}", table.name(), e);
     }

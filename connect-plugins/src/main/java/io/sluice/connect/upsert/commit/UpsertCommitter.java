@@ -4,6 +4,8 @@ import io.sluice.connect.upsert.error.RecordRejectedException;
 import io.sluice.connect.upsert.event.BatchPreparer;
 import io.sluice.connect.upsert.event.ChangeEvent;
 import io.sluice.connect.upsert.event.Operation;
+import io.sluice.connect.upsert.index.KeyIndexes;
+import io.sluice.connect.upsert.index.TableKeyIndex;
 import io.sluice.connect.upsert.metrics.SinkMetrics;
 import io.sluice.connect.upsert.metrics.TableMeters;
 import io.sluice.connect.upsert.quarantine.DlqOffsets;
@@ -14,6 +16,7 @@ import io.sluice.connect.upsert.types.IcebergSchemas;
 import io.sluice.connect.upsert.types.RecordConverter;
 import io.sluice.connect.upsert.write.BatchWriter;
 import io.sluice.connect.upsert.write.MergeOnCommit;
+import io.sluice.connect.upsert.write.PositionDeltaWriter;
 import io.sluice.lake.offsets.IcebergOffsets;
 import java.io.Closeable;
 import java.io.IOException;
@@ -56,13 +59,19 @@ public final class UpsertCommitter implements Closeable {
   public static final String COMMIT_MODE = "sluice.commit.mode";
 
   public static final String MODE_MERGE = "merge";
+  public static final String MODE_POSITION_DELETES = "position-deletes";
   public static final String MODE_EQUALITY_DELETES = "equality-deletes";
+
+  /** Attempts of a batch by position when commits since its snapshot conflict, before equality. */
+  private static final int POSITION_ATTEMPTS = 3;
 
   private final Catalog catalog;
   private final TableNames names;
   private final TableResolver tables;
   private final BatchWriter writer;
   private final MergeOnCommit merge;
+  private final PositionDeltaWriter positions;
+  private final KeyIndexes indexes;
   private final TableCommitter committer;
   private final String connector;
   private final String excludedField;
@@ -75,7 +84,9 @@ public final class UpsertCommitter implements Closeable {
    * @param commits held while a commit reaches the catalog (shared with the task's maintenance)
    * @param mergeMaxBytes batches touching at most this many bytes of data files are merged into
    *     their partitions at commit ({@link MergeOnCommit}); 0 never
-   * @param mergeTargetFileSizeBytes size of the data files a merge writes
+   * @param mergeTargetFileSizeBytes size of the data files a merge or a batch writes
+   * @param keyIndexMaxBytes the most heap one table's key index may hold ({@link KeyIndexes}); 0
+   *     writes every batch not merged with equality deletes
    */
   public UpsertCommitter(
       Catalog catalog,
@@ -87,16 +98,24 @@ public final class UpsertCommitter implements Closeable {
       SinkMetrics metrics,
       Lock commits,
       long mergeMaxBytes,
-      long mergeTargetFileSizeBytes) {
+      long mergeTargetFileSizeBytes,
+      long keyIndexMaxBytes) {
     this.catalog = catalog;
     this.names = names;
     this.tables = tables;
     this.writer = new BatchWriter(taskId);
     this.merge = new MergeOnCommit(taskId, mergeMaxBytes, mergeTargetFileSizeBytes);
+    this.positions = new PositionDeltaWriter(taskId, mergeTargetFileSizeBytes);
+    this.indexes = new KeyIndexes(keyIndexMaxBytes);
     this.committer = new TableCommitter(connector, commits);
     this.connector = connector;
     this.excludedField = excludedField;
     this.metrics = metrics;
+  }
+
+  /** Drops the key index of {@code table}: the task holds none of its partitions any more. */
+  public void forgetIndex(TableIdentifier table) {
+    indexes.forget(table);
   }
 
   /** The offsets Iceberg holds for {@code partitions}; partitions it holds none for are absent. */
@@ -236,15 +255,22 @@ public final class UpsertCommitter implements Closeable {
     TableMeters meters = metrics.table(id);
     long started = System.nanoTime();
     Snapshot snapshot;
-    boolean merged = false;
+    String mode;
     try {
       Map<String, String> summary = new HashMap<>(rejections.beforeCommit());
       summary.put(COMMIT_KEYS, String.valueOf(batch.size()));
       summary.put(COMMIT_MODE, MODE_MERGE);
+      mode = MODE_MERGE;
       snapshot = commitMerged(table, converter, batch, converted, offsets, expected, summary);
-      merged = snapshot != null;
-      if (!merged) {
-        summary.put(COMMIT_MODE, MODE_EQUALITY_DELETES);
+      if (snapshot == null) {
+        mode = MODE_POSITION_DELETES;
+        summary.put(COMMIT_MODE, mode);
+        snapshot =
+            commitByPosition(id, table, converter, batch, converted, offsets, expected, summary);
+      }
+      if (snapshot == null) {
+        mode = MODE_EQUALITY_DELETES;
+        summary.put(COMMIT_MODE, mode);
         WriteResult result = writer.write(table, converter, batch, converted);
         snapshot = committer.commit(table, result, offsets, expected, summary);
       }
@@ -276,7 +302,7 @@ public final class UpsertCommitter implements Closeable {
         events.size() - writable.size(),
         id,
         snapshot == null ? "?" : snapshot.snapshotId(),
-        merged ? "merged into its partitions" : "with equality deletes",
+        mode,
         durationNanos / 1_000_000,
         offsets);
     return true;
@@ -315,6 +341,67 @@ public final class UpsertCommitter implements Closeable {
       table.refresh();
       return null;
     }
+  }
+
+  /**
+   * Commits {@code batch} with deletes by position of the rows its keys have, found in the table's
+   * key index ({@link PositionDeltaWriter}). A commit since the index's snapshot that removed or
+   * gave a DV to a data file the batch deletes from refuses it; the index catches up and the batch
+   * is written again, a few times.
+   *
+   * @return the committed snapshot; null when the table has no key index or every attempt
+   *     conflicted, and nothing was committed
+   */
+  private Snapshot commitByPosition(
+      TableIdentifier id,
+      Table table,
+      RecordConverter converter,
+      List<ChangeEvent> batch,
+      Map<ChangeEvent, BatchWriter.Converted> converted,
+      Map<TopicPartition, Long> offsets,
+      Map<TopicPartition, Long> expected,
+      Map<String, String> summary) {
+    for (int attempt = 1; attempt <= POSITION_ATTEMPTS; attempt++) {
+      Optional<TableKeyIndex> index =
+          indexes.current(
+              id,
+              table,
+              converter.keySchema(),
+              (t, built, nanos) -> metrics.table(t).keyIndexBuilt(built.keys(), nanos));
+      if (index.isEmpty()) {
+        return null;
+      }
+      Snapshot base = table.currentSnapshot();
+      PositionDeltaWriter.Written written =
+          positions.write(table, base, index.get(), batch, converted);
+      try {
+        Snapshot committed =
+            committer.commitPositions(table, written.result(), offsets, expected, summary);
+        if (committed != null) {
+          index.get().applyOwn(committed, written.keysByFile(), written.deleted());
+        }
+        metrics.table(id).keyIndexSize(index.get().keys(), index.get().bytes());
+        return committed == null ? table.currentSnapshot() : committed;
+      } catch (PositionConflictException e) {
+        log.info(
+            "Writing {} keys to {} by position conflicted with a commit since snapshot {} ({});"
+                + " attempt {} of {}",
+            batch.size(),
+            table.name(),
+            base == null ? "(none)" : base.snapshotId(),
+            e.getMessage(),
+            attempt,
+            POSITION_ATTEMPTS);
+        table.refresh();
+      }
+    }
+    log.info(
+        "Writing {} keys to {} by position conflicted {} times; writing them with equality deletes"
+            + " instead",
+        batch.size(),
+        table.name(),
+        POSITION_ATTEMPTS);
+    return null;
   }
 
   /**

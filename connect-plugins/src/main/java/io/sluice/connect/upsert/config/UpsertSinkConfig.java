@@ -117,6 +117,17 @@ public final class UpsertSinkConfig extends AbstractConfig {
           + " one batch, one RowDelta (one snapshot) per table. The worker's"
           + " offset.flush.interval.ms should not exceed it.";
 
+  public static final String KEY_INDEX_MAX_BYTES_CONFIG = "key-index.max-bytes";
+  public static final String KEY_INDEX_MAX_BYTES_DOC =
+      "Most heap bytes one table's key index may hold. The index says where each key's row is"
+          + " (data file and position), so an update or delete of a key the table holds is"
+          + " written as a delete by position (a deletion vector on format v3, a position delete"
+          + " on v2) and no equality delete stays at rest. It is built from the table's key"
+          + " columns on a task's first commit to the table, about 20-45 bytes per key for a key"
+          + " of one integer column (docs/benchmarks.md). A table whose index would be larger is"
+          + " written with equality deletes, which the table maintenance converts; 0 indexes no"
+          + " table.";
+
   public static final String METRICS_HOST_CONFIG = "metrics.host";
   public static final String METRICS_HOST_DOC =
       "Address the sink's Prometheus endpoint (`GET /metrics`) binds to. All upsert sink tasks of"
@@ -263,6 +274,11 @@ public final class UpsertSinkConfig extends AbstractConfig {
 
   public long commitIntervalMs() {
     return getLong(COMMIT_INTERVAL_MS_CONFIG);
+  }
+
+  /** {@value #KEY_INDEX_MAX_BYTES_CONFIG}. */
+  public long keyIndexMaxBytes() {
+    return getLong(KEY_INDEX_MAX_BYTES_CONFIG);
   }
 
   public String metricsHost() {
@@ -509,6 +525,17 @@ public final class UpsertSinkConfig extends AbstractConfig {
         1,
         Width.SHORT,
         "Commit interval (ms)");
+    def.define(
+        KEY_INDEX_MAX_BYTES_CONFIG,
+        Type.LONG,
+        512L * 1024 * 1024,
+        Range.atLeast(0L),
+        Importance.MEDIUM,
+        KEY_INDEX_MAX_BYTES_DOC,
+        GROUP_COMMIT,
+        2,
+        Width.SHORT,
+        "Key index limit (bytes)");
 
     order = 0;
     def.define(

@@ -36,6 +36,10 @@ public final class TableMeters {
   private final Timer freshness;
   private final AtomicLong lastCommitMs = new AtomicLong();
   private final MaintenanceMeters maintenance;
+  private final AtomicLong indexKeys = new AtomicLong();
+  private final AtomicLong indexBytes = new AtomicLong();
+  private final Counter indexBuilds;
+  private final Timer indexBuildDuration;
 
   TableMeters(MeterRegistry registry, Clock clock, String connector, String table) {
     this.registry = registry;
@@ -99,6 +103,27 @@ public final class TableMeters {
                 Duration.ofMinutes(15))
             .register(registry);
     maintenance = new MaintenanceMeters(registry, clock, tags);
+    Gauge.builder(SinkMeters.KEY_INDEX_KEYS, indexKeys, AtomicLong::get)
+        .description("Keys in the table's key index (absent ones included)")
+        .tags(tags)
+        .strongReference(true)
+        .register(registry);
+    Gauge.builder(SinkMeters.KEY_INDEX_BYTES, indexBytes, AtomicLong::get)
+        .description("Heap bytes of the table's key index")
+        .tags(tags)
+        .baseUnit("bytes")
+        .strongReference(true)
+        .register(registry);
+    indexBuilds =
+        Counter.builder(SinkMeters.KEY_INDEX_BUILDS)
+            .description("Key indexes built for the table (a task's first commit, or a rebuild)")
+            .tags(tags)
+            .register(registry);
+    indexBuildDuration =
+        Timer.builder(SinkMeters.KEY_INDEX_BUILD_DURATION)
+            .description("Time to build the table's key index from its key columns")
+            .tags(tags)
+            .register(registry);
   }
 
   /** The meters of the table's maintenance. */
@@ -166,6 +191,22 @@ public final class TableMeters {
         freshness.record(Math.max(0, now - event.sourceTimeMs()), TimeUnit.MILLISECONDS);
       }
     }
+  }
+
+  /**
+   * Records a key index built for the table: how long the build took and what it holds (a task's
+   * index of the table; with several tasks the last one reported).
+   */
+  public void keyIndexBuilt(long keys, long durationNanos) {
+    indexKeys.set(keys);
+    indexBuilds.increment();
+    indexBuildDuration.record(durationNanos, TimeUnit.NANOSECONDS);
+  }
+
+  /** Records what the table's key index holds after a commit. */
+  public void keyIndexSize(long keys, long bytes) {
+    indexKeys.set(keys);
+    indexBytes.set(bytes);
   }
 
   /** Records a batch whose files could not be written or whose commit was refused. */

@@ -1,6 +1,7 @@
 package io.sluice.connect.upsert.sim;
 
 import io.sluice.connect.upsert.ExternalCompaction;
+import io.sluice.connect.upsert.commit.UpsertCommitter;
 import io.sluice.dlq.DlqHeaders;
 import io.sluice.lake.offsets.IcebergOffsets;
 import java.io.IOException;
@@ -8,6 +9,7 @@ import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -49,7 +51,13 @@ final class Simulation {
 
   /** How a run ended: the schedule it ran, and the first broken invariant (null if none). */
   record Outcome(
-      long seed, List<String> schedule, String failure, int faults, int zombies, int dlqRecords) {
+      long seed,
+      List<String> schedule,
+      String failure,
+      int faults,
+      int zombies,
+      int dlqRecords,
+      Map<String, Integer> commitModes) {
     boolean passed() {
       return failure == null;
     }
@@ -78,6 +86,8 @@ final class Simulation {
   private final Map<TableIdentifier, Long> checked = new HashMap<>();
   private final Map<String, Map<Long, List<Object>>> lineage = new HashMap<>();
   private int faults;
+  private final Set<Long> countedSnapshots = new HashSet<>();
+  private final Map<String, Integer> modes = new TreeMap<>();
   private int zombies;
 
   Simulation(long seed, int steps) {
@@ -108,7 +118,8 @@ final class Simulation {
     for (TopicPartition tp : kafkaDlqPartitions()) {
       dlq += kafka.log(tp).size();
     }
-    return new Outcome(seed, List.copyOf(schedule), failure, faults, zombies, dlq);
+    return new Outcome(
+        seed, List.copyOf(schedule), failure, faults, zombies, dlq, Map.copyOf(modes));
   }
 
   private void setUp() {
@@ -131,8 +142,11 @@ final class Simulation {
     props.put("errors.sink.retry.timeout", "30000");
     props.put("kafka.bootstrap.servers", "sim:9092");
     props.put("maintenance.enabled", "true");
-    boolean merge = random.nextBoolean();
-    props.put("maintenance.merge.max-bytes", merge ? String.valueOf(2L << 20) : "0");
+    // Merge at commit (position deletes when a merge conflicts), position deletes from the key
+    // index, or equality deletes only.
+    int writeMode = random.nextInt(3);
+    props.put("maintenance.merge.max-bytes", writeMode == 0 ? String.valueOf(2L << 20) : "0");
+    props.put("key-index.max-bytes", writeMode == 2 ? "0" : String.valueOf(64L << 20));
     props.put("maintenance.rewrite.delete-files", String.valueOf(1 + random.nextInt(3)));
     props.put("maintenance.snapshots.keep-last", String.valueOf(2 + random.nextInt(4)));
     props.put("maintenance.snapshots.max-age-ms", "0");
@@ -145,7 +159,8 @@ final class Simulation {
             + taskCount
             + " tasks, format v"
             + format
-            + (merge ? ", merge at commit" : ", equality deletes")
+            + List.of(", merge at commit", ", position deletes", ", equality deletes")
+                .get(writeMode)
             + ", "
             + props.get("maintenance.snapshots.keep-last")
             + " snapshots kept");
@@ -584,6 +599,16 @@ final class Simulation {
    * records, no key twice, every file of the current snapshot exists, recorded offsets never move
    * backwards and never past the log.
    */
+  /** Counts the commit modes of the snapshots not seen before (the outcome reports them). */
+  private void countModes(Table table) {
+    for (Snapshot s : org.apache.iceberg.util.SnapshotUtil.currentAncestors(table)) {
+      String mode = s.summary().get(UpsertCommitter.COMMIT_MODE);
+      if (mode != null && countedSnapshots.add(s.snapshotId())) {
+        modes.merge(mode, 1, Integer::sum);
+      }
+    }
+  }
+
   private void check(String when) {
     for (String topic : source.topics()) {
       TableIdentifier id = SourceModel.tableOf(topic);
@@ -592,6 +617,7 @@ final class Simulation {
       }
       Table table = observer.loadTable(id);
       Snapshot current = table.currentSnapshot();
+      countModes(table);
       checkFilesExist(when, table, current);
       Long checkedSnapshot = checked.put(id, current == null ? -1L : current.snapshotId());
       if (checkedSnapshot != null

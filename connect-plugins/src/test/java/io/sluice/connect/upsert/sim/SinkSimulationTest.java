@@ -6,6 +6,8 @@ import ch.qos.logback.classic.Level;
 import ch.qos.logback.classic.Logger;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -58,6 +60,7 @@ class SinkSimulationTest {
     int faults = 0;
     int zombies = 0;
     int dlq = 0;
+    Map<String, Integer> modes = new TreeMap<>();
     for (long seed : run) {
       Simulation.Outcome outcome = new Simulation(seed, STEPS).run();
       if (!outcome.passed() || one != null) {
@@ -69,12 +72,13 @@ class SinkSimulationTest {
       faults += outcome.faults();
       zombies += outcome.zombies();
       dlq += outcome.dlqRecords();
+      outcome.commitModes().forEach((mode, n) -> modes.merge(mode, n, Integer::sum));
     }
     double seconds = (System.nanoTime() - started) / 1e9;
     System.out.printf(
         "sink simulation: %d schedules of %d steps in %.1f s (%.1f schedules/s): %d commit faults,"
-            + " %d zombies, %d DLQ records, every invariant held%n",
-        run.size(), STEPS, seconds, run.size() / seconds, faults, zombies, dlq);
+            + " %d zombies, %d DLQ records, commits by mode %s, every invariant held%n",
+        run.size(), STEPS, seconds, run.size() / seconds, faults, zombies, dlq, modes);
   }
 
   static String report(Simulation.Outcome outcome) {

@@ -1,0 +1,297 @@
+package io.sluice.connect.upsert.index;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.util.ArrayList;
+import java.util.BitSet;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import org.apache.iceberg.DataFile;
+import org.apache.iceberg.FileFormat;
+import org.apache.iceberg.FileScanTask;
+import org.apache.iceberg.MetadataColumns;
+import org.apache.iceberg.Schema;
+import org.apache.iceberg.Snapshot;
+import org.apache.iceberg.StructLike;
+import org.apache.iceberg.Table;
+import org.apache.iceberg.data.GenericDeleteFilter;
+import org.apache.iceberg.data.InternalRecordWrapper;
+import org.apache.iceberg.data.Record;
+import org.apache.iceberg.data.parquet.GenericParquetReaders;
+import org.apache.iceberg.io.CloseableIterable;
+import org.apache.iceberg.parquet.Parquet;
+import org.apache.iceberg.types.TypeUtil;
+import org.apache.iceberg.util.StructProjection;
+
+/**
+ * Where every live key of one table is at one snapshot: its data file and row position. Built from
+ * the key columns of the live data files (Iceberg's delete filter applied), then kept up to date:
+ * the task's own commits are applied as they land, and every other snapshot (another task's commit,
+ * a rewrite, a commit whose outcome was unknown) is caught up from its added and removed data
+ * files.
+ *
+ * <p><b>Soundness</b>, the one property the sink relies on: at snapshot {@link #snapshotId()}, for
+ * every key with a live row at (file f, position p), the index maps the key to (f, p). An entry may
+ * also point at a dead row (deleted since by someone else's delete) or at a removed file; deleting
+ * a dead row again changes nothing, and a removed file's entries are treated as absent. So a key
+ * the index does not place has no live row, and one it places is deleted exactly by deleting that
+ * position. Catching up keeps it: a row live now was live at the last snapshot the index knew, so
+ * it is placed already, or it is in a data file added since, which is read (rows as live now).
+ */
+public final class TableKeyIndex {
+  private final Schema keySchema;
+  private final KeyEncoder encoder;
+  private final KeyIndex index;
+  private final List<DataFile> files = new ArrayList<>();
+  private final Map<String, Integer> numbers = new HashMap<>();
+  private final BitSet removed = new BitSet();
+  private final Set<Long> ownApplied = new HashSet<>();
+  private long snapshotId = NONE;
+  private long rowsRead;
+
+  /** Where a key's live row is. */
+  public record Location(DataFile file, long position) {}
+
+  /** The snapshot id of an index of a table that has no snapshot yet. */
+  private static final long NONE = 0;
+
+  private static final int MIN_REMOVED_TO_COMPACT = 256;
+
+  private TableKeyIndex(Schema keySchema, int expectedKeys) {
+    this.keySchema = keySchema;
+    this.encoder = new KeyEncoder(keySchema);
+    this.index = new KeyIndex(encoder.longKeys(), expectedKeys);
+  }
+
+  /** The index of a table that has no snapshot yet. */
+  public static TableKeyIndex empty(Schema keySchema) {
+    return new TableKeyIndex(keySchema, 0);
+  }
+
+  /**
+   * Reads where every live key of {@code table} is at {@code snapshot}.
+   *
+   * @throws UnsupportedOperationException when a live data file is not Parquet
+   */
+  public static TableKeyIndex build(Table table, Snapshot snapshot, Schema keySchema) {
+    long records =
+        Long.parseLong(snapshot.summary().getOrDefault("total-records", "0"))
+            - Long.parseLong(snapshot.summary().getOrDefault("total-position-deletes", "0"));
+    TableKeyIndex built =
+        new TableKeyIndex(keySchema, (int) Math.min(Integer.MAX_VALUE / 4, Math.max(0, records)));
+    try (CloseableIterable<FileScanTask> tasks =
+        table.newScan().useSnapshot(snapshot.snapshotId()).planFiles()) {
+      for (FileScanTask task : tasks) {
+        built.read(table, task);
+      }
+    } catch (IOException e) {
+      throw new UncheckedIOException("cannot plan a read of " + table.name(), e);
+    }
+    built.snapshotId = snapshot.snapshotId();
+    return built;
+  }
+
+  public Schema keySchema() {
+    return keySchema;
+  }
+
+  /** The snapshot the index is sound at (see the class comment). */
+  public long snapshotId() {
+    return snapshotId;
+  }
+
+  /** Keys with a slot (absent ones included). */
+  public int keys() {
+    return index.size();
+  }
+
+  /** Bytes of heap the index holds. */
+  public long bytes() {
+    return index.bytes() + files.size() * 64L;
+  }
+
+  /** Rows read from data files since the index was built (the build included). */
+  public long rowsRead() {
+    return rowsRead;
+  }
+
+  /**
+   * Brings the index to {@code table}'s current snapshot (the caller refreshed the table).
+   *
+   * @return false when the index cannot follow: its snapshot is no ancestor of the current one (it
+   *     was expired, or the table rolled back); build a new index then
+   */
+  public boolean catchUp(Table table) {
+    Snapshot current = table.currentSnapshot();
+    if (current == null) {
+      return snapshotId == NONE;
+    }
+    if (current.snapshotId() == snapshotId) {
+      return true;
+    }
+    List<Snapshot> since = new ArrayList<>();
+    Snapshot s = current;
+    while (s != null && s.snapshotId() != snapshotId) {
+      if (!ownApplied.contains(s.snapshotId())) {
+        since.add(s);
+      }
+      s = s.parentId() == null ? null : table.snapshot(s.parentId());
+    }
+    if (s == null && snapshotId != NONE) {
+      return false;
+    }
+    Set<String> added = new HashSet<>();
+    for (int i = since.size() - 1; i >= 0; i--) {
+      Snapshot snapshot = since.get(i);
+      for (DataFile file : snapshot.removedDataFiles(table.io())) {
+        Integer number = numbers.get(file.location());
+        if (number != null) {
+          removed.set(number);
+        }
+        added.remove(file.location());
+      }
+      for (DataFile file : snapshot.addedDataFiles(table.io())) {
+        added.add(file.location());
+      }
+    }
+    if (!added.isEmpty()) {
+      try (CloseableIterable<FileScanTask> tasks =
+          table.newScan().useSnapshot(current.snapshotId()).planFiles()) {
+        for (FileScanTask task : tasks) {
+          if (added.contains(task.file().location())) {
+            read(table, task);
+          }
+        }
+      } catch (IOException e) {
+        throw new UncheckedIOException("cannot plan a read of " + table.name(), e);
+      }
+    }
+    snapshotId = current.snapshotId();
+    ownApplied.clear();
+    if (removed.cardinality() > Math.max(MIN_REMOVED_TO_COMPACT, files.size() / 2)) {
+      compactFiles();
+    }
+    return true;
+  }
+
+  /**
+   * Where {@code key}'s live row is, or null when it has none.
+   *
+   * @param key the key's columns in {@link #keySchema()} order, Iceberg's internal values
+   */
+  public Location locate(StructLike key) {
+    int slot =
+        encoder.longKeys() ? index.find(encoder.asLong(key)) : index.find(encoder.asBytes(key));
+    if (slot < 0) {
+      return null;
+    }
+    int file = index.file(slot);
+    if (file == KeyIndex.ABSENT || removed.get(file)) {
+      return null;
+    }
+    return new Location(files.get(file), index.position(slot));
+  }
+
+  /**
+   * Applies the task's own commit: every written key's row is at its new place, every deleted key
+   * has none. The index then knows {@code committed} and, when it is not the snapshot after the
+   * index's own, still has the snapshots between them to catch up.
+   *
+   * @param written each written key with its new data file and position
+   * @param deleted keys deleted without a new row
+   */
+  public void applyOwn(
+      Snapshot committed, Map<DataFile, List<StructLike>> written, List<StructLike> deleted) {
+    for (Map.Entry<DataFile, List<StructLike>> entry : written.entrySet()) {
+      int number = numberOf(entry.getKey());
+      List<StructLike> keys = entry.getValue();
+      for (int position = 0; position < keys.size(); position++) {
+        put(keys.get(position), number, position);
+      }
+    }
+    for (StructLike key : deleted) {
+      put(key, KeyIndex.ABSENT, 0);
+    }
+    if (committed.parentId() != null && committed.parentId() == snapshotId) {
+      snapshotId = committed.snapshotId();
+    } else {
+      ownApplied.add(committed.snapshotId());
+    }
+  }
+
+  private void put(StructLike key, int file, long position) {
+    if (position > Integer.MAX_VALUE) {
+      throw new IllegalStateException("a data file of more than 2^31 rows cannot be indexed");
+    }
+    if (encoder.longKeys()) {
+      index.put(encoder.asLong(key), file, (int) position);
+    } else {
+      index.put(encoder.asBytes(key), file, (int) position);
+    }
+  }
+
+  /** Forgets removed files: their keys become absent, the other files are numbered anew. */
+  private void compactFiles() {
+    int[] renumbered = new int[files.size()];
+    List<DataFile> kept = new ArrayList<>(files.size() - removed.cardinality());
+    numbers.clear();
+    for (int i = 0; i < files.size(); i++) {
+      if (removed.get(i)) {
+        renumbered[i] = KeyIndex.ABSENT;
+      } else {
+        renumbered[i] = kept.size();
+        numbers.put(files.get(i).location(), kept.size());
+        kept.add(files.get(i));
+      }
+    }
+    index.renumberFiles(renumbered);
+    files.clear();
+    files.addAll(kept);
+    removed.clear();
+  }
+
+  private int numberOf(DataFile file) {
+    Integer number = numbers.get(file.location());
+    if (number == null) {
+      number = files.size();
+      files.add(file.copyWithoutStats());
+      numbers.put(file.location(), number);
+    }
+    return number;
+  }
+
+  /** Indexes the live rows of one data file, as the task's delete files leave them. */
+  private void read(Table table, FileScanTask task) {
+    DataFile file = task.file();
+    if (file.format() != FileFormat.PARQUET) {
+      throw new UnsupportedOperationException(
+          "data file " + file.location() + " of " + table.name() + " is " + file.format());
+    }
+    Schema projected = TypeUtil.join(keySchema, new Schema(MetadataColumns.ROW_POSITION));
+    GenericDeleteFilter deletes =
+        new GenericDeleteFilter(table.io(), task, table.schema(), projected);
+    Schema required = deletes.requiredSchema();
+    InternalRecordWrapper internal = new InternalRecordWrapper(required.asStruct());
+    StructProjection key = StructProjection.create(required, keySchema);
+    int number = numberOf(file);
+    try (CloseableIterable<Record> rows =
+        deletes.filter(
+            Parquet.read(table.io().newInputFile(file.location(), file.fileSizeInBytes()))
+                .project(required)
+                .createReaderFunc(
+                    fileSchema -> GenericParquetReaders.buildReader(required, fileSchema))
+                .build())) {
+      for (Record row : rows) {
+        long position = (Long) row.getField(MetadataColumns.ROW_POSITION.name());
+        put(key.wrap(internal.wrap(row)), number, position);
+        rowsRead++;
+      }
+    } catch (IOException e) {
+      throw new UncheckedIOException(
+          "cannot read the keys of " + file.location() + " of " + table.name(), e);
+    }
+  }
+}

@@ -1,0 +1,174 @@
+package io.sluice.connect.upsert;
+
+import static io.sluice.connect.testing.Envelopes.change;
+import static io.sluice.connect.testing.Envelopes.key;
+import static io.sluice.connect.testing.Envelopes.record;
+import static io.sluice.connect.testing.Envelopes.row;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.sluice.connect.testing.Lake;
+import io.sluice.connect.upsert.commit.UpsertCommitter;
+import io.sluice.connect.upsert.quarantine.QuarantineClients;
+import java.io.IOException;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Random;
+import java.util.TreeMap;
+import org.apache.iceberg.DeleteFile;
+import org.apache.iceberg.FileContent;
+import org.apache.iceberg.FileScanTask;
+import org.apache.iceberg.Snapshot;
+import org.apache.iceberg.Table;
+import org.apache.iceberg.catalog.TableIdentifier;
+import org.apache.iceberg.data.Record;
+import org.apache.iceberg.io.CloseableIterable;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.connect.sink.SinkRecord;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+/**
+ * The real sink task writing updates and deletes of keys its table holds by position (v3 DVs, v2
+ * position deletes) from its key index, on a real JdbcCatalog table: the table equals the model
+ * after every commit, holds no equality delete, and stays right across a restart (the index rebuilt
+ * from files that carry DVs) and an external compaction (the index catches up).
+ */
+class PositionDeletesIT {
+  private static final TableIdentifier TABLE = TableIdentifier.of("cdc_lab", "orders_current");
+  private static final TopicPartition P0 = new TopicPartition("broker.cdc_lab.orders.clean", 0);
+
+  @org.junit.jupiter.api.io.TempDir Path dir;
+  private Lake lake;
+  private final List<SinkHarness> tasks = new ArrayList<>();
+  private final Map<Integer, String> model = new TreeMap<>();
+  private long offset;
+
+  @BeforeEach
+  void open() {
+    lake = new Lake(dir);
+  }
+
+  @AfterEach
+  void close() throws IOException {
+    tasks.forEach(SinkHarness::stop);
+    lake.close();
+  }
+
+  @ParameterizedTest(name = "format v{0}")
+  @ValueSource(ints = {2, 3})
+  void updatesAndDeletesAreWrittenByPositionAndTheTableEqualsTheModel(int format) {
+    SinkHarness task = start(format);
+    Random random = new Random(format);
+    task.put(changes(random, 300, true));
+    task.commit();
+    for (int round = 0; round < 6; round++) {
+      task.put(changes(random, 80, false));
+      task.commit();
+      assertTableEqualsModel("round " + round);
+      assertThat(current().summary())
+          .containsEntry(UpsertCommitter.COMMIT_MODE, UpsertCommitter.MODE_POSITION_DELETES);
+    }
+    assertNoEqualityDeletes();
+    assertOneDeleteFilePerDataFile(format);
+
+    // A new task builds its index from files with DVs / position deletes at rest.
+    task.stop();
+    SinkHarness restarted = start(format);
+    restarted.put(changes(random, 80, false));
+    restarted.commit();
+    assertTableEqualsModel("after a restart");
+
+    // Another engine compacts; the next commit catches up (the compacted files are new).
+    new ExternalCompaction(lake.catalog(), TABLE).compactOnce();
+    restarted.put(changes(random, 80, false));
+    restarted.commit();
+    assertTableEqualsModel("after an external compaction");
+    assertNoEqualityDeletes();
+  }
+
+  private SinkHarness start(int format) {
+    Map<String, String> props = new HashMap<>(lake.connectorProperties());
+    props.put("name", "orders-upsert");
+    props.put("topics", P0.topic());
+    props.put("commit.interval.ms", "1000");
+    props.put("table.format.version", String.valueOf(format));
+    props.put("maintenance.enabled", "false");
+    props.put("metrics.port", "-1");
+    SinkHarness task = new SinkHarness(props, List.of(P0), QuarantineClients.KAFKA);
+    tasks.add(task);
+    return task;
+  }
+
+  /** {@code count} changes: inserts of new keys, or updates (90%) and deletes of random keys. */
+  private List<SinkRecord> changes(Random random, int count, boolean inserts) {
+    List<SinkRecord> records = new ArrayList<>();
+    for (int i = 0; i < count; i++) {
+      int id = inserts ? model.size() + 1 : 1 + random.nextInt(300);
+      if (!inserts && random.nextInt(10) == 0) {
+        records.add(record(0, offset++, key(id), change("d", row(id, "x"), null)));
+        model.remove(id);
+      } else {
+        String customer = "c" + offset;
+        records.add(record(0, offset++, key(id), change("u", null, row(id, customer))));
+        model.put(id, customer);
+      }
+    }
+    return records;
+  }
+
+  private Snapshot current() {
+    return lake.table(TABLE).currentSnapshot();
+  }
+
+  private void assertTableEqualsModel(String when) {
+    Map<Integer, String> table = new TreeMap<>();
+    for (Record r : lake.rows(TABLE, "id")) {
+      String previous = table.put((Integer) r.getField("id"), (String) r.getField("customer"));
+      assertThat(previous).as("%s: key %s twice", when, r.getField("id")).isNull();
+    }
+    assertThat(table).as(when).isEqualTo(model);
+  }
+
+  private void assertNoEqualityDeletes() {
+    for (DeleteFile file : deleteFiles()) {
+      assertThat(file.content()).isEqualTo(FileContent.POSITION_DELETES);
+    }
+  }
+
+  /** v3: one DV per data file; v2: the sink merges a file's position deletes into one file. */
+  private void assertOneDeleteFilePerDataFile(int format) {
+    Map<String, Integer> dvs = new HashMap<>();
+    for (DeleteFile file : deleteFiles()) {
+      assertThat(file.format().name()).isEqualTo(format == 3 ? "PUFFIN" : "PARQUET");
+      assertThat(file.referencedDataFile()).isNotNull();
+      dvs.merge(file.referencedDataFile(), 1, Integer::sum);
+    }
+    assertThat(dvs).isNotEmpty().allSatisfy((path, count) -> assertThat(count).isEqualTo(1));
+  }
+
+  private List<DeleteFile> deleteFiles() {
+    Table table = lake.table(TABLE);
+    List<DeleteFile> deletes = new ArrayList<>();
+    try (CloseableIterable<FileScanTask> tasks = table.newScan().planFiles()) {
+      for (FileScanTask task : tasks) {
+        for (DeleteFile file : task.deletes()) {
+          if (deletes.stream()
+              .noneMatch(
+                  d ->
+                      d.location().equals(file.location())
+                          && java.util.Objects.equals(d.contentOffset(), file.contentOffset()))) {
+            deletes.add(file);
+          }
+        }
+      }
+    } catch (IOException e) {
+      throw new java.io.UncheckedIOException(e);
+    }
+    return deletes;
+  }
+}

@@ -1,0 +1,84 @@
+package io.sluice.connect.upsert.index;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.nio.charset.StandardCharsets;
+import java.util.HashMap;
+import java.util.Map;
+import java.util.Random;
+import org.junit.jupiter.api.Test;
+
+class KeyIndexTest {
+
+  /** Seeded random puts, absences and renumberings against a map; every key checked each round. */
+  @Test
+  void longKeysAgreeWithAMapThroughGrowthAndRenumbering() {
+    for (int seed = 1; seed <= 20; seed++) {
+      Random random = new Random(seed);
+      KeyIndex index = new KeyIndex(true, random.nextInt(50));
+      Map<Long, int[]> model = new HashMap<>();
+      for (int round = 0; round < 5; round++) {
+        for (int i = 0; i < 2_000; i++) {
+          // A small key space, so keys repeat; negative and huge keys too.
+          long key = random.nextInt(3) == 0 ? random.nextLong() : random.nextInt(1_500) - 700;
+          int file = random.nextInt(10) == 0 ? KeyIndex.ABSENT : random.nextInt(40);
+          int position = random.nextInt(1 << 20);
+          index.put(key, file, position);
+          model.put(key, new int[] {file, position});
+        }
+        int[] renumbered = new int[40];
+        for (int f = 0; f < 40; f++) {
+          renumbered[f] = random.nextInt(4) == 0 ? KeyIndex.ABSENT : 39 - f;
+        }
+        index.renumberFiles(renumbered);
+        model.replaceAll(
+            (k, v) -> v[0] == KeyIndex.ABSENT ? v : new int[] {renumbered[v[0]], v[1]});
+        assertThat(index.size()).as("seed %d", seed).isEqualTo(model.size());
+        for (Map.Entry<Long, int[]> entry : model.entrySet()) {
+          int slot = index.find(entry.getKey());
+          assertThat(slot).as("seed %d key %d", seed, entry.getKey()).isNotNegative();
+          assertThat(index.file(slot)).isEqualTo(entry.getValue()[0]);
+          if (entry.getValue()[0] != KeyIndex.ABSENT) {
+            assertThat(index.position(slot)).isEqualTo(entry.getValue()[1]);
+          }
+        }
+        assertThat(index.find(Long.MIN_VALUE + 7)).isEqualTo(-1);
+      }
+    }
+  }
+
+  @Test
+  void byteKeysAgreeWithAMapAndDifferByLength() {
+    Random random = new Random(7);
+    KeyIndex index = new KeyIndex(false, 0);
+    Map<String, Integer> model = new HashMap<>();
+    for (int i = 0; i < 50_000; i++) {
+      // Keys that are prefixes of each other, and long ones past one varint byte of length.
+      String key =
+          "k".repeat(random.nextInt(3) == 0 ? 130 : 1) + random.nextInt(20_000) + "x".repeat(i % 3);
+      int position = random.nextInt(1 << 30);
+      index.put(key.getBytes(StandardCharsets.UTF_8), 3, position);
+      model.put(key, position);
+    }
+    assertThat(index.size()).isEqualTo(model.size());
+    model.forEach(
+        (key, position) -> {
+          int slot = index.find(key.getBytes(StandardCharsets.UTF_8));
+          assertThat(slot).as(key).isNotNegative();
+          assertThat(index.position(slot)).as(key).isEqualTo(position);
+        });
+    assertThat(index.find("never-put".getBytes(StandardCharsets.UTF_8))).isEqualTo(-1);
+    assertThat(index.find(new byte[0])).isEqualTo(-1);
+  }
+
+  @Test
+  void aMillionLongKeysFitInUnder64BytesEach() {
+    KeyIndex index = new KeyIndex(true, 0);
+    for (long key = 0; key < 1_000_000; key++) {
+      index.put(key * 7919, (int) (key % 50), (int) key);
+    }
+    assertThat(index.size()).isEqualTo(1_000_000);
+    assertThat(index.bytes() / 1_000_000.0).isLessThan(64);
+    assertThat(index.position(index.find(7919L * 123_456))).isEqualTo(123_456);
+  }
+}
