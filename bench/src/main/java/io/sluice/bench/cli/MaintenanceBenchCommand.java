@@ -207,8 +207,11 @@ final class MaintenanceBenchCommand implements Callable<Integer> {
           m.sinkCommits(),
           m.otherSnapshots());
       out.printf(
-          "  visible after p50 %,d ms, p99 %,d ms, max %,d ms%n",
-          m.visibility().p50Ms(), m.visibility().p99Ms(), m.visibility().maxMs());
+          "  visible after p50 %,d ms, p95 %,d ms, p99 %,d ms, max %,d ms%n",
+          m.visibility().p50Ms(),
+          m.visibility().p95Ms(),
+          m.visibility().p99Ms(),
+          m.visibility().maxMs());
       out.printf(
           "  scan ratio over %d samples (%.1f s of sampling while the sink ran): max %.2f, last"
               + " %.2f; files left: %d data (%,d rows), %d equality-delete (%,d deletes),"

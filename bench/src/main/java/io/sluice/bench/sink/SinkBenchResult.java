@@ -50,16 +50,17 @@ public record SinkBenchResult(
   }
 
   /** Produce-to-visible latency percentiles (nearest rank), in milliseconds. */
-  public record Freshness(long count, long p50Ms, long p99Ms, long maxMs) {
+  public record Freshness(long count, long p50Ms, long p95Ms, long p99Ms, long maxMs) {
     /** The percentiles of {@code latenciesMs} (sorted in place). */
     public static Freshness of(long[] latenciesMs) {
       if (latenciesMs.length == 0) {
-        return new Freshness(0, 0, 0, 0);
+        return new Freshness(0, 0, 0, 0, 0);
       }
       Arrays.sort(latenciesMs);
       return new Freshness(
           latenciesMs.length,
           percentile(latenciesMs, 0.50),
+          percentile(latenciesMs, 0.95),
           percentile(latenciesMs, 0.99),
           latenciesMs[latenciesMs.length - 1]);
     }

@@ -81,7 +81,7 @@ class MaintenanceBenchCommandTest {
             "maintenance off:     2,000 records/s (110,000 records: c 10,600, u 98,800, d 600, in"
                 + " 55.0 s), 51 commits, 0 other snapshots")
         .contains("maintenance on:     1,571 records/s")
-        .contains("  visible after p50 700 ms, p99 1,400 ms, max 2,100 ms")
+        .contains("  visible after p50 700 ms, p95 1,100 ms, p99 1,400 ms, max 2,100 ms")
         .contains(
             "  scan ratio over 2 samples (12.3 s of sampling while the sink ran): max 1.60, last"
                 + " 1.60; files left: 10 data (20,000 rows), 10 equality-delete (10,000 deletes),"
