@@ -33,6 +33,11 @@ import picocli.CommandLine.Spec;
           + " inserted, then --updates changes to keys drawn uniformly (--seed; "
           + MaintenanceWorkload.DELETE_PERCENT
           + "%% of those to a live key delete it, a deleted key drawn again is re-inserted).",
+      "Skew: --hot-keys P makes P%% of the keys hot (spread evenly over the order ids) and sends"
+          + " --hot-updates (default "
+          + Settings.DEFAULT_HOT_UPDATES_PERCENT
+          + ")%% of the updates to them, drawn uniformly among them, the rest uniformly among the"
+          + " other keys; seeded like the rest.",
       "Pacing: the records not sent yet are spread over the commit intervals still wanted"
           + " (--commits less the sink's commits so far), so the sink makes at least --commits"
           + " commits of the workload.",
@@ -72,6 +77,24 @@ final class MaintenanceBenchCommand implements Callable<Integer> {
               + MaintenanceWorkload.DELETE_PERCENT
               + "%% deletes of which most are re-inserted later (default: ${DEFAULT-VALUE}).")
   long updates;
+
+  @Option(
+      names = "--hot-keys",
+      defaultValue = "0",
+      paramLabel = "PERCENT",
+      description =
+          "Percent of the keys that are hot, e.g. 1; 0 draws the updates' keys uniformly"
+              + " (default: ${DEFAULT-VALUE}).")
+  double hotKeysPercent;
+
+  @Option(
+      names = "--hot-updates",
+      defaultValue = "" + Settings.DEFAULT_HOT_UPDATES_PERCENT,
+      paramLabel = "PERCENT",
+      description =
+          "With --hot-keys, percent of the updates that go to a hot key (default:"
+              + " ${DEFAULT-VALUE}).")
+  int hotUpdatesPercent;
 
   @Option(
       names = "--commits",
@@ -154,7 +177,9 @@ final class MaintenanceBenchCommand implements Callable<Integer> {
               modes.stream().map(Mode::of).toList(),
               seed,
               sinkConfig,
-              timeoutSeconds);
+              timeoutSeconds,
+              hotKeysPercent,
+              hotUpdatesPercent);
     } catch (IllegalArgumentException e) {
       throw new ParameterException(spec.commandLine(), e.getMessage());
     }
@@ -187,6 +212,11 @@ final class MaintenanceBenchCommand implements Callable<Integer> {
         "workload: %,d keys inserted, then %,d updates (seed %d), 3 partitions, commit interval"
             + " %d ms, at least %d commits, sampled every %d%n",
         s.keys(), s.updates(), s.seed(), s.commitIntervalMs(), s.commits(), s.sampleEvery());
+    if (s.skewed()) {
+      out.printf(
+          "skew: %d%% of the updates to the hot %s%% of the keys%n",
+          s.hotUpdatesPercent(), percent(s.hotKeysPercent()));
+    }
     if (!s.sinkConfig().isEmpty()) {
       out.printf("sink config: %s%n", s.sinkConfig());
     }
@@ -206,6 +236,14 @@ final class MaintenanceBenchCommand implements Callable<Integer> {
           m.elapsedMs() / 1000.0,
           m.sinkCommits(),
           m.otherSnapshots());
+      if (w.hotKeys() > 0) {
+        out.printf(
+            "  hot keys: %,d, taking %,d of the %,d updates (%.1f%%)%n",
+            w.hotKeys(),
+            w.hotUpdates(),
+            w.updates(),
+            w.updates() == 0 ? 0 : 100.0 * w.hotUpdates() / w.updates());
+      }
       out.printf(
           "  visible after p50 %,d ms, p95 %,d ms, p99 %,d ms, max %,d ms%n",
           m.visibility().p50Ms(),
@@ -249,5 +287,10 @@ final class MaintenanceBenchCommand implements Callable<Integer> {
     }
     out.printf("check: %s; run took %.0f s%n", r.checkPassed() ? "passed" : "FAILED", r.seconds());
     out.flush();
+  }
+
+  /** 1 as "1", 0.5 as "0.5". */
+  private static String percent(double value) {
+    return value == Math.rint(value) ? String.valueOf((long) value) : String.valueOf(value);
   }
 }

@@ -28,6 +28,9 @@ public final class MaintenanceBench {
    * @param sinkConfig more upsert sink settings, for every mode
    * @param timeoutSeconds how long the sink may take, after the last record was produced, to make
    *     every record visible
+   * @param hotKeysPercent 0: the updates go to keys drawn uniformly; else the share of the keys, in
+   *     percent, that {@code hotUpdatesPercent}% of the updates go to ({@link HotKeys})
+   * @param hotUpdatesPercent with {@code hotKeysPercent}, the share of the updates to a hot key
    */
   public record Settings(
       long keys,
@@ -38,7 +41,14 @@ public final class MaintenanceBench {
       List<Mode> modes,
       int seed,
       Map<String, String> sinkConfig,
-      long timeoutSeconds) {
+      long timeoutSeconds,
+      double hotKeysPercent,
+      int hotUpdatesPercent) {
+    /**
+     * The share of the updates that go to a hot key unless {@code --hot-updates} says otherwise.
+     */
+    public static final int DEFAULT_HOT_UPDATES_PERCENT = 90;
+
     public Settings {
       modes = List.copyOf(modes);
       sinkConfig = Map.copyOf(sinkConfig);
@@ -69,6 +79,20 @@ public final class MaintenanceBench {
       if (timeoutSeconds < 1) {
         throw new IllegalArgumentException("--timeout must be at least 1, got " + timeoutSeconds);
       }
+      if (!(hotKeysPercent >= 0 && hotKeysPercent < 100)) {
+        throw new IllegalArgumentException(
+            "--hot-keys must be a percent of the keys, at least 0 (uniform) and less than 100, got "
+                + hotKeysPercent);
+      }
+      if (hotUpdatesPercent < 0 || hotUpdatesPercent > 100) {
+        throw new IllegalArgumentException(
+            "--hot-updates must be a percent of the updates, 0 to 100, got " + hotUpdatesPercent);
+      }
+    }
+
+    /** Whether the updates are skewed to hot keys. */
+    public boolean skewed() {
+      return hotKeysPercent > 0;
     }
   }
 

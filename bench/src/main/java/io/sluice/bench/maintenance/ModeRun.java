@@ -106,7 +106,12 @@ final class ModeRun {
   private ModeResult measure(
       TablePoller poller, ChangeProducer producer, ExecutorService producerThread, long started) {
     MaintenanceWorkload workload =
-        new MaintenanceWorkload(settings.keys(), settings.updates(), settings.seed());
+        new MaintenanceWorkload(
+            settings.keys(),
+            settings.updates(),
+            settings.seed(),
+            settings.hotKeysPercent(),
+            settings.hotUpdatesPercent());
     CommitPacing pacing =
         new CommitPacing(
             workload.size(),

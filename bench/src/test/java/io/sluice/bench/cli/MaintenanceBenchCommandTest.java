@@ -20,7 +20,7 @@ class MaintenanceBenchCommandTest {
     assertThat(run.exitCode).isZero();
     assertThat(run.out)
         .startsWith("Usage: bench maintenance")
-        .contains("Pacing:", "Samples:", "Throughput:", "Targets:", "Check:")
+        .contains("Pacing:", "Skew:", "Samples:", "Throughput:", "Targets:", "Check:")
         .contains(
             "--keys",
             "--updates",
@@ -32,7 +32,9 @@ class MaintenanceBenchCommandTest {
             "--sink-config",
             "--timeout",
             "--output",
-            "--strict")
+            "--strict",
+            "--hot-keys",
+            "--hot-updates")
         .contains(
             "(default: 10000)",
             "(default: 100000)",
@@ -60,6 +62,15 @@ class MaintenanceBenchCommandTest {
         .contains("--modes must name off, on or both, each once, got [OFF, OFF]");
     assertThat(run("maintenance", "--keys", "10", "--updates", "0", "--commits", "11").err)
         .contains("--commits must be between 1 and --keys + --updates (10), got 11");
+    Run hotKeys = run("maintenance", "--hot-keys", "100");
+    assertThat(hotKeys.exitCode).isEqualTo(2);
+    assertThat(hotKeys.err)
+        .contains(
+            "--hot-keys must be a percent of the keys, at least 0 (uniform) and less than 100,"
+                + " got 100.0");
+    assertThat(run("maintenance", "--hot-keys", "-1").err).contains("--hot-keys must be");
+    assertThat(run("maintenance", "--hot-keys", "1", "--hot-updates", "101").err)
+        .contains("--hot-updates must be a percent of the updates, 0 to 100, got 101");
     Run sinkConfig = run("maintenance", "--modes", "off", "--sink-config", "commit.interval.ms=5");
     assertThat(sinkConfig.exitCode).isEqualTo(2);
     assertThat(sinkConfig.err)
@@ -77,6 +88,8 @@ class MaintenanceBenchCommandTest {
     assertThat(out.toString())
         .contains("workload: 10,000 keys inserted, then 100,000 updates (seed 42)")
         .contains("sink config: {maintenance.rewrite.delete-files=4}")
+        .contains("skew: 90% of the updates to the hot 1% of the keys")
+        .contains("  hot keys: 100, taking 90,100 of the 100,000 updates (90.1%)")
         .contains(
             "maintenance off:     2,000 records/s (110,000 records: c 10,600, u 98,800, d 600, in"
                 + " 55.0 s), 51 commits, 0 other snapshots")

@@ -54,6 +54,48 @@ class MaintenanceWorkloadTest {
   }
 
   @Test
+  void withoutSkewTheChangesAreTheUniformOnes() {
+    assertThat(all(new MaintenanceWorkload(50, 2_000, 7, 0, 90)))
+        .isEqualTo(all(new MaintenanceWorkload(50, 2_000, 7)));
+  }
+
+  @Test
+  void aSkewedWorkloadIsSeededAndSendsItsShareToTheHotKeys() {
+    MaintenanceWorkload workload = new MaintenanceWorkload(10_000, 50_000, 11, 1, 90);
+    List<Change> changes = all(workload);
+
+    assertThat(changes).isEqualTo(all(new MaintenanceWorkload(10_000, 50_000, 11, 1, 90)));
+    assertThat(changes).isNotEqualTo(all(new MaintenanceWorkload(10_000, 50_000, 12, 1, 90)));
+    HotKeys hot = new HotKeys(10_000, 1, 90, 11);
+    long toHot =
+        changes.subList(10_000, changes.size()).stream()
+            .filter(c -> hot.isHot(c.orderId()))
+            .count();
+    MaintenanceWorkload.Counts counts = workload.counts();
+    assertThat(counts.hotKeys()).isEqualTo(100);
+    assertThat(counts.hotUpdates()).isEqualTo(toHot);
+    assertThat(toHot).as("90%% of 50,000, give or take").isBetween(44_500L, 45_500L);
+    assertThat(counts.records()).isEqualTo(60_000);
+    assertThat(new MaintenanceWorkload(10, 10, 1).counts().hotKeys()).isZero();
+  }
+
+  @Test
+  void aSkewedWorkloadLeavesTheStateItsChangesLeave() {
+    MaintenanceWorkload workload = new MaintenanceWorkload(300, 30_000, 5, 1, 90);
+    Map<Long, OrderRow> replayed = new HashMap<>();
+    for (Change change : all(workload)) {
+      if (change.after() == null) {
+        replayed.remove(change.orderId());
+      } else {
+        replayed.put(change.orderId(), change.after());
+      }
+    }
+
+    assertThat(workload.live()).isEqualTo(replayed);
+    assertThat(workload.counts().deletes()).as("hot keys deleted and re-inserted").isPositive();
+  }
+
+  @Test
   void theLiveStateIsWhatTheChangesLeave() {
     MaintenanceWorkload workload = new MaintenanceWorkload(30, 3_000, 5);
     Map<Long, OrderRow> replayed = new HashMap<>();

@@ -19,9 +19,11 @@ final class Results {
           List.of(Mode.OFF, Mode.ON),
           42,
           Map.of("maintenance.rewrite.delete-files", "4"),
-          600);
+          600,
+          1,
+          90);
   static final MaintenanceWorkload.Counts COUNTS =
-      new MaintenanceWorkload.Counts(10_000, 100_000, 10_600, 98_800, 600);
+      new MaintenanceWorkload.Counts(10_000, 100_000, 10_600, 98_800, 600, 100, 90_100);
   static final TableCheck PASSED = new TableCheck(9_950, 9_950, 0, 0);
 
   private Results() {}
