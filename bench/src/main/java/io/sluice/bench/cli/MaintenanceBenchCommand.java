@@ -9,6 +9,7 @@ import io.sluice.bench.maintenance.ModeResult;
 import io.sluice.bench.maintenance.SinkSettings;
 import io.sluice.bench.maintenance.TableFiles;
 import io.sluice.bench.maintenance.Target;
+import io.sluice.bench.maintenance.WriteAmplification;
 import io.sluice.bench.sink.TableCheck;
 import java.io.PrintWriter;
 import java.nio.file.Path;
@@ -51,7 +52,13 @@ import picocli.CommandLine.Spec;
       "Throughput: all records over the time from the first record produced to the commit of"
           + " the snapshot that made the last one visible; visibility: produce-to-visible of every"
           + " record. The producer is paced, so the throughput says whether the sink keeps up"
-          + " with the pace; the visibility percentiles show its stalls.",
+          + " with the pace; the visibility percentiles (p50, p95, p99, max) show its stalls.",
+      "Written: every snapshot of the table, counted once when the poller (every 100 ms) first"
+          + " sees it, adds its added-files-size (data and delete files alike: the sink's commits,"
+          + " merges and rewrites) and its sluice.commit.mode (merge, position-deletes,"
+          + " equality-deletes). Write amplification: those bytes over the changes produced times"
+          + " the bytes per row of the last sample's compacted copy (the rows every mode leaves,"
+          + " one Parquet file), so 1.0 is every change written once, compacted.",
       "Targets: scan ratio with maintenance on <= "
           + Target.MAX_SCAN_RATIO
           + " at every sample; throughput on / off >= "
@@ -264,6 +271,21 @@ final class MaintenanceBenchCommand implements Callable<Integer> {
           f.equalityDeletes(),
           f.positionDeleteFiles(),
           f.positionDeletes());
+      WriteAmplification a = m.writeAmplification();
+      out.printf(
+          "  written: %,d bytes in %d snapshots, %.2fx the changed rows (%,d changes x %.1f bytes"
+              + " a row compacted)%s%n",
+          a.writtenBytes(),
+          a.snapshots(),
+          a.ratio(),
+          a.changedRecords(),
+          a.bytesPerRow(),
+          a.lowerBound()
+              ? String.format(
+                  "; a lower bound: %d snapshots without added-files-size, %d expired unseen",
+                  a.unsizedSnapshots(), a.unseenSnapshots())
+              : "");
+      out.printf("  commit modes: %s%n", commitModes(m.commitModes()));
       out.printf(
           "  check: %,d rows (expected %,d), wrong keys %d, duplicate keys %d: %s; mode took"
               + " %.0f s%n",
@@ -287,6 +309,17 @@ final class MaintenanceBenchCommand implements Callable<Integer> {
     }
     out.printf("check: %s; run took %.0f s%n", r.checkPassed() ? "passed" : "FAILED", r.seconds());
     out.flush();
+  }
+
+  /** {@code merge 40, position-deletes 11}, or none. */
+  private static String commitModes(Map<String, Long> modes) {
+    if (modes.isEmpty()) {
+      return "none recorded";
+    }
+    StringBuilder line = new StringBuilder();
+    modes.forEach(
+        (mode, n) -> line.append(line.isEmpty() ? "" : ", ").append(mode).append(' ').append(n));
+    return line.toString();
   }
 
   /** 1 as "1", 0.5 as "0.5". */

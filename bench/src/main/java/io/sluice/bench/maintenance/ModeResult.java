@@ -2,8 +2,12 @@ package io.sluice.bench.maintenance;
 
 import io.sluice.bench.sink.SinkBenchResult.Freshness;
 import io.sluice.bench.sink.SinkBenchResult.Throughput;
+import io.sluice.bench.sink.SnapshotTally;
 import io.sluice.bench.sink.TableCheck;
+import java.util.Collections;
 import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
 
 /**
  * What one mode's run measured.
@@ -23,6 +27,9 @@ import java.util.List;
  * @param finalFiles the files of the last sample's snapshot: what the run left
  * @param check the table against the state the workload leaves
  * @param seconds the mode's wall-clock time, connector start to check
+ * @param commitModes the sink's commits by the mode in their snapshot summary ({@code
+ *     sluice.commit.mode}: merge, position-deletes, equality-deletes)
+ * @param writeAmplification bytes the sink and its maintenance wrote per byte of changed rows
  */
 public record ModeResult(
     Mode mode,
@@ -40,9 +47,12 @@ public record ModeResult(
     TableFiles finalFiles,
     TableCheck check,
     boolean checkPassed,
-    double seconds) {
+    double seconds,
+    Map<String, Long> commitModes,
+    WriteAmplification writeAmplification) {
   public ModeResult {
     samples = List.copyOf(samples);
+    commitModes = Collections.unmodifiableMap(new TreeMap<>(commitModes));
   }
 
   /** The result, with the figures derived from the measurements. */
@@ -55,7 +65,8 @@ public record ModeResult(
       List<Sample> samples,
       double samplingSeconds,
       TableCheck check,
-      double seconds) {
+      double seconds,
+      SnapshotTally.Totals written) {
     Sample last = samples.isEmpty() ? null : samples.get(samples.size() - 1);
     return new ModeResult(
         mode,
@@ -73,6 +84,12 @@ public record ModeResult(
         last == null ? TableFiles.NONE : last.files(),
         check,
         check.passed(),
-        seconds);
+        seconds,
+        written.commitModes(),
+        WriteAmplification.of(
+            written,
+            workload.records(),
+            last == null ? 0 : last.compactedBytes(),
+            last == null ? 0 : last.rows()));
   }
 }

@@ -6,6 +6,7 @@ import io.sluice.bench.sink.SendLog;
 import io.sluice.bench.sink.SinkBenchResult.Freshness;
 import io.sluice.bench.sink.SinkBenchResult.Throughput;
 import io.sluice.bench.sink.SinkStack;
+import io.sluice.bench.sink.SnapshotTally;
 import io.sluice.bench.sink.TableCheck;
 import io.sluice.bench.sink.TablePoller;
 import io.sluice.contract.TopicNames;
@@ -39,6 +40,7 @@ final class ModeRun {
   static final int PARTITIONS = 3;
   private static final Duration POLL = Duration.ofMillis(100);
   private static final Duration PROGRESS_EVERY = Duration.ofSeconds(5);
+  private static final Duration COUNTED_WITHIN = Duration.ofSeconds(30);
 
   private final SinkStack stack;
   private final Settings settings;
@@ -199,6 +201,7 @@ final class ModeRun {
       sample(sampler, throughput.snapshots(), firstSent).ifPresent(samples::add);
     }
     TableCheck check = TableCheck.of(catalog.loadTable(table), workload.live());
+    SnapshotTally.Totals written = writtenUpTo(poller, catalog.loadTable(table).currentSnapshot());
     progress.accept(
         String.format(
             "mode %s: %,.0f records/s, %d commits, %d other snapshots; check: %,d rows (expected"
@@ -220,7 +223,30 @@ final class ModeRun {
         samples,
         samplingNanos / 1e9,
         check,
-        (System.nanoTime() - started) / 1e9);
+        (System.nanoTime() - started) / 1e9,
+        written);
+  }
+
+  /**
+   * What the table's snapshots wrote, once the poller counted {@code current} (it polls every
+   * {@link #POLL}): every snapshot up to the end of the run, maintenance after the last commit
+   * included.
+   */
+  private static SnapshotTally.Totals writtenUpTo(TablePoller poller, Snapshot current) {
+    long deadline = System.nanoTime() + COUNTED_WITHIN.toNanos();
+    while (!poller.upsertSnapshots().counted(current.snapshotId())) {
+      poller.checkAlive();
+      if (System.nanoTime() > deadline) {
+        throw new IllegalStateException(
+            "the poller did not see snapshot "
+                + current.snapshotId()
+                + " within "
+                + COUNTED_WITHIN.toSeconds()
+                + " s");
+      }
+      LockSupport.parkNanos(POLL.toNanos());
+    }
+    return poller.upsertSnapshots().totals();
   }
 
   private Optional<Sample> sample(ScanSampler sampler, int commits, long firstSent) {

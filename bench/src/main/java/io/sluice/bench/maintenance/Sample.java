@@ -11,6 +11,8 @@ package io.sluice.bench.maintenance;
  * @param scanMs median time of a full scan with Iceberg's generic reader
  * @param compactedScanMs the same for a copy of those rows in one data file without deletes
  * @param ratio {@code scanMs / compactedScanMs}
+ * @param compactedBytes the size of the compacted copy's one data file: what the rows cost written
+ *     once, compacted
  */
 public record Sample(
     int commits,
@@ -20,7 +22,8 @@ public record Sample(
     TableFiles files,
     double scanMs,
     double compactedScanMs,
-    double ratio) {
+    double ratio,
+    long compactedBytes) {
   /** A sample; the ratio from the two scan times (0 when the compacted scan took no time). */
   public static Sample of(
       int commits,
@@ -29,7 +32,8 @@ public record Sample(
       long rows,
       TableFiles files,
       double scanMs,
-      double compactedScanMs) {
+      double compactedScanMs,
+      long compactedBytes) {
     return new Sample(
         commits,
         elapsedMs,
@@ -38,6 +42,7 @@ public record Sample(
         files,
         scanMs,
         compactedScanMs,
-        compactedScanMs > 0 ? scanMs / compactedScanMs : 0);
+        compactedScanMs > 0 ? scanMs / compactedScanMs : 0,
+        compactedBytes);
   }
 }

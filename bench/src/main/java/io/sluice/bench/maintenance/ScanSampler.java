@@ -14,6 +14,7 @@ import org.apache.iceberg.DataFile;
 import org.apache.iceberg.FileFormat;
 import org.apache.iceberg.PartitionSpec;
 import org.apache.iceberg.Snapshot;
+import org.apache.iceberg.SnapshotSummary;
 import org.apache.iceberg.Table;
 import org.apache.iceberg.TableProperties;
 import org.apache.iceberg.TableUtil;
@@ -94,6 +95,11 @@ public final class ScanSampler {
       double[] medians = medianScanMs(source, copy);
       double scanMs = medians[0];
       double compactedMs = medians[1];
+      long compactedBytes =
+          Long.parseLong(
+              copy.currentSnapshot()
+                  .summary()
+                  .getOrDefault(SnapshotSummary.TOTAL_FILE_SIZE_PROP, "0"));
       return Sample.of(
           commits,
           elapsedMs,
@@ -101,7 +107,8 @@ public final class ScanSampler {
           rows.size(),
           TableFiles.of(source, snapshot),
           scanMs,
-          compactedMs);
+          compactedMs,
+          compactedBytes);
     } finally {
       catalog.dropTable(compacted, true);
     }

@@ -33,7 +33,8 @@ import org.slf4j.LoggerFactory;
  * </ul>
  *
  * A snapshot counts from its own commit time, so how often this polls does not change the figures.
- * Without a changelog table it watches the upsert table alone.
+ * Without a changelog table it watches the upsert table alone. Every upsert table snapshot also
+ * goes into a {@link SnapshotTally} (bytes written, commit modes) the first time a poll sees it.
  */
 public final class TablePoller implements AutoCloseable {
   private static final Logger log = LoggerFactory.getLogger(TablePoller.class);
@@ -46,6 +47,7 @@ public final class TablePoller implements AutoCloseable {
   private final String topic;
   private final Coverage upserts = new Coverage();
   private final Coverage appends = new Coverage();
+  private final SnapshotTally upsertSnapshots = new SnapshotTally();
   private final Set<Long> seenUpserts = new HashSet<>();
   private final Set<Long> seenAppends = new HashSet<>();
   private final Map<Integer, Long> appendedUpTo = new HashMap<>();
@@ -92,6 +94,11 @@ public final class TablePoller implements AutoCloseable {
     return appends;
   }
 
+  /** What the upsert table's snapshots wrote. */
+  public SnapshotTally upsertSnapshots() {
+    return upsertSnapshots;
+  }
+
   private void pollQuietly() {
     try {
       poll();
@@ -131,6 +138,7 @@ public final class TablePoller implements AutoCloseable {
       for (Snapshot s : current.snapshots()) {
         if (!seenUpserts.contains(s.snapshotId())) {
           upserts.add(s.timestampMillis(), upsertOffsets(s));
+          upsertSnapshots.add(s);
           seenUpserts.add(s.snapshotId());
         }
       }

@@ -20,7 +20,7 @@ class MaintenanceBenchCommandTest {
     assertThat(run.exitCode).isZero();
     assertThat(run.out)
         .startsWith("Usage: bench maintenance")
-        .contains("Pacing:", "Skew:", "Samples:", "Throughput:", "Targets:", "Check:")
+        .contains("Pacing:", "Skew:", "Samples:", "Throughput:", "Written:", "Targets:", "Check:")
         .contains(
             "--keys",
             "--updates",
@@ -99,6 +99,13 @@ class MaintenanceBenchCommandTest {
             "  scan ratio over 2 samples (12.3 s of sampling while the sink ran): max 1.60, last"
                 + " 1.60; files left: 10 data (20,000 rows), 10 equality-delete (10,000 deletes),"
                 + " 0 position-delete (0 deletes)")
+        .contains(
+            "  written: 26,400,000 bytes in 51 snapshots, 2.00x the changed rows (110,000 changes x"
+                + " 120.0 bytes a row compacted); a lower bound: 0 snapshots without"
+                + " added-files-size, 1 expired unseen")
+        .contains("  written: 39,600,000 bytes in 61 snapshots, 3.00x the changed rows")
+        .contains("  commit modes: equality-deletes 50, merge 1")
+        .contains("  commit modes: merge 51")
         .contains("  check: 9,950 rows (expected 9,950), wrong keys 0, duplicate keys 0: passed")
         .contains("target scan ratio with maintenance on, every sample <= 1.5: 1.600, MISSED")
         .contains("target throughput maintenance on / off >= 0.8: 0.786, MISSED")

@@ -81,6 +81,15 @@ class MaintenanceBenchIT {
         .isGreaterThanOrEqualTo(off.lastRatio())
         .isEqualTo(samples.stream().mapToDouble(Sample::ratio).max().orElseThrow());
 
+    assertThat(off.commitModes().values().stream().mapToLong(Long::longValue).sum())
+        .as("every sink commit has a mode")
+        .isEqualTo(off.sinkCommits());
+    assertThat(off.writeAmplification().writtenBytes()).isPositive();
+    assertThat(off.writeAmplification().ratio()).isPositive();
+    assertThat(off.writeAmplification().unseenSnapshots()).isZero();
+    assertThat(off.visibility().p95Ms())
+        .isBetween(off.visibility().p50Ms(), off.visibility().p99Ms());
+
     ModeResult on = result.modes().get(1);
     assertThat(on.check().rows()).isEqualTo(on.check().expectedRows()).isPositive();
     Sample onLast = on.samples().get(on.samples().size() - 1);
@@ -109,6 +118,8 @@ class MaintenanceBenchIT {
             "final_files",
             "check",
             "check_passed",
-            "seconds");
+            "seconds",
+            "commit_modes",
+            "write_amplification");
   }
 }

@@ -3,6 +3,7 @@ package io.sluice.bench.maintenance;
 import io.sluice.bench.maintenance.MaintenanceBench.Settings;
 import io.sluice.bench.sink.SinkBenchResult.Freshness;
 import io.sluice.bench.sink.SinkBenchResult.Throughput;
+import io.sluice.bench.sink.SnapshotTally;
 import io.sluice.bench.sink.TableCheck;
 import java.util.List;
 import java.util.Map;
@@ -41,7 +42,8 @@ final class Results {
                         9_950,
                         new TableFiles(5 * (i + 1), 20_000, 5 * (i + 1), 10_000, 0, 0),
                         scanMs[2 * i],
-                        scanMs[2 * i + 1]))
+                        scanMs[2 * i + 1],
+                        1_194_000))
             .toList();
     return ModeResult.of(
         mode,
@@ -52,6 +54,10 @@ final class Results {
         samples,
         12.25,
         check,
-        62.5);
+        62.5,
+        mode == Mode.ON
+            ? new SnapshotTally.Totals(61, 39_600_000, 0, 0, Map.of("merge", 51L))
+            : new SnapshotTally.Totals(
+                51, 26_400_000, 0, 1, Map.of("equality-deletes", 50L, "merge", 1L)));
   }
 }

@@ -26,7 +26,7 @@ class TargetTest {
 
   @Test
   void aSampleWhoseCompactedScanTookNoTimeHasNoRatio() {
-    assertThat(Sample.of(5, 1, 1, 1, TableFiles.NONE, 12, 0).ratio()).isZero();
+    assertThat(Sample.of(5, 1, 1, 1, TableFiles.NONE, 12, 0, 0).ratio()).isZero();
   }
 
   @Test
