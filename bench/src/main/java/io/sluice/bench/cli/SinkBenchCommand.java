@@ -21,6 +21,9 @@ import picocli.CommandLine.Spec;
       "Runs the Sluice upsert sink and the Apache Iceberg sink side by side on one topic of"
           + " Debezium envelopes (N records over K keys, a mix of c/u/d), on a fresh broker,"
           + " registry, Connect worker and SQLite catalog in a temporary directory.",
+      "Preload (--preload): first every one of the K keys is created, in key order, and both"
+          + " sinks are waited for (untimed), so the backlog updates a table that already holds K"
+          + " rows: the sink's capacity at a table size, e.g. --keys 300000 against --keys 10000.",
       "Throughput: both connectors running, N records produced at once; each sink's rate is N"
           + " over the time from the first record produced to the commit of the snapshot that"
           + " made the last one visible. Prints upserts/s, appends/s and their ratio"
@@ -40,6 +43,13 @@ final class SinkBenchCommand implements Callable<Integer> {
 
   @Option(names = "--keys", required = true, description = "K, the order ids the changes touch.")
   long keys;
+
+  @Option(
+      names = "--preload",
+      description =
+          "Create all K keys before the backlog (untimed), so it works on a table of K rows"
+              + " (default: off, the backlog starts on an empty table).")
+  boolean preload;
 
   @Option(
       names = "--commit-interval-ms",
@@ -76,7 +86,8 @@ final class SinkBenchCommand implements Callable<Integer> {
             commitIntervalMs,
             rate,
             pacedSeconds,
-            Duration.ofSeconds(timeoutSeconds));
+            Duration.ofSeconds(timeoutSeconds),
+            preload);
     SinkBenchResult result =
         new SinkBench(
                 settings,
@@ -91,6 +102,12 @@ final class SinkBenchCommand implements Callable<Integer> {
 
   static void print(PrintWriter out, SinkBenchResult r) {
     SinkBenchResult.Workload w = r.workload();
+    if (w.preloadedRecords() > 0) {
+      out.printf(
+          "preloaded %,d keys before the backlog (untimed): the backlog updates a table of %,d"
+              + " rows%n",
+          w.preloadedRecords(), w.preloadedRecords());
+    }
     out.printf(
         "records %,d + %,d paced over %,d keys (c %,d, u %,d, d %,d), 3 partitions,"
             + " commit interval %d ms%n",

@@ -30,6 +30,8 @@ import org.apache.kafka.clients.producer.KafkaProducer;
  * at the same time.
  *
  * <ol>
+ *   <li>Preload (optional): every one of the K keys created, in key order, and both sinks waited
+ *       for, untimed, so that the backlog updates a table that holds K rows.
  *   <li>Throughput: with both connectors running, N records are produced as fast as the producer
  *       goes; each sink's rate is N over the time from the first record produced to the commit of
  *       the snapshot that made the last one visible.
@@ -63,6 +65,8 @@ public final class SinkBench {
    * @param rate records/s of the paced phase; 0: half the slower sink's backlog rate
    * @param pacedSeconds how long the paced phase produces
    * @param timeout how long each phase may wait for the tables
+   * @param preload create every key before the backlog (untimed), so the backlog works on a table
+   *     of K rows
    */
   public record Settings(
       long records,
@@ -70,7 +74,8 @@ public final class SinkBench {
       long commitIntervalMs,
       double rate,
       long pacedSeconds,
-      Duration timeout) {
+      Duration timeout,
+      boolean preload) {
     public Settings {
       if (records < 1) {
         throw new IllegalArgumentException("--records must be at least 1, got " + records);
@@ -118,6 +123,11 @@ public final class SinkBench {
   private SinkBenchResult measure(TablePoller poller, ChangeProducer producer, LakeCatalog lake) {
     ChangeStream stream = new ChangeStream(SEED, settings.keys(), DELETE_SHARE);
     SendLog sends = producer.sends();
+    Map<Integer, Long> preloadEnds =
+        settings.preload() ? preload(poller, producer, stream) : Map.of();
+    // The preload's snapshots are not the backlog's.
+    int upsertSnapshotsBefore = poller.upserts().snapshots();
+    int appendSnapshotsBefore = poller.appends().snapshots();
 
     long firstSent = System.currentTimeMillis();
     long started = System.nanoTime();
@@ -127,17 +137,17 @@ public final class SinkBench {
             "produced a backlog of %,d records in %.1f s; waiting for both sinks",
             settings.records(), (System.nanoTime() - started) / 1e9));
     Map<Integer, Long> backlogEnds = sends.ends();
-    awaitVisible(poller, Map.of(), backlogEnds, "backlog");
+    awaitVisible(poller, preloadEnds, backlogEnds, "backlog");
     Throughput upserts =
         new Throughput(
             settings.records(),
             poller.upserts().allVisibleAt(backlogEnds) - firstSent,
-            poller.upserts().snapshots());
+            poller.upserts().snapshots() - upsertSnapshotsBefore);
     Throughput appends =
         new Throughput(
             settings.records(),
             poller.appends().allVisibleAt(backlogEnds) - firstSent,
-            poller.appends().snapshots());
+            poller.appends().snapshots() - appendSnapshotsBefore);
     progress.accept(
         String.format(
             "backlog: upsert sink %,.0f records/s, Apache sink %,.0f records/s",
@@ -165,7 +175,8 @@ public final class SinkBench {
             settings.keys(),
             stream.creates(),
             stream.updates(),
-            stream.deletes());
+            stream.deletes(),
+            settings.preload() ? settings.keys() : 0);
     Check check = check(lake, stream);
     progress.accept(
         "check: current table "
@@ -188,6 +199,26 @@ public final class SinkBench {
         upsertFreshness,
         appendFreshness,
         check);
+  }
+
+  /**
+   * Creates every key, 1 to K in order, and waits until both sinks made them visible.
+   *
+   * @return where the preload ends, per partition
+   */
+  private Map<Integer, Long> preload(
+      TablePoller poller, ChangeProducer producer, ChangeStream stream) {
+    long started = System.nanoTime();
+    long[] next = {0};
+    producer.produce(() -> stream.next(++next[0]), settings.keys(), Pacing.unpaced());
+    Map<Integer, Long> ends = producer.sends().ends();
+    awaitVisible(poller, Map.of(), ends, "preload");
+    progress.accept(
+        String.format(
+            "preloaded %,d keys in %.1f s (produced and visible in both tables); the backlog"
+                + " follows",
+            settings.keys(), (System.nanoTime() - started) / 1e9));
+    return ends;
   }
 
   private void awaitVisible(

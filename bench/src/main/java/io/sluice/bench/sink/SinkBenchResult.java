@@ -28,11 +28,20 @@ public record SinkBenchResult(
   /** Target: p99 freshness at most this many commit intervals. */
   public static final double TARGET_FRESHNESS_INTERVALS = 2.0;
 
-  /** The records produced: backlog plus paced, and their operations. */
+  /**
+   * The records produced: preload (0 or one create per key), backlog and paced, and their
+   * operations.
+   */
   public record Workload(
-      long backlogRecords, long pacedRecords, long keys, long creates, long updates, long deletes) {
+      long backlogRecords,
+      long pacedRecords,
+      long keys,
+      long creates,
+      long updates,
+      long deletes,
+      long preloadedRecords) {
     public long events() {
-      return backlogRecords + pacedRecords;
+      return preloadedRecords + backlogRecords + pacedRecords;
     }
   }
 

@@ -13,7 +13,7 @@ class SinkBenchIT {
   @Test
   void bothSinksTakeTheWholeStreamAndTheBenchCountsEveryRecord() {
     List<String> progress = new ArrayList<>();
-    Settings settings = new Settings(2_000, 150, 500, 200, 3, Duration.ofSeconds(120));
+    Settings settings = new Settings(2_000, 150, 500, 200, 3, Duration.ofSeconds(120), false);
 
     SinkBenchResult result = new SinkBench(settings, progress::add).run();
 

@@ -42,6 +42,12 @@ class SinkBenchResultTest {
   }
 
   @Test
+  void aPreloadCountsAmongTheEventsTheChangelogMustHold() {
+    assertThat(new Workload(100, 50, 100, 100, 40, 10, 0).events()).isEqualTo(150);
+    assertThat(new Workload(100, 50, 30, 30, 110, 10, 30).events()).isEqualTo(180);
+  }
+
+  @Test
   void theCheckPassesOnlyWhenBothTablesHoldWhatWasProduced() {
     assertThat(check(0).passed()).isTrue();
     assertThat(check(1).passed()).isFalse();
@@ -56,7 +62,7 @@ class SinkBenchResultTest {
 
   private static SinkBenchResult result(Throughput upserts, Throughput appends, Check check) {
     return new SinkBenchResult(
-        new Workload(100, 50, 100, 100, 40, 10),
+        new Workload(100, 50, 100, 100, 40, 10, 0),
         1_000,
         upserts,
         appends,
