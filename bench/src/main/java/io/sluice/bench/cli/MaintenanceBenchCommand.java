@@ -1,5 +1,6 @@
 package io.sluice.bench.cli;
 
+import io.sluice.bench.maintenance.KeyIndexRebuild;
 import io.sluice.bench.maintenance.MaintenanceBench;
 import io.sluice.bench.maintenance.MaintenanceBench.Settings;
 import io.sluice.bench.maintenance.MaintenanceBenchResult;
@@ -59,6 +60,9 @@ import picocli.CommandLine.Spec;
           + " equality-deletes). Write amplification: those bytes over the changes produced times"
           + " the bytes per row of the last sample's compacted copy (the rows every mode leaves,"
           + " one Parquet file), so 1.0 is every change written once, compacted.",
+      "Key index: after the check, the sink's key index of the final table is built anew in this"
+          + " JVM (TableKeyIndex.build on the current snapshot, keyed by the identifier fields):"
+          + " its keys, heap bytes and bytes per key, the rows it read and the build's time.",
       "Targets: scan ratio with maintenance on <= "
           + Target.MAX_SCAN_RATIO
           + " at every sample; throughput on / off >= "
@@ -286,6 +290,11 @@ final class MaintenanceBenchCommand implements Callable<Integer> {
                   a.unsizedSnapshots(), a.unseenSnapshots())
               : "");
       out.printf("  commit modes: %s%n", commitModes(m.commitModes()));
+      KeyIndexRebuild k = m.keyIndex();
+      out.printf(
+          "  key index of the final table, rebuilt after the run: %,d keys in %,d bytes (%.1f bytes"
+              + " a key), %,d rows read in %,.0f ms%n",
+          k.keys(), k.bytes(), k.bytesPerKey(), k.rowsRead(), k.buildMs());
       out.printf(
           "  check: %,d rows (expected %,d), wrong keys %d, duplicate keys %d: %s; mode took"
               + " %.0f s%n",

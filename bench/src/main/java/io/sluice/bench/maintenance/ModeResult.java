@@ -30,6 +30,7 @@ import java.util.TreeMap;
  * @param commitModes the sink's commits by the mode in their snapshot summary ({@code
  *     sluice.commit.mode}: merge, position-deletes, equality-deletes)
  * @param writeAmplification bytes the sink and its maintenance wrote per byte of changed rows
+ * @param keyIndex the sink's key index of the final table, built anew after the run
  */
 public record ModeResult(
     Mode mode,
@@ -49,7 +50,8 @@ public record ModeResult(
     boolean checkPassed,
     double seconds,
     Map<String, Long> commitModes,
-    WriteAmplification writeAmplification) {
+    WriteAmplification writeAmplification,
+    KeyIndexRebuild keyIndex) {
   public ModeResult {
     samples = List.copyOf(samples);
     commitModes = Collections.unmodifiableMap(new TreeMap<>(commitModes));
@@ -66,7 +68,8 @@ public record ModeResult(
       double samplingSeconds,
       TableCheck check,
       double seconds,
-      SnapshotTally.Totals written) {
+      SnapshotTally.Totals written,
+      KeyIndexRebuild keyIndex) {
     Sample last = samples.isEmpty() ? null : samples.get(samples.size() - 1);
     return new ModeResult(
         mode,
@@ -90,6 +93,7 @@ public record ModeResult(
             written,
             workload.records(),
             last == null ? 0 : last.compactedBytes(),
-            last == null ? 0 : last.rows()));
+            last == null ? 0 : last.rows()),
+        keyIndex);
   }
 }

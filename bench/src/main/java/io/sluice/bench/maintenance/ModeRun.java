@@ -202,6 +202,15 @@ final class ModeRun {
     }
     TableCheck check = TableCheck.of(catalog.loadTable(table), workload.live());
     SnapshotTally.Totals written = writtenUpTo(poller, catalog.loadTable(table).currentSnapshot());
+    KeyIndexRebuild keyIndex = KeyIndexRebuild.of(catalog.loadTable(table));
+    progress.accept(
+        String.format(
+            "mode %s: key index rebuilt in %,.0f ms: %,d keys, %,d bytes, %,d rows read",
+            mode.label(),
+            keyIndex.buildMs(),
+            keyIndex.keys(),
+            keyIndex.bytes(),
+            keyIndex.rowsRead()));
     progress.accept(
         String.format(
             "mode %s: %,.0f records/s, %d commits, %d other snapshots; check: %,d rows (expected"
@@ -224,7 +233,8 @@ final class ModeRun {
         samplingNanos / 1e9,
         check,
         (System.nanoTime() - started) / 1e9,
-        written);
+        written,
+        keyIndex);
   }
 
   /**

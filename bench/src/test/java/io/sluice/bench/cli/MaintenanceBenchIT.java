@@ -87,6 +87,10 @@ class MaintenanceBenchIT {
     assertThat(off.writeAmplification().writtenBytes()).isPositive();
     assertThat(off.writeAmplification().ratio()).isPositive();
     assertThat(off.writeAmplification().unseenSnapshots()).isZero();
+    assertThat(off.keyIndex().keys()).isEqualTo(off.check().rows());
+    assertThat(off.keyIndex().rowsRead()).isEqualTo(off.check().rows());
+    assertThat(off.keyIndex().bytes()).isPositive();
+    assertThat(off.keyIndex().buildMs()).isPositive();
     assertThat(off.visibility().p95Ms())
         .isBetween(off.visibility().p50Ms(), off.visibility().p99Ms());
 
@@ -120,6 +124,7 @@ class MaintenanceBenchIT {
             "check_passed",
             "seconds",
             "commit_modes",
-            "write_amplification");
+            "write_amplification",
+            "key_index");
   }
 }
