@@ -62,7 +62,8 @@ import picocli.CommandLine.Spec;
           + " one Parquet file), so 1.0 is every change written once, compacted.",
       "Key index: after the check, the sink's key index of the final table is built anew in this"
           + " JVM (TableKeyIndex.build on the current snapshot, keyed by the identifier fields):"
-          + " its keys, heap bytes and bytes per key, the rows it read and the build's time.",
+          + " its keys, heap bytes and bytes per key, the rows it read and the time of a second"
+          + " build (rebuild time: classes loaded, files in the page cache), and of the first.",
       "Targets: scan ratio with maintenance on <= "
           + Target.MAX_SCAN_RATIO
           + " at every sample; throughput on / off >= "
@@ -136,8 +137,9 @@ final class MaintenanceBenchCommand implements Callable<Integer> {
           "off, on or both, in the order to run (default: ${DEFAULT-VALUE}). off sets the"
               + " sink's "
               + SinkSettings.MAINTENANCE_ENABLED
-              + " false (equality deletes only, nothing maintained), on sets it true (merges at"
-              + " commit, rewrites, snapshot expiry, with the sink's defaults).")
+              + " false (nothing merged at commit, rewritten or expired; the summary's commit"
+              + " modes say how the deletes were written), on sets it true (merges at commit,"
+              + " rewrites, snapshot expiry, with the sink's defaults).")
   List<String> modes;
 
   @Option(
@@ -293,8 +295,8 @@ final class MaintenanceBenchCommand implements Callable<Integer> {
       KeyIndexRebuild k = m.keyIndex();
       out.printf(
           "  key index of the final table, rebuilt after the run: %,d keys in %,d bytes (%.1f bytes"
-              + " a key), %,d rows read in %,.0f ms%n",
-          k.keys(), k.bytes(), k.bytesPerKey(), k.rowsRead(), k.buildMs());
+              + " a key), %,d rows read in %,.0f ms (first build %,.0f ms)%n",
+          k.keys(), k.bytes(), k.bytesPerKey(), k.rowsRead(), k.buildMs(), k.firstBuildMs());
       out.printf(
           "  check: %,d rows (expected %,d), wrong keys %d, duplicate keys %d: %s; mode took"
               + " %.0f s%n",

@@ -205,9 +205,11 @@ final class ModeRun {
     KeyIndexRebuild keyIndex = KeyIndexRebuild.of(catalog.loadTable(table));
     progress.accept(
         String.format(
-            "mode %s: key index rebuilt in %,.0f ms: %,d keys, %,d bytes, %,d rows read",
+            "mode %s: key index rebuilt in %,.0f ms (first build %,.0f ms): %,d keys, %,d bytes,"
+                + " %,d rows read",
             mode.label(),
             keyIndex.buildMs(),
+            keyIndex.firstBuildMs(),
             keyIndex.keys(),
             keyIndex.bytes(),
             keyIndex.rowsRead()));

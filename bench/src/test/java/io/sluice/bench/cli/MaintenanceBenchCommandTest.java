@@ -108,7 +108,7 @@ class MaintenanceBenchCommandTest {
         .contains("  commit modes: merge 51")
         .contains(
             "  key index of the final table, rebuilt after the run: 9,950 keys in 398,000 bytes"
-                + " (40.0 bytes a key), 9,950 rows read in 126 ms")
+                + " (40.0 bytes a key), 9,950 rows read in 126 ms (first build 310 ms)")
         .contains("  check: 9,950 rows (expected 9,950), wrong keys 0, duplicate keys 0: passed")
         .contains("target scan ratio with maintenance on, every sample <= 1.5: 1.600, MISSED")
         .contains("target throughput maintenance on / off >= 0.8: 0.786, MISSED")

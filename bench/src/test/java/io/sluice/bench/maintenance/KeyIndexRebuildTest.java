@@ -49,6 +49,7 @@ class KeyIndexRebuildTest {
     assertThat(rebuild.bytes()).isPositive();
     assertThat(rebuild.bytesPerKey()).isCloseTo(rebuild.bytes() / 99.0, within(1e-9));
     assertThat(rebuild.buildMs()).isPositive();
+    assertThat(rebuild.firstBuildMs()).isPositive();
   }
 
   @Test
@@ -59,7 +60,7 @@ class KeyIndexRebuildTest {
 
   @Test
   void bytesPerKeyIsBytesOverKeys() {
-    assertThat(KeyIndexRebuild.of(1_000_000, 40_000_000, 1_000_000, 900).bytesPerKey())
+    assertThat(KeyIndexRebuild.of(1_000_000, 40_000_000, 1_000_000, 900, 1_000).bytesPerKey())
         .isEqualTo(40.0);
   }
 }

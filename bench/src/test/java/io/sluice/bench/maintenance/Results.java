@@ -59,6 +59,6 @@ final class Results {
             ? new SnapshotTally.Totals(61, 39_600_000, 0, 0, Map.of("merge", 51L))
             : new SnapshotTally.Totals(
                 51, 26_400_000, 0, 1, Map.of("equality-deletes", 50L, "merge", 1L)),
-        KeyIndexRebuild.of(9_950, 398_000, 9_950, 125.5));
+        KeyIndexRebuild.of(9_950, 398_000, 9_950, 125.5, 310.0));
   }
 }
