@@ -43,4 +43,22 @@ class SinkBenchIT {
     assertThat(result.paced()).isEqualTo(new SinkBenchResult.Paced(600, 200.0, 3));
     assertThat(progress).anyMatch(line -> line.startsWith("produced a backlog of 2,000 records"));
   }
+
+  @Test
+  void aPreloadCreatesEveryKeyBeforeTheTimedBacklog() {
+    List<String> progress = new ArrayList<>();
+    Settings settings = new Settings(500, 300, 500, 200, 1, Duration.ofSeconds(120), true);
+
+    SinkBenchResult result = new SinkBench(settings, progress::add).run();
+
+    SinkBenchResult.Workload workload = result.workload();
+    assertThat(workload.preloadedRecords()).isEqualTo(300);
+    assertThat(workload.events()).isEqualTo(300 + 500 + 200);
+    assertThat(result.check().passed())
+        .as("tables hold what was produced: %s", result.check())
+        .isTrue();
+    assertThat(result.check().expectedEvents()).isEqualTo(1_000);
+    assertThat(result.upserts().records()).as("the backlog alone is timed").isEqualTo(500);
+    assertThat(progress).anyMatch(line -> line.startsWith("preloaded 300 keys in "));
+  }
 }
