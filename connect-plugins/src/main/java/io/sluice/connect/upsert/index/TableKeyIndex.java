@@ -20,9 +20,8 @@ import org.apache.iceberg.Table;
 import org.apache.iceberg.data.GenericDeleteFilter;
 import org.apache.iceberg.data.InternalRecordWrapper;
 import org.apache.iceberg.data.Record;
-import org.apache.iceberg.data.parquet.GenericParquetReaders;
+import org.apache.iceberg.formats.FormatModelRegistry;
 import org.apache.iceberg.io.CloseableIterable;
-import org.apache.iceberg.parquet.Parquet;
 import org.apache.iceberg.types.TypeUtil;
 import org.apache.iceberg.util.StructProjection;
 
@@ -279,10 +278,11 @@ public final class TableKeyIndex {
     int number = numberOf(file);
     try (CloseableIterable<Record> rows =
         deletes.filter(
-            Parquet.read(table.io().newInputFile(file.location(), file.fileSizeInBytes()))
+            FormatModelRegistry.<Record, Object>readBuilder(
+                    file.format(),
+                    Record.class,
+                    table.io().newInputFile(file.location(), file.fileSizeInBytes()))
                 .project(required)
-                .createReaderFunc(
-                    fileSchema -> GenericParquetReaders.buildReader(required, fileSchema))
                 .build())) {
       for (Record row : rows) {
         long position = (Long) row.getField(MetadataColumns.ROW_POSITION.name());
