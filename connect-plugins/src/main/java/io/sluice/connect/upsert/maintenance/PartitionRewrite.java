@@ -1,17 +1,18 @@
 package io.sluice.connect.upsert.maintenance;
 
+import io.sluice.connect.upsert.maintenance.RewriteCommit.Result;
+import io.sluice.connect.upsert.write.PartitionFilter;
 import java.util.List;
 import java.util.Set;
-import java.util.concurrent.locks.Lock;
 import java.util.function.BooleanSupplier;
 import java.util.stream.Collectors;
 import org.apache.iceberg.DataFile;
 import org.apache.iceberg.DeleteFile;
+import org.apache.iceberg.PartitionSpec;
 import org.apache.iceberg.RewriteFiles;
 import org.apache.iceberg.Snapshot;
 import org.apache.iceberg.Table;
-import org.apache.iceberg.exceptions.CleanableFailure;
-import org.apache.iceberg.exceptions.ValidationException;
+import org.apache.iceberg.data.IcebergGenerics;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -61,24 +62,17 @@ import org.slf4j.LoggerFactory;
 final class PartitionRewrite {
   private static final Logger log = LoggerFactory.getLogger(PartitionRewrite.class);
 
-  /** What became of a rewrite. */
-  enum Result {
-    COMMITTED,
-    ABANDONED,
-    NOTHING_TO_DO
-  }
-
   private final PartitionWriter writer;
-  private final Lock commits;
+  private final RewriteCommit commit;
 
   /**
    * @param taskId part of the new files' names
    * @param stopping true once the task stops: the rewrite ends, its files deleted
-   * @param commits held while the commit reaches the catalog (the task's commits wait meanwhile)
    */
-  PartitionRewrite(int taskId, long targetFileSizeBytes, BooleanSupplier stopping, Lock commits) {
+  PartitionRewrite(
+      int taskId, long targetFileSizeBytes, BooleanSupplier stopping, RewriteCommit commit) {
     this.writer = new PartitionWriter(taskId, targetFileSizeBytes, stopping);
-    this.commits = commits;
+    this.commit = commit;
   }
 
   /** Rewrites {@code group}, the files of one partition at {@code base}. */
@@ -90,57 +84,38 @@ final class PartitionRewrite {
     if (replaced.isEmpty() && dangling.isEmpty()) {
       return Result.NOTHING_TO_DO;
     }
-    List<DataFile> written = replaced.isEmpty() ? List.of() : writer.write(table, base, group);
+    PartitionSpec spec = table.specs().get(group.specId());
+    List<DataFile> written =
+        replaced.isEmpty()
+            ? List.of()
+            : writer.write(
+                table,
+                group,
+                carried ->
+                    IcebergGenerics.read(table)
+                        .useSnapshot(base.snapshotId())
+                        .project(carried)
+                        .where(PartitionFilter.of(table.schema(), spec, group.partition()))
+                        .build());
     RewriteFiles rewrite =
         table.newRewrite().validateFromSnapshot(base.snapshotId()).dataSequenceNumber(sequence);
     group.dataFiles().forEach(rewrite::deleteFile);
     dangling.forEach(rewrite::deleteFile);
     written.forEach(rewrite::addFile);
-    commits.lock();
-    try {
-      rewrite.commit();
-    } catch (ValidationException e) {
-      delete(table, written);
+    Result result = commit.commit(table, rewrite, written, table.name() + " " + group.name());
+    if (result == Result.COMMITTED) {
       log.info(
-          "Rewrite of {} {} abandoned: another commit changed its files ({})",
+          "Rewrote {} {} as of snapshot {}: {} data files ({} bytes) into {} ({} bytes), {} delete"
+              + " files removed",
           table.name(),
           group.name(),
-          e.getMessage());
-      return Result.ABANDONED;
-    } catch (RuntimeException e) {
-      // As Iceberg itself judges (SnapshotProducer cleans up only then): only a CleanableFailure
-      // certainly did not commit. A lost reply (RESTException, UncheckedSQLException) or an
-      // unknown state may have: the current snapshot may name the new files, and deleting them
-      // would break every read of the partition. Orphan removal finds them if they are not in it.
-      if (e instanceof CleanableFailure) {
-        delete(table, written);
-      } else {
-        log.warn(
-            "Rewrite of {} {} may have committed ({}); its files are kept",
-            table.name(),
-            group.name(),
-            e.toString());
-      }
-      throw e;
-    } finally {
-      commits.unlock();
+          base.snapshotId(),
+          replaced.size(),
+          group.dataFiles().stream().mapToLong(DataFile::fileSizeInBytes).sum(),
+          written.size(),
+          written.stream().mapToLong(DataFile::fileSizeInBytes).sum(),
+          dangling.size());
     }
-    log.info(
-        "Rewrote {} {} as of snapshot {}: {} data files into {}, {} delete files removed",
-        table.name(),
-        group.name(),
-        base.snapshotId(),
-        replaced.size(),
-        written.size(),
-        dangling.size());
-    return Result.COMMITTED;
-  }
-
-  static void delete(Table table, List<DataFile> files) {
-    try {
-      files.forEach(f -> table.io().deleteFile(f.location()));
-    } catch (RuntimeException e) {
-      log.warn("Could not delete the files of an abandoned rewrite of {}", table.name(), e);
-    }
+    return result;
   }
 }

@@ -1,6 +1,5 @@
 package io.sluice.connect.upsert.maintenance;
 
-import io.sluice.connect.upsert.write.PartitionFilter;
 import io.sluice.connect.upsert.write.RollingFiles;
 import io.sluice.connect.upsert.write.RowLineage;
 import java.io.IOException;
@@ -8,20 +7,19 @@ import java.io.UncheckedIOException;
 import java.util.List;
 import java.util.concurrent.CancellationException;
 import java.util.function.BooleanSupplier;
+import java.util.function.Function;
 import org.apache.iceberg.DataFile;
 import org.apache.iceberg.PartitionSpec;
 import org.apache.iceberg.Schema;
-import org.apache.iceberg.Snapshot;
 import org.apache.iceberg.Table;
-import org.apache.iceberg.data.IcebergGenerics;
 import org.apache.iceberg.data.Record;
 import org.apache.iceberg.io.CloseableIterable;
 import org.apache.iceberg.io.RollingDataWriter;
 
 /**
- * Writes the live rows of one partition at a snapshot, as Iceberg's own reader returns them
- * (deletes applied), into new data files of about the target size, not committed. On any failure,
- * or when the task stops, the files written so far are deleted.
+ * Writes rows of one partition, as a rewrite reads them with Iceberg's reader (deletes applied),
+ * into new data files of about the target size, not committed. On any failure, or when the task
+ * stops, the files written so far are deleted.
  */
 final class PartitionWriter {
   private final int taskId;
@@ -36,14 +34,16 @@ final class PartitionWriter {
   }
 
   /**
+   * @param rows the rows to write, read in the schema given (the table's current one, plus the row
+   *     lineage columns on v3)
    * @throws CancellationException when the task stops meanwhile
    */
-  List<DataFile> write(Table table, Snapshot base, FileGroup group) {
+  List<DataFile> write(
+      Table table, FileGroup group, Function<Schema, CloseableIterable<Record>> rows) {
     // The current schema: rows of an older snapshot schema read with it have nulls for columns
     // added since, and the files are written in the schema the table has now.
-    Schema schema = table.schema();
     // On v3 every row keeps its lineage: a rewrite changes no row.
-    Schema carried = RowLineage.carried(table, schema);
+    Schema carried = RowLineage.carried(table, table.schema());
     PartitionSpec spec = table.specs().get(group.specId());
     RollingDataWriter<Record> writer =
         RollingFiles.open(
@@ -56,14 +56,9 @@ final class PartitionWriter {
             spec,
             group.partition());
     try {
-      try (CloseableIterable<Record> rows =
-          IcebergGenerics.read(table)
-              .useSnapshot(base.snapshotId())
-              .project(carried)
-              .where(PartitionFilter.of(schema, spec, group.partition()))
-              .build()) {
+      try (CloseableIterable<Record> read = rows.apply(carried)) {
         long count = 0;
-        for (Record row : rows) {
+        for (Record row : read) {
           if (++count % 1024 == 0 && (stopping.getAsBoolean() || Thread.interrupted())) {
             throw new CancellationException("the task stops");
           }
@@ -74,11 +69,11 @@ final class PartitionWriter {
       }
       return writer.result().dataFiles();
     } catch (IOException e) {
-      PartitionRewrite.delete(table, writtenSoFar(writer));
+      RewriteCommit.delete(table, writtenSoFar(writer));
       throw new UncheckedIOException(
           "cannot rewrite " + table.name() + " " + group.name() + ": " + e.getMessage(), e);
     } catch (RuntimeException e) {
-      PartitionRewrite.delete(table, writtenSoFar(writer));
+      RewriteCommit.delete(table, writtenSoFar(writer));
       throw e;
     }
   }

@@ -39,7 +39,9 @@ final class TableMaintenance {
       MaintenanceSettings settings, int taskId, BooleanSupplier stopping, Lock commits) {
     this.settings = settings;
     this.planner = new RewritePlanner(settings);
-    this.rewrite = new PartitionRewrite(taskId, settings.targetFileSizeBytes(), stopping, commits);
+    this.rewrite =
+        new PartitionRewrite(
+            taskId, settings.targetFileSizeBytes(), stopping, new RewriteCommit(commits));
     this.expiry = new SnapshotExpiry(settings.keepLastSnapshots(), settings.snapshotMaxAgeMs());
     this.manifests = new ManifestCompaction(settings.manifestsMaxCount(), commits);
     this.stopping = stopping;
@@ -96,11 +98,11 @@ final class TableMaintenance {
     for (FileGroup group : due) {
       checkStop();
       try {
-        PartitionRewrite.Result result = rewrite.rewrite(table, inventory.snapshot(), group);
-        if (result == PartitionRewrite.Result.COMMITTED) {
+        RewriteCommit.Result result = rewrite.rewrite(table, inventory.snapshot(), group);
+        if (result == RewriteCommit.Result.COMMITTED) {
           meters.rewritten();
           committed = true;
-        } else if (result == PartitionRewrite.Result.ABANDONED) {
+        } else if (result == RewriteCommit.Result.ABANDONED) {
           meters.rewriteFailed();
           // Another writer changed the table since the inventory: the next pass reads it anew.
           return committed;

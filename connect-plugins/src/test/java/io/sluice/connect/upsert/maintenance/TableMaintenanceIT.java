@@ -118,11 +118,15 @@ class TableMaintenanceIT {
     FileGroup group = TableInventory.read(table, base, true).groups().iterator().next();
     new ExternalCompaction(lake.catalog(), TABLE).compactOnce();
 
-    PartitionRewrite.Result result =
-        new PartitionRewrite(0, SETTINGS.targetFileSizeBytes(), () -> false, new ReentrantLock())
+    RewriteCommit.Result result =
+        new PartitionRewrite(
+                0,
+                SETTINGS.targetFileSizeBytes(),
+                () -> false,
+                new RewriteCommit(new ReentrantLock()))
             .rewrite(table, base, group);
 
-    assertThat(result).isEqualTo(PartitionRewrite.Result.ABANDONED);
+    assertThat(result).isEqualTo(RewriteCommit.Result.ABANDONED);
     assertThat(maintenanceFiles()).isEmpty();
     assertThat(rows()).hasSize(30);
   }
@@ -143,7 +147,7 @@ class TableMaintenanceIT {
             0,
             SETTINGS.targetFileSizeBytes(),
             () -> asked.incrementAndGet() > 1,
-            new ReentrantLock());
+            new RewriteCommit(new ReentrantLock()));
 
     assertThatThrownBy(() -> rewrite.rewrite(table, base, group))
         .isInstanceOf(CancellationException.class)
