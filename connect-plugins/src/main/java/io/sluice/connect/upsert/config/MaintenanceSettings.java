@@ -3,8 +3,12 @@ package io.sluice.connect.upsert.config;
 /**
  * What the sink's table maintenance does and when (the {@code maintenance.*} keys).
  *
- * @param rewriteDeleteFiles a partition is rewritten once it has this many delete files
- * @param rewriteSmallFiles ... or this many data files smaller than {@link #smallFileBytes()}
+ * @param rewriteDeleteFiles a partition is rewritten whole once it has this many equality or
+ *     partition-wide position deletes; on v2 a data file once this many position deletes name it
+ * @param rewriteSmallFiles a partition's small files (below {@link #smallFileBytes()}) are merged
+ *     once it has this many
+ * @param rewriteDeletedFraction a data file is rewritten once this fraction of its rows is deleted
+ *     by deletes that name it
  * @param targetFileSizeBytes size of the data files a rewrite writes
  * @param keepLastSnapshots snapshots always kept
  * @param snapshotMaxAgeMs snapshots younger than this are always kept
@@ -16,6 +20,7 @@ package io.sluice.connect.upsert.config;
 public record MaintenanceSettings(
     int rewriteDeleteFiles,
     int rewriteSmallFiles,
+    double rewriteDeletedFraction,
     long targetFileSizeBytes,
     int keepLastSnapshots,
     long snapshotMaxAgeMs,

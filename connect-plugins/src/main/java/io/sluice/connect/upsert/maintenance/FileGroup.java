@@ -1,15 +1,18 @@
 package io.sluice.connect.upsert.maintenance;
 
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import org.apache.iceberg.DataFile;
 import org.apache.iceberg.DeleteFile;
-import org.apache.iceberg.FileContent;
 import org.apache.iceberg.StructLike;
+import org.apache.iceberg.util.ContentFileUtil;
 
 /**
- * The live files of one partition of a snapshot (one partition of one spec): the unit a rewrite
- * replaces, since equality deletes are partition-scoped.
+ * The live files of one partition of a snapshot (one partition of one spec): what a whole-partition
+ * rewrite replaces (equality deletes are partition-scoped), and what the data files a file rewrite
+ * replaces together belong to (the new files are written into one partition).
  */
 final class FileGroup {
   private final int specId;
@@ -48,12 +51,35 @@ final class FileGroup {
     return deleteFiles;
   }
 
-  long equalityDeleteFiles() {
-    return deleteFiles.stream().filter(f -> f.content() == FileContent.EQUALITY_DELETES).count();
+  /**
+   * Delete files that may apply to several of the partition's data files: equality deletes and
+   * position deletes that name more than one file. Only a rewrite of the whole partition removes
+   * them.
+   */
+  long partitionWideDeleteFiles() {
+    return deleteFiles.stream().filter(f -> referencedDataFile(f) == null).count();
   }
 
-  /** Data files smaller than {@code bytes}. */
-  long dataFilesSmallerThan(long bytes) {
-    return dataFiles.stream().filter(f -> f.fileSizeInBytes() < bytes).count();
+  /** Each data file with the delete files that name it alone (none for most). */
+  List<DataFileDeletes> filesWithDeletes() {
+    Map<String, List<DeleteFile>> byFile = new HashMap<>();
+    for (DeleteFile delete : deleteFiles) {
+      String target = referencedDataFile(delete);
+      if (target != null) {
+        byFile.computeIfAbsent(target, k -> new ArrayList<>()).add(delete);
+      }
+    }
+    return dataFiles.stream()
+        .map(f -> new DataFileDeletes(f, byFile.getOrDefault(f.location(), List.of())))
+        .toList();
+  }
+
+  /**
+   * The one data file a position delete names: set on DVs and on the file-scoped position deletes
+   * of v2, otherwise told by the bounds of its path column as Iceberg's own scan planning does;
+   * null for equality deletes and position deletes of several files.
+   */
+  static String referencedDataFile(DeleteFile delete) {
+    return ContentFileUtil.referencedDataFileLocation(delete);
   }
 }

@@ -17,8 +17,9 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Rewrites one partition P as of a snapshot S (sequence number s): its live rows, read with
- * Iceberg's reader (deletes applied), go into new data files N, and ONE {@link RewriteFiles}
+ * Rewrites one whole partition P as of a snapshot S (sequence number s), the rewrite that removes
+ * equality deletes ({@link FileRewrite} rewrites some files of a partition): its live rows, read
+ * with Iceberg's reader (deletes applied), go into new data files N, and ONE {@link RewriteFiles}
  * replaces all of P's data files D at S by N, with {@code validateFromSnapshot(S)} and {@code
  * dataSequenceNumber(s)}, and removes P's delete files that are dangling afterwards.
  *

@@ -1,38 +1,127 @@
 package io.sluice.connect.upsert.maintenance;
 
 import io.sluice.connect.upsert.config.MaintenanceSettings;
+import java.util.ArrayList;
 import java.util.Collection;
 import java.util.Comparator;
 import java.util.List;
+import org.apache.iceberg.util.ContentFileUtil;
 
-/** Which partitions of a table are due for a rewrite, by the thresholds of the settings. */
+/**
+ * What of a table is due for a rewrite, by the thresholds of the settings, sized by what changed. A
+ * partition with {@code rewrite.delete-files} deletes that may apply to any of its files (equality
+ * deletes, position deletes of several files) is rewritten whole: nothing less removes them. In
+ * every other partition only data files are rewritten that are dirty (deleted fraction at least
+ * {@code rewrite.deleted-fraction}, or named by {@code rewrite.delete-files} position-delete files
+ * that are not DVs) or small and merged with other small ones; a clean large file is never
+ * rewritten because its partition is dirty.
+ */
 final class RewritePlanner {
+  /**
+   * A small clean file joins a merge while its live bytes are at most this many times those of the
+   * smaller files already taken. Merging a file with files much smaller than itself rewrites its
+   * bytes for little gain: a table below the target size is all small files, and merging them all
+   * rewrites the whole table every few commits (write amplification 22-29 in {@code
+   * MaintenanceAmplificationTest}'s model, 7-8 with 2; with 1, 70-90 files pile up).
+   */
+  static final double SMALL_FILE_GROWTH = 2;
+
   private final MaintenanceSettings settings;
+
+  /** The rewrites a pass commits: whole partitions first, then bins of files. */
+  record Plan(List<FileGroup> partitions, List<FileBin> bins) {
+    boolean isEmpty() {
+      return partitions.isEmpty() && bins.isEmpty();
+    }
+  }
 
   RewritePlanner(MaintenanceSettings settings) {
     this.settings = settings;
   }
 
   /**
-   * Whether a pass must read the data manifests: some partition has reached the delete-file
-   * threshold (its rewrite needs its data files), or the table has enough data files that some
-   * partition could have reached the small-file threshold (the summary's total, no manifest read).
+   * Whether a pass must read the data manifests, given the partitions' delete files and the
+   * snapshot summary's total of data files: some partition is due whole (its rewrite needs its data
+   * files), some delete file names one data file (its deleted fraction needs the file's row count),
+   * or the table has enough data files that some partition could have reached the small-file
+   * threshold.
    */
-  boolean needsDataFiles(TableInventory deletes) {
-    return deletes.anyPartitionHasDeleteFiles(settings.rewriteDeleteFiles())
-        || TableInventory.totalDataFiles(deletes.snapshot()) >= settings.rewriteSmallFiles();
-  }
-
-  /** The partitions to rewrite, those with the most delete files first. */
-  List<FileGroup> due(Collection<FileGroup> groups) {
+  boolean needsDataFiles(Collection<FileGroup> groups, long totalDataFiles) {
     return groups.stream()
-        .filter(this::isDue)
-        .sorted(Comparator.comparingInt((FileGroup g) -> g.deleteFiles().size()).reversed())
-        .toList();
+            .anyMatch(
+                g ->
+                    isDueWhole(g)
+                        || g.deleteFiles().stream().anyMatch(ContentFileUtil::isFileScoped))
+        || totalDataFiles >= settings.rewriteSmallFiles();
   }
 
-  private boolean isDue(FileGroup group) {
-    return group.deleteFiles().size() >= settings.rewriteDeleteFiles()
-        || group.dataFilesSmallerThan(settings.smallFileBytes()) >= settings.rewriteSmallFiles();
+  /**
+   * The partitions due whole, those with the most partition-wide deletes first, and the bins of the
+   * other partitions, those with the most deleted rows first.
+   */
+  Plan plan(Collection<FileGroup> groups) {
+    List<FileGroup> whole =
+        groups.stream()
+            .filter(this::isDueWhole)
+            .sorted(Comparator.comparingLong(FileGroup::partitionWideDeleteFiles).reversed())
+            .toList();
+    List<FileBin> bins =
+        groups.stream()
+            .filter(g -> !isDueWhole(g))
+            .flatMap(g -> bins(g).stream())
+            .sorted(Comparator.comparingLong(FileBin::deletedRows).reversed())
+            .toList();
+    return new Plan(whole, bins);
+  }
+
+  private boolean isDueWhole(FileGroup group) {
+    return group.partitionWideDeleteFiles() >= settings.rewriteDeleteFiles();
+  }
+
+  private List<FileBin> bins(FileGroup group) {
+    List<DataFileDeletes> files = group.filesWithDeletes();
+    // Disjoint: the small files merged are clean ones.
+    List<DataFileDeletes> selected = new ArrayList<>(files.stream().filter(this::isDirty).toList());
+    selected.addAll(smallFilesToMerge(files));
+    return FileBin.pack(group, selected, settings.targetFileSizeBytes(), this::isDirty);
+  }
+
+  /** A file worth rewriting for its deletes alone. */
+  private boolean isDirty(DataFileDeletes file) {
+    if (file.deletedRows() > 0 && file.deletedFraction() >= settings.rewriteDeletedFraction()) {
+      return true;
+    }
+    // v2: each position-delete file is one more file every read of this file opens. A DV is
+    // merged at each commit, so there is one at most.
+    long positionDeleteFiles =
+        file.deletes().stream().filter(d -> !ContentFileUtil.isDV(d)).count();
+    return positionDeleteFiles >= settings.rewriteDeleteFiles();
+  }
+
+  /**
+   * Once the partition has {@code rewrite.small-files} small files: its clean small files from the
+   * smallest up, while each holds at most {@link #SMALL_FILE_GROWTH} times the live bytes of those
+   * before it; none unless two.
+   */
+  private List<DataFileDeletes> smallFilesToMerge(List<DataFileDeletes> files) {
+    List<DataFileDeletes> small =
+        files.stream().filter(f -> f.file().fileSizeInBytes() < settings.smallFileBytes()).toList();
+    if (small.size() < settings.rewriteSmallFiles()) {
+      return List.of();
+    }
+    List<DataFileDeletes> taken = new ArrayList<>();
+    long takenBytes = 0;
+    for (DataFileDeletes file :
+        small.stream()
+            .filter(f -> !isDirty(f))
+            .sorted(Comparator.comparingLong(DataFileDeletes::liveBytes))
+            .toList()) {
+      if (!taken.isEmpty() && file.liveBytes() > SMALL_FILE_GROWTH * takenBytes) {
+        break;
+      }
+      taken.add(file);
+      takenBytes += file.liveBytes();
+    }
+    return taken.size() < 2 ? List.of() : taken;
   }
 }

@@ -97,11 +97,6 @@ final class TableInventory {
         snapshot.summary().getOrDefault(SnapshotSummary.TOTAL_DATA_FILES_PROP, "0"));
   }
 
-  /** Whether some partition has at least {@code count} delete files. */
-  boolean anyPartitionHasDeleteFiles(int count) {
-    return groups.values().stream().anyMatch(g -> g.deleteFiles().size() >= count);
-  }
-
   private void addDelete(Map<Integer, PartitionSpec> specs, DeleteFile file) {
     group(specs, file).deleteFiles().add(file);
     if (file.content() == FileContent.EQUALITY_DELETES) {

@@ -1,13 +1,16 @@
 package io.sluice.connect.upsert.maintenance;
 
 import io.sluice.connect.upsert.config.MaintenanceSettings;
+import io.sluice.connect.upsert.maintenance.RewriteCommit.Result;
 import io.sluice.connect.upsert.metrics.MaintenanceMeters;
+import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
 import java.util.concurrent.CancellationException;
 import java.util.concurrent.locks.Lock;
 import java.util.function.BooleanSupplier;
+import java.util.function.Supplier;
 import org.apache.iceberg.Snapshot;
 import org.apache.iceberg.Table;
 import org.slf4j.Logger;
@@ -15,15 +18,17 @@ import org.slf4j.LoggerFactory;
 
 /**
  * One maintenance pass over one table: read the current snapshot's files, rewrite the partitions
- * that are due, expire snapshots, rewrite manifests, and (when asked) remove orphan files. Each job
- * commits on its own; a job Iceberg refuses is given up until the next pass.
+ * and data files that are due ({@link RewritePlanner}), expire snapshots, rewrite manifests, and
+ * (when asked) remove orphan files. Each job commits on its own; a job Iceberg refuses is given up
+ * until the next pass.
  */
 final class TableMaintenance {
   private static final Logger log = LoggerFactory.getLogger(TableMaintenance.class);
 
   private final MaintenanceSettings settings;
   private final RewritePlanner planner;
-  private final PartitionRewrite rewrite;
+  private final PartitionRewrite partitionRewrite;
+  private final FileRewrite fileRewrite;
   private final SnapshotExpiry expiry;
   private final ManifestCompaction manifests;
   private final OrphanFiles orphans = new OrphanFiles();
@@ -39,9 +44,10 @@ final class TableMaintenance {
       MaintenanceSettings settings, int taskId, BooleanSupplier stopping, Lock commits) {
     this.settings = settings;
     this.planner = new RewritePlanner(settings);
-    this.rewrite =
-        new PartitionRewrite(
-            taskId, settings.targetFileSizeBytes(), stopping, new RewriteCommit(commits));
+    RewriteCommit commit = new RewriteCommit(commits);
+    long target = settings.targetFileSizeBytes();
+    this.partitionRewrite = new PartitionRewrite(taskId, target, stopping, commit);
+    this.fileRewrite = new FileRewrite(taskId, target, stopping, commit);
     this.expiry = new SnapshotExpiry(settings.keepLastSnapshots(), settings.snapshotMaxAgeMs());
     this.manifests = new ManifestCompaction(settings.manifestsMaxCount(), commits);
     this.stopping = stopping;
@@ -58,7 +64,7 @@ final class TableMaintenance {
       return;
     }
     TableInventory inventory = TableInventory.read(table, base, false);
-    if (planner.needsDataFiles(inventory)) {
+    if (planner.needsDataFiles(inventory.groups(), TableInventory.totalDataFiles(base))) {
       inventory = TableInventory.read(table, base, true);
     }
     boolean rewrote = rewriteDue(table, inventory, meters);
@@ -78,10 +84,10 @@ final class TableMaintenance {
     meters.ran(System.nanoTime() - started);
   }
 
-  /** Rewrites the due partitions; true when one committed. */
+  /** Rewrites the due partitions and files; true when one committed. */
   private boolean rewriteDue(Table table, TableInventory inventory, MaintenanceMeters meters) {
-    List<FileGroup> due = planner.due(inventory.groups());
-    if (due.isEmpty()) {
+    RewritePlanner.Plan plan = planner.plan(inventory.groups());
+    if (plan.isEmpty()) {
       return false;
     }
     if (inventory.specIds().size() > 1) {
@@ -94,15 +100,19 @@ final class TableMaintenance {
       }
       return false;
     }
+    Snapshot base = inventory.snapshot();
+    List<Supplier<Result>> rewrites = new ArrayList<>();
+    plan.partitions().forEach(g -> rewrites.add(() -> partitionRewrite.rewrite(table, base, g)));
+    plan.bins().forEach(b -> rewrites.add(() -> fileRewrite.rewrite(table, base, b)));
     boolean committed = false;
-    for (FileGroup group : due) {
+    for (Supplier<Result> rewrite : rewrites) {
       checkStop();
       try {
-        RewriteCommit.Result result = rewrite.rewrite(table, inventory.snapshot(), group);
-        if (result == RewriteCommit.Result.COMMITTED) {
+        Result result = rewrite.get();
+        if (result == Result.COMMITTED) {
           meters.rewritten();
           committed = true;
-        } else if (result == RewriteCommit.Result.ABANDONED) {
+        } else if (result == Result.ABANDONED) {
           meters.rewriteFailed();
           // Another writer changed the table since the inventory: the next pass reads it anew.
           return committed;

@@ -88,12 +88,12 @@ public final class MaintenanceMeters {
     }
   }
 
-  /** Counts a partition rewrite that committed. */
+  /** Counts a rewrite (of a partition or of data files) that committed. */
   public void rewritten() {
     rewrites.increment();
   }
 
-  /** Counts a partition rewrite that was abandoned (refused by Iceberg) or failed. */
+  /** Counts a rewrite that was abandoned (refused by Iceberg) or failed. */
   public void rewriteFailed() {
     rewriteFailures.increment();
   }
@@ -113,7 +113,7 @@ public final class MaintenanceMeters {
 
   private Counter rewritesCounter(String result) {
     return Counter.builder(SinkMeters.MAINTENANCE_REWRITES)
-        .description("Partition rewrites of the table's maintenance, by result")
+        .description("Rewrites of the table's maintenance (of partitions or data files), by result")
         .tags(tags)
         .tag("result", result)
         .register(registry);

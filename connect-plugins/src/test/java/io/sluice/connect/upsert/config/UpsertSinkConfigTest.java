@@ -267,6 +267,7 @@ class UpsertSinkConfigTest {
     MaintenanceSettings settings = defaults.maintenance();
     assertThat(settings.rewriteDeleteFiles())
         .isEqualTo(MaintenanceConfig.REWRITE_DELETE_FILES_DEFAULT);
+    assertThat(settings.rewriteDeletedFraction()).isEqualTo(0.2);
     assertThat(settings.targetFileSizeBytes()).isEqualTo(128L << 20);
     assertThat(settings.keepLastSnapshots()).isEqualTo(100);
     assertThat(settings.orphansOlderThanMs()).isEqualTo(3 * 86_400_000L);
@@ -275,6 +276,7 @@ class UpsertSinkConfigTest {
     props.put("maintenance.rewrite.delete-files", "0");
     props.put("maintenance.orphans.older-than-ms", "60000");
     props.put("maintenance.manifests.max-count", "1");
+    props.put("maintenance.rewrite.deleted-fraction", "0");
     Map<String, List<String>> errors = errors(props);
     assertThat(errors.get("maintenance.rewrite.delete-files"))
         .singleElement(InstanceOfAssertFactories.STRING)
@@ -283,6 +285,9 @@ class UpsertSinkConfigTest {
         .singleElement(InstanceOfAssertFactories.STRING)
         .contains("Value must be at least 3600000");
     assertThat(errors).containsKey("maintenance.manifests.max-count");
+    assertThat(errors.get("maintenance.rewrite.deleted-fraction"))
+        .singleElement(InstanceOfAssertFactories.STRING)
+        .contains("Value must be at least 0.01");
     assertThat(UpsertSinkConfig.configDef().configKeys().get("maintenance.enabled").group)
         .isEqualTo("Maintenance");
   }

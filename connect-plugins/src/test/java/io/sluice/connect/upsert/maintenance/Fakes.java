@@ -1,18 +1,36 @@
 package io.sluice.connect.upsert.maintenance;
 
 import java.lang.reflect.Proxy;
+import java.util.HashMap;
 import java.util.Map;
+import java.util.Set;
 import org.apache.iceberg.DataFile;
 import org.apache.iceberg.DeleteFile;
 import org.apache.iceberg.FileContent;
+import org.apache.iceberg.FileFormat;
 import org.apache.iceberg.Snapshot;
 
 /** Iceberg metadata objects that answer only what the maintenance decisions ask of them. */
 final class Fakes {
   private Fakes() {}
 
+  /** A data file of rows of 100 bytes. */
   static DataFile dataFile(String location, long bytes) {
-    return fake(DataFile.class, Map.of("location", location, "fileSizeInBytes", bytes));
+    return dataFile(location, bytes, Math.max(1, bytes / 100));
+  }
+
+  static DataFile dataFile(String location, long bytes, long rows) {
+    return fake(
+        DataFile.class,
+        Map.of(
+            "location",
+            location,
+            "fileSizeInBytes",
+            bytes,
+            "recordCount",
+            rows,
+            "toString",
+            location));
   }
 
   static DeleteFile equalityDeletes(long dataSequenceNumber) {
@@ -28,28 +46,36 @@ final class Fakes {
   }
 
   /**
+   * A Parquet position-delete file of one row.
+   *
    * @param referenced the one data file it deletes rows of, null when it may name several
    */
   static DeleteFile positionDeletes(long dataSequenceNumber, String referenced) {
-    return fake(
-        DeleteFile.class,
-        referenced == null
-            ? Map.of(
-                "content",
-                FileContent.POSITION_DELETES,
-                "dataSequenceNumber",
-                dataSequenceNumber,
-                "toString",
-                "pos@" + dataSequenceNumber)
-            : Map.of(
-                "content",
-                FileContent.POSITION_DELETES,
-                "dataSequenceNumber",
-                dataSequenceNumber,
-                "referencedDataFile",
-                referenced,
-                "toString",
-                "pos@" + dataSequenceNumber + ":" + referenced));
+    return positionDeletes(dataSequenceNumber, referenced, 1);
+  }
+
+  static DeleteFile positionDeletes(long dataSequenceNumber, String referenced, long rows) {
+    return deletes(FileFormat.PARQUET, dataSequenceNumber, referenced, rows, "pos@");
+  }
+
+  /** The deletion vector of {@code referenced}, of {@code rows} positions. */
+  static DeleteFile dv(long dataSequenceNumber, String referenced, long rows) {
+    return deletes(FileFormat.PUFFIN, dataSequenceNumber, referenced, rows, "dv@");
+  }
+
+  private static DeleteFile deletes(
+      FileFormat format, long dataSequenceNumber, String referenced, long rows, String name) {
+    Map<String, Object> answers = new HashMap<>();
+    answers.put("content", FileContent.POSITION_DELETES);
+    answers.put("format", format);
+    answers.put("dataSequenceNumber", dataSequenceNumber);
+    answers.put("recordCount", rows);
+    answers.put(
+        "toString", name + dataSequenceNumber + (referenced == null ? "" : ":" + referenced));
+    if (referenced != null) {
+      answers.put("referencedDataFile", referenced);
+    }
+    return fake(DeleteFile.class, answers);
   }
 
   static Snapshot snapshot(long id, long timestampMillis, Map<String, String> summary) {
@@ -76,7 +102,9 @@ final class Fakes {
               if (answers.containsKey(method.getName())) {
                 return answers.get(method.getName());
               }
-              if (method.getName().equals("referencedDataFile")) {
+              // Unset: no single data file, no column bounds to tell one by.
+              if (Set.of("referencedDataFile", "lowerBounds", "upperBounds")
+                  .contains(method.getName())) {
                 return null;
               }
               if (method.getName().equals("hashCode")) {

@@ -1,5 +1,6 @@
 package io.sluice.connect.upsert.maintenance;
 
+import static io.sluice.connect.upsert.maintenance.Fakes.dv;
 import static io.sluice.connect.upsert.maintenance.Fakes.equalityDeletes;
 import static io.sluice.connect.upsert.maintenance.Fakes.positionDeletes;
 import static org.assertj.core.api.Assertions.assertThat;
@@ -9,7 +10,10 @@ import java.util.Set;
 import org.apache.iceberg.DeleteFile;
 import org.junit.jupiter.api.Test;
 
-/** Which delete files a rewrite as of sequence number 10 may remove ({@link DanglingDeletes}). */
+/**
+ * Which delete files a rewrite as of sequence number 10 may remove ({@link DanglingDeletes}): of a
+ * whole partition, or of some of its files.
+ */
 class MaintenanceDanglingDeletesTest {
   private static final long S = 10;
   private static final Set<String> REPLACED = Set.of("data/a.parquet", "data/b.parquet");
@@ -33,5 +37,22 @@ class MaintenanceDanglingDeletesTest {
             DanglingDeletes.select(
                 List.of(ofReplaced, unknownTarget, ofAnotherFile, newer), S, REPLACED))
         .containsExactly(ofReplaced, unknownTarget);
+  }
+
+  @Test
+  void aFileRewriteRemovesOnlyTheDeletesThatNameAReplacedFileAlone() {
+    DeleteFile dvOfReplaced = dv(4, "data/a.parquet", 3);
+    DeleteFile positionsOfReplaced = positionDeletes(S, "data/b.parquet");
+    DeleteFile dvOfKept = dv(4, "data/kept.parquet", 3);
+    DeleteFile severalFiles = positionDeletes(4, null);
+    DeleteFile equality = equalityDeletes(4);
+    DeleteFile newer = dv(S + 1, "data/a.parquet", 4);
+
+    assertThat(
+            DanglingDeletes.ofReplacedFiles(
+                List.of(dvOfReplaced, positionsOfReplaced, dvOfKept, severalFiles, equality, newer),
+                S,
+                REPLACED))
+        .containsExactly(dvOfReplaced, positionsOfReplaced);
   }
 }

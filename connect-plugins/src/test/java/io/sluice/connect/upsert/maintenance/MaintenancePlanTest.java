@@ -1,58 +1,202 @@
 package io.sluice.connect.upsert.maintenance;
 
 import static io.sluice.connect.upsert.maintenance.Fakes.dataFile;
+import static io.sluice.connect.upsert.maintenance.Fakes.dv;
 import static io.sluice.connect.upsert.maintenance.Fakes.equalityDeletes;
+import static io.sluice.connect.upsert.maintenance.Fakes.positionDeletes;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.sluice.connect.upsert.config.MaintenanceSettings;
 import java.util.List;
+import java.util.Set;
+import org.apache.iceberg.DataFile;
 import org.apache.iceberg.PartitionData;
 import org.apache.iceberg.types.Types;
 import org.junit.jupiter.api.Test;
 
-/** When a partition is due for a rewrite ({@link RewritePlanner}). */
+/** What is due for a rewrite, and how files are grouped into rewrites ({@link RewritePlanner}). */
 class MaintenancePlanTest {
   private static final long MB = 1024 * 1024;
-  // 4 delete files, 3 small files (below 3/4 of 8 MB), 8 MB target.
+  // 4 delete files, 3 small files (below 3/4 of 8 MB), deleted fraction 0.2, 8 MB target.
   private static final MaintenanceSettings SETTINGS =
-      new MaintenanceSettings(4, 3, 8 * MB, 10, 0, 3_600_000, 60_000, 50, 1_000);
+      new MaintenanceSettings(4, 3, 0.2, 8 * MB, 10, 0, 3_600_000, 60_000, 50, 1_000);
   private final RewritePlanner planner = new RewritePlanner(SETTINGS);
 
   @Test
-  void aPartitionIsDueAtTheDeleteFileThresholdAndNotBelow() {
-    FileGroup below = group("b=0", 3, 1);
-    FileGroup at = group("b=1", 4, 1);
-    FileGroup above = group("b=2", 9, 1);
-    assertThat(planner.due(List.of(below, at, above))).containsExactly(above, at);
+  void aPartitionIsRewrittenWholeAtThePartitionWideDeleteThresholdAndNotBelow() {
+    FileGroup below = group("b=0", 3);
+    FileGroup at = group("b=1", 4);
+    FileGroup above = group("b=2", 9);
+    FileGroup mixed = group("b=3", 2);
+    mixed.deleteFiles().add(positionDeletes(1, null));
+    mixed.deleteFiles().add(positionDeletes(1, null));
+
+    RewritePlanner.Plan plan = planner.plan(List.of(below, at, above, mixed));
+
+    assertThat(plan.partitions()).containsExactly(above, at, mixed);
   }
 
   @Test
-  void aPartitionIsDueAtTheSmallFileThreshold() {
-    FileGroup small = group("b=0", 0, 0);
-    for (int i = 0; i < 3; i++) {
-      small.dataFiles().add(dataFile("small-" + i, 6 * MB - 1));
+  void deletionVectorsAndFileScopedDeletesDoNotMakeAPartitionDueWhole() {
+    FileGroup group = group("b=0", 1);
+    for (int i = 0; i < 6; i++) {
+      DataFile file = dataFile("f" + i, 7 * MB, 1000);
+      group.dataFiles().add(file);
+      group
+          .deleteFiles()
+          .add(i % 2 == 0 ? dv(2, file.location(), 1) : positionDeletes(2, file.location()));
     }
-    FileGroup large = group("b=1", 0, 0);
+
+    assertThat(planner.plan(List.of(group)).isEmpty()).isTrue();
+  }
+
+  @Test
+  void aCleanBigFileInADirtyPartitionIsNotRewritten() {
+    FileGroup group = group("b=0", 0);
+    DataFile clean = dataFile("clean", 7 * MB, 1000);
+    DataFile dirty = dataFile("dirty", 7 * MB, 1000);
+    DataFile lightlyDeleted = dataFile("light", 7 * MB, 1000);
+    group.dataFiles().addAll(List.of(clean, dirty, lightlyDeleted));
+    group.deleteFiles().add(dv(2, "dirty", 300));
+    group.deleteFiles().add(dv(2, "light", 100));
+    // Equality deletes below the threshold leave the partition to file rewrites.
+    group.deleteFiles().add(equalityDeletes(2));
+
+    RewritePlanner.Plan plan = planner.plan(List.of(group));
+
+    assertThat(plan.partitions()).isEmpty();
+    assertThat(plan.bins())
+        .singleElement()
+        .satisfies(b -> assertThat(b.dataFiles()).containsExactly(dirty));
+  }
+
+  @Test
+  void aFileIsDirtyFromTheDeletedFractionOnAndNotBelow() {
+    FileGroup group = group("b=0", 0);
+    for (long deleted : new long[] {0, 199, 200, 1000}) {
+      group.dataFiles().add(dataFile("deleted-" + deleted, 7 * MB, 1000));
+      if (deleted > 0) {
+        group.deleteFiles().add(dv(2, "deleted-" + deleted, deleted));
+      }
+    }
+
+    assertThat(planner.plan(List.of(group)).bins())
+        .flatExtracting(b -> b.dataFiles().stream().map(DataFile::location).toList())
+        .containsExactlyInAnyOrder("deleted-200", "deleted-1000");
+  }
+
+  @Test
+  void aFileNamedByEnoughPositionDeleteFilesIsDirtyAndDvsDoNotCount() {
+    FileGroup group = group("b=0", 0);
+    group.dataFiles().add(dataFile("four", 7 * MB, 1000));
+    group.dataFiles().add(dataFile("three", 7 * MB, 1000));
+    for (int i = 0; i < 4; i++) {
+      group.deleteFiles().add(positionDeletes(2 + i, "four"));
+    }
+    for (int i = 0; i < 3; i++) {
+      group.deleteFiles().add(positionDeletes(2 + i, "three"));
+    }
+    RewritePlanner oneDeleteFile =
+        new RewritePlanner(
+            new MaintenanceSettings(1, 3, 0.2, 8 * MB, 10, 0, 3_600_000, 60_000, 50, 1_000));
+    FileGroup withDv = group("b=1", 0);
+    withDv.dataFiles().add(dataFile("dv", 7 * MB, 1000));
+    withDv.deleteFiles().add(dv(2, "dv", 1));
+
+    assertThat(planner.plan(List.of(group)).bins())
+        .singleElement()
+        .satisfies(b -> assertThat(b.locations()).containsExactly("four"));
+    assertThat(oneDeleteFile.plan(List.of(withDv)).bins()).isEmpty();
+  }
+
+  @Test
+  void dirtyFilesAreBinPackedByLiveBytesIntoGroupsOfTheTargetSize() {
+    FileGroup group = group("b=0", 0);
+    // Live bytes 5, 4, 3 and 2 MB (half of each file deleted), one of 10 MB: first fit by
+    // decreasing size into 8 MB bins gives {10}, {5, 3}, {4, 2}.
+    for (long live : new long[] {5, 4, 3, 2, 10}) {
+      group.dataFiles().add(dataFile("live-" + live, 2 * live * MB, 1000));
+      group.deleteFiles().add(dv(2, "live-" + live, 500));
+    }
+
+    List<FileBin> bins = planner.plan(List.of(group)).bins();
+
+    assertThat(bins)
+        .extracting(FileBin::locations)
+        .containsExactlyInAnyOrder(
+            Set.of("live-10"), Set.of("live-5", "live-3"), Set.of("live-4", "live-2"));
+    assertThat(bins).allSatisfy(b -> assertThat(b.deletedFraction()).isEqualTo(0.5));
+    // The most deleted rows first.
+    assertThat(bins.get(0).deletedRows()).isEqualTo(1000);
+  }
+
+  @Test
+  void smallFilesAreMergedFromTheThresholdOnAndNotBelow() {
+    FileGroup two = group("b=0", 0);
+    FileGroup three = group("b=1", 0);
+    for (int i = 0; i < 3; i++) {
+      if (i < 2) {
+        two.dataFiles().add(dataFile("two-" + i, MB));
+      }
+      three.dataFiles().add(dataFile("three-" + i, 4 * MB - 1));
+    }
+    FileGroup large = group("b=2", 0);
     for (int i = 0; i < 5; i++) {
       large.dataFiles().add(dataFile("large-" + i, 6 * MB));
     }
     assertThat(SETTINGS.smallFileBytes()).isEqualTo(6 * MB);
-    assertThat(planner.due(List.of(small, large))).containsExactly(small);
+
+    List<FileBin> bins = planner.plan(List.of(two, three, large)).bins();
+
+    // 12 MB of small files: a bin of two; the third, alone in its bin, is not copied.
+    assertThat(bins).extracting(FileBin::group).containsOnly(three);
+    assertThat(bins).flatExtracting(FileBin::files).hasSize(2);
+  }
+
+  @Test
+  void aLargerSmallFileIsNotRewrittenForTheSakeOfAFewTinyOnes() {
+    FileGroup group = group("b=0", 0);
+    for (int i = 0; i < 3; i++) {
+      group.dataFiles().add(dataFile("commit-" + i, 100 * 1024));
+    }
+    group.dataFiles().add(dataFile("merged-600k", 600 * 1024));
+    group.dataFiles().add(dataFile("compacted", 5 * MB));
+
+    List<FileBin> bins = planner.plan(List.of(group)).bins();
+
+    // 600 KB is at most twice the 300 KB before it; 5 MB is more than twice 900 KB.
+    assertThat(bins)
+        .singleElement()
+        .satisfies(
+            b ->
+                assertThat(b.locations())
+                    .containsExactlyInAnyOrder("commit-0", "commit-1", "commit-2", "merged-600k"));
   }
 
   @Test
   void aPartitionOfOneCompactedFileAndNoDeletesIsNeverDue() {
-    FileGroup compacted = group("b=0", 0, 1);
-    assertThat(planner.due(List.of(compacted))).isEmpty();
+    FileGroup compacted = group("b=0", 0);
+    compacted.dataFiles().add(dataFile("compacted", 1024));
+    assertThat(planner.plan(List.of(compacted)).isEmpty()).isTrue();
   }
 
-  private static FileGroup group(String name, int deleteFiles, int smallDataFiles) {
+  @Test
+  void dataManifestsAreReadWhenADeleteNamesOneFileOrAPartitionIsDueWhole() {
+    FileGroup fewEqualityDeletes = group("b=0", 3);
+    FileGroup withDv = group("b=1", 0);
+    withDv.deleteFiles().add(dv(2, "f", 1));
+    FileGroup dueWhole = group("b=2", 4);
+
+    assertThat(planner.needsDataFiles(List.of(fewEqualityDeletes), 2)).isFalse();
+    assertThat(planner.needsDataFiles(List.of(fewEqualityDeletes), 3)).isTrue();
+    assertThat(planner.needsDataFiles(List.of(withDv), 2)).isTrue();
+    assertThat(planner.needsDataFiles(List.of(dueWhole), 2)).isTrue();
+  }
+
+  private static FileGroup group(String name, int equalityDeleteFiles) {
     FileGroup group = new FileGroup(0, new PartitionData(Types.StructType.of()), name);
-    for (int i = 0; i < deleteFiles; i++) {
+    for (int i = 0; i < equalityDeleteFiles; i++) {
       group.deleteFiles().add(equalityDeletes(i + 1));
-    }
-    for (int i = 0; i < smallDataFiles; i++) {
-      group.dataFiles().add(dataFile(name + "-" + i, 1024));
     }
     return group;
   }

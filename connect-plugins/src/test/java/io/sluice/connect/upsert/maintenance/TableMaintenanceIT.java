@@ -62,7 +62,7 @@ class TableMaintenanceIT {
   private static final TopicPartition P1 = new TopicPartition("broker.cdc_lab.orders.clean", 1);
   private static final long NOW = System.currentTimeMillis();
   private static final MaintenanceSettings SETTINGS =
-      new MaintenanceSettings(3, 100, 64L << 20, 2, 0, 3_600_000, 60_000, 3, 1_000);
+      new MaintenanceSettings(3, 100, 0.2, 64L << 20, 2, 0, 3_600_000, 60_000, 3, 1_000);
 
   @TempDir Path dir;
   private Lake lake;

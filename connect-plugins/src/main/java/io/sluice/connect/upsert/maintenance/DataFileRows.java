@@ -1,0 +1,100 @@
+package io.sluice.connect.upsert.maintenance;
+
+import io.sluice.connect.upsert.write.PartitionFilter;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+import org.apache.iceberg.FileScanTask;
+import org.apache.iceberg.PartitionSpec;
+import org.apache.iceberg.Schema;
+import org.apache.iceberg.Snapshot;
+import org.apache.iceberg.Table;
+import org.apache.iceberg.data.DeleteFilter;
+import org.apache.iceberg.data.GenericDeleteFilter;
+import org.apache.iceberg.data.IdentityPartitionConverters;
+import org.apache.iceberg.data.Record;
+import org.apache.iceberg.formats.FormatModelRegistry;
+import org.apache.iceberg.io.CloseableIterable;
+import org.apache.iceberg.util.PartitionUtil;
+
+/**
+ * The live rows of some data files of one partition at a snapshot, as Iceberg's generic reader
+ * returns them (every delete of the snapshot that applies to them applied, row lineage filled in),
+ * without reading the partition's other files. {@code IcebergGenerics} reads whole scans only and
+ * its reader of one task is package-private, so this plans the scan itself, keeps the tasks of the
+ * files asked for, and reads each with the public parts that reader is made of: {@link
+ * GenericDeleteFilter} and the generic format model of {@link FormatModelRegistry}.
+ */
+final class DataFileRows {
+  private DataFileRows() {}
+
+  /**
+   * @param locations data files of {@code group} live at {@code snapshot}
+   * @param projection the schema of the rows returned (the table's, plus row lineage columns)
+   * @throws IllegalStateException when a file is not live at {@code snapshot}
+   */
+  static CloseableIterable<Record> read(
+      Table table, Snapshot snapshot, FileGroup group, Set<String> locations, Schema projection) {
+    List<FileScanTask> tasks = tasks(table, snapshot, group, locations);
+    // Lazy: concat opens each file once the rows before it are read, and closes it after.
+    return CloseableIterable.concat(
+        () -> tasks.stream().map(task -> open(table, task, projection)).iterator());
+  }
+
+  private static List<FileScanTask> tasks(
+      Table table, Snapshot snapshot, FileGroup group, Set<String> locations) {
+    PartitionSpec spec = table.specs().get(group.specId());
+    List<FileScanTask> tasks = new ArrayList<>(locations.size());
+    // planFiles, not planTasks: one task per whole file, with every delete file that applies.
+    try (CloseableIterable<FileScanTask> planned =
+        table
+            .newScan()
+            .useSnapshot(snapshot.snapshotId())
+            .filter(PartitionFilter.of(table.schema(), spec, group.partition()))
+            .planFiles()) {
+      planned.forEach(
+          task -> {
+            if (locations.contains(task.file().location())) {
+              tasks.add(task);
+            }
+          });
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+    Set<String> found = new HashSet<>();
+    tasks.forEach(t -> found.add(t.file().location()));
+    if (!found.equals(locations)) {
+      Set<String> missing = new HashSet<>(locations);
+      missing.removeAll(found);
+      throw new IllegalStateException(
+          "data files "
+              + missing
+              + " are not live in snapshot "
+              + snapshot.snapshotId()
+              + " of "
+              + table.name());
+    }
+    return tasks;
+  }
+
+  /**
+   * One file's rows with its deletes applied. No residual filter: the scan's filter selects the
+   * partition, which every row of the file is in.
+   */
+  private static CloseableIterable<Record> open(Table table, FileScanTask task, Schema projection) {
+    DeleteFilter<Record> deletes =
+        new GenericDeleteFilter(table.io(), task, table.schema(), projection);
+    CloseableIterable<Record> rows =
+        FormatModelRegistry.<Record, Object>readBuilder(
+                task.file().format(), Record.class, table.io().newInputFile(task.file()))
+            .project(deletes.requiredSchema())
+            .idToConstant(
+                PartitionUtil.constantsMap(task, IdentityPartitionConverters::convertConstant))
+            .split(task.start(), task.length())
+            .build();
+    return deletes.filter(rows);
+  }
+}
