@@ -84,7 +84,17 @@ class TableMaintenanceIT {
 
   @Test
   void aPassRewritesTheDuePartitionsOfABucketedTableAndRemovesTheirDeletes() {
-    SinkHarness task = start(Map.of("table.partition.by", "bucket(id, 4)"), List.of(P0, P1));
+    // Equality deletes only (no merge, no key index): the fallback, rewritten whole.
+    SinkHarness task =
+        start(
+            Map.of(
+                "table.partition.by",
+                "bucket(id, 4)",
+                "maintenance.merge.max-bytes",
+                "0",
+                "key-index.max-bytes",
+                "0"),
+            List.of(P0, P1));
     for (int batch = 0; batch < 4; batch++) {
       task.put(upserts(P0, 1 + batch * 2, 40, "v" + batch));
       task.commit();
@@ -104,6 +114,43 @@ class TableMaintenanceIT {
     assertThat(IcebergOffsets.all(table, "orders-upsert")).isEqualTo(offsets);
     // One data file per bucket: the rewrites covered every row of each partition.
     assertThat(table.currentSnapshot().summary()).containsEntry("total-data-files", "4");
+  }
+
+  @Test
+  void aPassRewritesOnlyTheDirtyFilesOfATableWrittenByPosition() {
+    SinkHarness task = start(Map.of("maintenance.merge.max-bytes", "0"), List.of(P0, P1));
+    task.put(upserts(P0, 1, 200, "a"));
+    task.commit();
+    DataFile big = liveFiles().dataFiles().get(0);
+    // Ids 1-20 again: 10% of the big file deleted by position, below the fraction.
+    DataFile updatedTwice = null;
+    for (int batch = 0; batch < 4; batch++) {
+      task.put(upserts(P0, 1 + batch * 5, 5, "b"));
+      task.commit();
+      if (batch == 0) {
+        updatedTwice =
+            liveFiles().dataFiles().stream().filter(f -> f.recordCount() == 5).findFirst().get();
+      }
+    }
+    // Ids 1-5 once more: every row of the first 5-row file deleted.
+    task.put(upserts(P0, 1, 5, "c"));
+    task.commit();
+    List<String> before = rows();
+    assertThat(liveFiles().deleteFiles()).isNotEmpty();
+
+    new TableMaintenance(SETTINGS, 0, () -> false, new ReentrantLock())
+        .run(lake.table(TABLE), meters, false, NOW);
+
+    FileGroup after = liveFiles();
+    assertThat(rows()).isEqualTo(before);
+    assertThat(after.dataFiles())
+        .extracting(DataFile::location)
+        .contains(big.location())
+        .doesNotContain(updatedTwice.location());
+    assertThat(after.deleteFiles())
+        .extracting(FileGroup::referencedDataFile)
+        .contains(big.location())
+        .doesNotContain(updatedTwice.location());
   }
 
   @Test
@@ -313,6 +360,12 @@ class TableMaintenanceIT {
     return lake.rows(TABLE, "id").stream()
         .map((Record r) -> r.getField("id") + "=" + r.getField("customer"))
         .toList();
+  }
+
+  /** The live files of the unpartitioned table. */
+  private FileGroup liveFiles() {
+    Table table = lake.table(TABLE);
+    return TableInventory.read(table, table.currentSnapshot(), true).groups().iterator().next();
   }
 
   private static long deleteFiles(Table table) {
