@@ -204,6 +204,7 @@ class SparkRewriteDataFilesIT {
     props.put("maintenance.merge.max-bytes", "0");
     props.put("maintenance.rewrite.delete-files", String.valueOf(Integer.MAX_VALUE));
     props.put("maintenance.rewrite.small-files", String.valueOf(Integer.MAX_VALUE));
+    props.put("maintenance.rewrite.deleted-fraction", "2");
     return props;
   }
 

@@ -59,7 +59,8 @@ public final class MaintenanceConfig {
           + " deletion vectors or position deletes that name it. A scan reads a file's deleted"
           + " rows too, so it costs about 1 / (1 - fraction) of its live rows (1.25x at 0.2);"
           + " rewriting it writes (1 - fraction) / fraction bytes per deleted byte (4 at 0.2)."
-          + " Lower reads faster and writes more (docs/design.md#table-maintenance).";
+          + " Lower reads faster and writes more (docs/design.md#table-maintenance). Above 1, no"
+          + " file is rewritten for its deletes (another engine compacts the table).";
   static final double REWRITE_DELETED_FRACTION_DEFAULT = 0.2;
 
   public static final String TARGET_FILE_SIZE_BYTES_CONFIG = "maintenance.target-file-size-bytes";
@@ -177,7 +178,7 @@ public final class MaintenanceConfig {
         REWRITE_DELETED_FRACTION_CONFIG,
         Type.DOUBLE,
         REWRITE_DELETED_FRACTION_DEFAULT,
-        Range.between(0.01, 1.0),
+        Range.atLeast(0.01),
         Importance.MEDIUM,
         REWRITE_DELETED_FRACTION_DOC,
         GROUP,

@@ -86,6 +86,19 @@ class MaintenancePlanTest {
   }
 
   @Test
+  void aFractionAboveOneRewritesNoFileForItsDeletesNotEvenAFullyDeletedOne() {
+    FileGroup group = group("b=0", 0);
+    group.dataFiles().add(dataFile("all-deleted", 7 * MB, 1000));
+    group.deleteFiles().add(dv(2, "all-deleted", 1000));
+    RewritePlanner off =
+        new RewritePlanner(
+            new MaintenanceSettings(4, 3, 2, 8 * MB, 10, 0, 3_600_000, 60_000, 50, 1_000));
+
+    assertThat(off.plan(List.of(group)).isEmpty()).isTrue();
+    assertThat(planner.plan(List.of(group)).bins()).hasSize(1);
+  }
+
+  @Test
   void aFileNamedByEnoughPositionDeleteFilesIsDirtyAndDvsDoNotCount() {
     FileGroup group = group("b=0", 0);
     group.dataFiles().add(dataFile("four", 7 * MB, 1000));
