@@ -632,6 +632,20 @@ class UpsertSinkTaskIT {
   }
 
   @Test
+  void aTableWhoseKeyIndexWouldExceedItsLimitIsWrittenWithEqualityDeletes() {
+    SinkHarness task =
+        start(
+            Map.of("maintenance.merge.max-bytes", "0", "key-index.max-bytes", "1"),
+            List.of(ITEMS_P0),
+            QuarantineClients.KAFKA);
+    updateAndDeleteOneLineEach(task);
+    Table table = lake.table(ITEMS_TABLE);
+    assertThat(table.currentSnapshot().summary())
+        .containsEntry("sluice.commit.mode", "equality-deletes")
+        .containsEntry("added-equality-delete-files", "1");
+  }
+
+  @Test
   void keylessRecordsAreSkippedWithOneWarnAndTheirOffsetsAdvance() {
     ListAppender<ILoggingEvent> logs = new ListAppender<>();
     logs.start();

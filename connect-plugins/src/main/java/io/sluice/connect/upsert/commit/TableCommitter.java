@@ -1,6 +1,7 @@
 package io.sluice.connect.upsert.commit;
 
 import io.sluice.connect.upsert.write.MergeOnCommit;
+import io.sluice.connect.upsert.write.PositionDeltaWriter;
 import io.sluice.lake.SameThreadExecutor;
 import io.sluice.lake.offsets.SnapshotOffsets;
 import java.util.Arrays;
@@ -9,7 +10,6 @@ import java.util.Map;
 import java.util.UUID;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.Lock;
-import org.apache.iceberg.DeleteFile;
 import org.apache.iceberg.RowDelta;
 import org.apache.iceberg.Snapshot;
 import org.apache.iceberg.Table;
@@ -17,16 +17,12 @@ import org.apache.iceberg.exceptions.CleanableFailure;
 import org.apache.iceberg.exceptions.ValidationException;
 import org.apache.iceberg.io.WriteResult;
 import org.apache.kafka.common.TopicPartition;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 /**
  * Commits one written batch as one {@link RowDelta} (one snapshot) whose summary records the
  * offsets the batch covers, fenced so that nobody else committed those partitions meanwhile.
  */
 final class TableCommitter {
-  private static final Logger log = LoggerFactory.getLogger(TableCommitter.class);
-
   private static final long TURN_WAIT_MS = 250;
   private static final int OWN_SNAPSHOT_SEARCH = 16;
 
@@ -203,15 +199,7 @@ final class TableCommitter {
   }
 
   private static void deleteFiles(Table table, WriteResult result) {
-    try {
-      Arrays.stream(result.dataFiles()).forEach(f -> table.io().deleteFile(f.location()));
-      // The DVs of one commit share a Puffin file: delete each file once.
-      Arrays.stream(result.deleteFiles())
-          .map(DeleteFile::location)
-          .distinct()
-          .forEach(table.io()::deleteFile);
-    } catch (RuntimeException e) {
-      log.warn("Could not delete the files of a refused commit to {}", table.name(), e);
-    }
+    PositionDeltaWriter.delete(
+        table, Arrays.asList(result.dataFiles()), Arrays.asList(result.deleteFiles()));
   }
 }

@@ -272,7 +272,10 @@ public final class PositionDeltaWriter {
     return previous;
   }
 
-  /** Deletes files written for a batch that was not committed. */
+  /**
+   * Deletes files written for a batch that was not committed (any writer's: a Puffin file holding
+   * several DVs is deleted once).
+   */
   public static void delete(Table table, List<DataFile> data, List<DeleteFile> deletes) {
     try {
       data.forEach(f -> table.io().deleteFile(f.location()));
