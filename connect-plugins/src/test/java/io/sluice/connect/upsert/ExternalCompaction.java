@@ -66,6 +66,7 @@ public final class ExternalCompaction {
       // Nothing to compact (every row deleted), as rewrite_data_files then commits nothing.
       return;
     }
+    // Null when every row is deleted: the files are replaced by none, as Spark then commits.
     DataFile compacted = write(table, base);
     RewriteFiles rewrite =
         table
@@ -73,12 +74,16 @@ public final class ExternalCompaction {
             .validateFromSnapshot(base.snapshotId())
             .dataSequenceNumber(base.sequenceNumber());
     replaced.values().forEach(rewrite::deleteFile);
-    rewrite.addFile(compacted);
+    if (compacted != null) {
+      rewrite.addFile(compacted);
+    }
     try {
       rewrite.commit();
       committed.incrementAndGet();
     } catch (ValidationException e) {
-      table.io().deleteFile(compacted.location());
+      if (compacted != null) {
+        table.io().deleteFile(compacted.location());
+      }
       refused.incrementAndGet();
       org.slf4j.LoggerFactory.getLogger(ExternalCompaction.class)
           .info("External compaction of {} refused: {}", id, e.getMessage());
@@ -98,11 +103,18 @@ public final class ExternalCompaction {
             .format(FileFormat.PARQUET)
             .operationId("external-" + UUID.randomUUID())
             .build();
-    DataWriter<Record> writer = writers.newDataWriter(files.newOutputFile(), table.spec(), null);
     List<Record> rows = new ArrayList<>();
     try (CloseableIterable<Record> records =
         IcebergGenerics.read(table).useSnapshot(base.snapshotId()).project(carried).build()) {
       records.forEach(rows::add);
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+    if (rows.isEmpty()) {
+      return null;
+    }
+    DataWriter<Record> writer = writers.newDataWriter(files.newOutputFile(), table.spec(), null);
+    try {
       try (writer) {
         rows.forEach(writer::write);
       }

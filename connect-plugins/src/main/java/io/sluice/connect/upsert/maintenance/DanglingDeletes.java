@@ -29,17 +29,16 @@ final class DanglingDeletes {
   }
 
   /**
-   * After a rewrite of some of the partition's data files: the position deletes of data sequence
-   * number at most S's that name one replaced file alone (its DV, its file-scoped position
-   * deletes). Equality deletes and position deletes of several files may still apply to files that
-   * stay.
+   * After a rewrite of some of the partition's data files that carries over the rows deleted since
+   * it read them ({@link FileRewrite}): the position deletes that name one replaced file alone (its
+   * DV, its file-scoped position deletes), whatever their sequence number. Equality deletes and
+   * position deletes of several files may still apply to files that stay.
    *
+   * @param deletes delete files that apply to replaced files now
    * @param replaced locations of the replaced data files
    */
-  static List<DeleteFile> ofReplacedFiles(
-      Collection<DeleteFile> deletes, long sequence, Set<String> replaced) {
+  static List<DeleteFile> ofReplacedFiles(Collection<DeleteFile> deletes, Set<String> replaced) {
     return deletes.stream()
-        .filter(f -> olderThanOrOf(f, sequence))
         .filter(f -> f.content() == FileContent.POSITION_DELETES)
         .filter(f -> names(f, replaced))
         .toList();

@@ -5,8 +5,12 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.util.ArrayList;
 import java.util.HashSet;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
+import java.util.function.Consumer;
+import org.apache.iceberg.DataFile;
 import org.apache.iceberg.FileScanTask;
 import org.apache.iceberg.PartitionSpec;
 import org.apache.iceberg.Schema;
@@ -38,16 +42,58 @@ final class DataFileRows {
    */
   static CloseableIterable<Record> read(
       Table table, Snapshot snapshot, FileGroup group, Set<String> locations, Schema projection) {
+    return read(table, snapshot, group, locations, projection, file -> {});
+  }
+
+  /**
+   * As {@link #read(Table, Snapshot, FileGroup, Set, Schema)}, one file after the other, telling
+   * {@code opening} of each file before its first row.
+   */
+  static CloseableIterable<Record> read(
+      Table table,
+      Snapshot snapshot,
+      FileGroup group,
+      Set<String> locations,
+      Schema projection,
+      Consumer<DataFile> opening) {
     List<FileScanTask> tasks = tasks(table, snapshot, group, locations);
     // Lazy: concat opens each file once the rows before it are read, and closes it after.
     return CloseableIterable.concat(
-        () -> tasks.stream().map(task -> open(table, task, projection)).iterator());
+        () ->
+            tasks.stream()
+                .map(
+                    task -> {
+                      opening.accept(task.file());
+                      return open(table, task, projection);
+                    })
+                .iterator());
   }
 
   private static List<FileScanTask> tasks(
       Table table, Snapshot snapshot, FileGroup group, Set<String> locations) {
+    Map<String, FileScanTask> live = live(table, snapshot, group, locations);
+    if (!live.keySet().equals(locations)) {
+      Set<String> missing = new HashSet<>(locations);
+      missing.removeAll(live.keySet());
+      throw new IllegalStateException(
+          "data files "
+              + missing
+              + " are not live in snapshot "
+              + snapshot.snapshotId()
+              + " of "
+              + table.name());
+    }
+    return new ArrayList<>(live.values());
+  }
+
+  /**
+   * The scan tasks of those of {@code locations} that are live at {@code snapshot}, by location,
+   * each with every delete file that applies to it there; in the order the scan plans them.
+   */
+  static Map<String, FileScanTask> live(
+      Table table, Snapshot snapshot, FileGroup group, Set<String> locations) {
     PartitionSpec spec = table.specs().get(group.specId());
-    List<FileScanTask> tasks = new ArrayList<>(locations.size());
+    Map<String, FileScanTask> tasks = new LinkedHashMap<>();
     // planFiles, not planTasks: one task per whole file, with every delete file that applies.
     try (CloseableIterable<FileScanTask> planned =
         table
@@ -58,24 +104,11 @@ final class DataFileRows {
       planned.forEach(
           task -> {
             if (locations.contains(task.file().location())) {
-              tasks.add(task);
+              tasks.put(task.file().location(), task);
             }
           });
     } catch (IOException e) {
       throw new UncheckedIOException(e);
-    }
-    Set<String> found = new HashSet<>();
-    tasks.forEach(t -> found.add(t.file().location()));
-    if (!found.equals(locations)) {
-      Set<String> missing = new HashSet<>(locations);
-      missing.removeAll(found);
-      throw new IllegalStateException(
-          "data files "
-              + missing
-              + " are not live in snapshot "
-              + snapshot.snapshotId()
-              + " of "
-              + table.name());
     }
     return tasks;
   }

@@ -7,6 +7,7 @@ import java.io.UncheckedIOException;
 import java.util.List;
 import java.util.concurrent.CancellationException;
 import java.util.function.BooleanSupplier;
+import java.util.function.Consumer;
 import java.util.function.Function;
 import org.apache.iceberg.DataFile;
 import org.apache.iceberg.PartitionSpec;
@@ -40,6 +41,18 @@ final class PartitionWriter {
    */
   List<DataFile> write(
       Table table, FileGroup group, Function<Schema, CloseableIterable<Record>> rows) {
+    return write(table, group, rows, row -> {});
+  }
+
+  /**
+   * As {@link #write(Table, FileGroup, Function)}, showing {@code each} every row before it is
+   * written. The files are in the order they were written, the rows in each in the order read.
+   */
+  List<DataFile> write(
+      Table table,
+      FileGroup group,
+      Function<Schema, CloseableIterable<Record>> rows,
+      Consumer<Record> each) {
     // The current schema: rows of an older snapshot schema read with it have nulls for columns
     // added since, and the files are written in the schema the table has now.
     // On v3 every row keeps its lineage: a rewrite changes no row.
@@ -62,6 +75,7 @@ final class PartitionWriter {
           if (++count % 1024 == 0 && (stopping.getAsBoolean() || Thread.interrupted())) {
             throw new CancellationException("the task stops");
           }
+          each.accept(row);
           writer.write(row);
         }
       } finally {

@@ -1,8 +1,12 @@
 package io.sluice.connect.upsert.maintenance;
 
+import io.sluice.connect.upsert.write.PositionDeltaWriter;
 import java.util.List;
+import java.util.Optional;
 import java.util.concurrent.locks.Lock;
+import java.util.function.Supplier;
 import org.apache.iceberg.DataFile;
+import org.apache.iceberg.DeleteFile;
 import org.apache.iceberg.RewriteFiles;
 import org.apache.iceberg.Table;
 import org.apache.iceberg.exceptions.CleanableFailure;
@@ -62,6 +66,69 @@ final class RewriteCommit {
     } finally {
       commits.unlock();
     }
+  }
+
+  /** A rewrite ready to commit against the table as it is now, and the delete files it wrote. */
+  record Prepared(RewriteFiles rewrite, List<DeleteFile> written) {}
+
+  /**
+   * Commits a rewrite that is prepared anew, against the table as it is then, while holding the
+   * commit lock: first at once, and again after each commit that Iceberg refuses because another
+   * writer changed the replaced files meanwhile, {@code attempts} times in all.
+   *
+   * @param written the new data files each prepared rewrite adds
+   * @param prepare prepares the rewrite against the table just refreshed; empty when it cannot be
+   *     any more (a replaced file is gone)
+   * @return {@link Result#ABANDONED} when it could not be prepared or every attempt was refused
+   */
+  Result commit(
+      Table table,
+      List<DataFile> written,
+      String what,
+      int attempts,
+      Supplier<Optional<Prepared>> prepare) {
+    commits.lock();
+    try {
+      for (int attempt = 1; attempt <= attempts; attempt++) {
+        table.refresh();
+        Optional<Prepared> prepared = prepare.get();
+        if (prepared.isEmpty()) {
+          delete(table, written);
+          log.info("Rewrite of {} abandoned: its files changed beyond what it can carry", what);
+          return Result.ABANDONED;
+        }
+        try {
+          prepared.get().rewrite().commit();
+          return Result.COMMITTED;
+        } catch (ValidationException e) {
+          deleteDeletes(table, prepared.get().written());
+          log.info(
+              "Rewrite of {} refused, attempt {} of {}: another commit changed its files ({})",
+              what,
+              attempt,
+              attempts,
+              e.getMessage());
+        } catch (RuntimeException e) {
+          if (e instanceof CleanableFailure) {
+            delete(table, written);
+            deleteDeletes(table, prepared.get().written());
+          } else {
+            log.warn(
+                "Rewrite of {} may have committed ({}); its files are kept", what, e.toString());
+          }
+          throw e;
+        }
+      }
+      delete(table, written);
+      log.info("Rewrite of {} abandoned: refused {} times", what, attempts);
+      return Result.ABANDONED;
+    } finally {
+      commits.unlock();
+    }
+  }
+
+  private static void deleteDeletes(Table table, List<DeleteFile> files) {
+    PositionDeltaWriter.delete(table, List.of(), files);
   }
 
   static void delete(Table table, List<DataFile> files) {

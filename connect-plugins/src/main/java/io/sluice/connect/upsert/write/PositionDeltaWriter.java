@@ -17,7 +17,6 @@ import org.apache.iceberg.DataFile;
 import org.apache.iceberg.DeleteFile;
 import org.apache.iceberg.FileContent;
 import org.apache.iceberg.FileFormat;
-import org.apache.iceberg.FileMetadata;
 import org.apache.iceberg.ManifestFile;
 import org.apache.iceberg.ManifestFiles;
 import org.apache.iceberg.PartitionKey;
@@ -26,21 +25,14 @@ import org.apache.iceberg.Schema;
 import org.apache.iceberg.Snapshot;
 import org.apache.iceberg.StructLike;
 import org.apache.iceberg.Table;
-import org.apache.iceberg.TableUtil;
-import org.apache.iceberg.data.BaseDeleteLoader;
 import org.apache.iceberg.data.GenericFileWriterFactory;
 import org.apache.iceberg.data.InternalRecordWrapper;
 import org.apache.iceberg.data.Record;
-import org.apache.iceberg.deletes.BaseDVFileWriter;
-import org.apache.iceberg.deletes.PositionDelete;
-import org.apache.iceberg.deletes.PositionDeleteIndex;
-import org.apache.iceberg.deletes.PositionDeleteWriter;
 import org.apache.iceberg.io.CloseableIterable;
 import org.apache.iceberg.io.DataWriter;
 import org.apache.iceberg.io.DeleteWriteResult;
 import org.apache.iceberg.io.OutputFileFactory;
 import org.apache.iceberg.io.WriteResult;
-import org.apache.iceberg.util.CharSequenceSet;
 import org.apache.iceberg.util.ContentFileUtil;
 import org.apache.kafka.connect.errors.ConnectException;
 import org.slf4j.Logger;
@@ -93,7 +85,6 @@ public final class PositionDeltaWriter {
         new GenericFileWriterFactory.Builder(table)
             .dataSchema(schema)
             .dataFileFormat(FileFormat.PARQUET)
-            .deleteFileFormat(FileFormat.PARQUET)
             .build();
     Map<String, List<Long>> positionsByFile = new LinkedHashMap<>();
     Map<String, DataFile> targets = new HashMap<>();
@@ -135,9 +126,7 @@ public final class PositionDeltaWriter {
         Map<String, List<DeleteFile>> previous =
             previousDeletes(table, base, positionsByFile.keySet());
         DeleteWriteResult deletes =
-            TableUtil.formatVersion(table) >= 3
-                ? writeDvs(table, files, positionsByFile, targets, previous)
-                : writePositionDeletes(writers, files, table, positionsByFile, targets, previous);
+            PositionDeletes.write(table, files, positionsByFile, targets, previous);
         deleteFiles.addAll(deletes.deleteFiles());
         result
             .addDeleteFiles(deletes.deleteFiles())
@@ -157,93 +146,6 @@ public final class PositionDeltaWriter {
               + e.getMessage(),
           e);
     }
-  }
-
-  /**
-   * One DV per touched data file, holding the positions it had (its current DV, or file-scoped
-   * position deletes of a table upgraded from v2) and the new ones; the old ones are rewritten.
-   */
-  private static DeleteWriteResult writeDvs(
-      Table table,
-      OutputFileFactory files,
-      Map<String, List<Long>> positionsByFile,
-      Map<String, DataFile> targets,
-      Map<String, List<DeleteFile>> previous)
-      throws IOException {
-    BaseDeleteLoader loader = loader(table);
-    BaseDVFileWriter dvs =
-        new BaseDVFileWriter(
-            files,
-            path -> {
-              List<DeleteFile> old = previous.get(path);
-              return old == null ? null : loader.loadPositionDeletes(old, path);
-            });
-    try (dvs) {
-      for (Map.Entry<String, List<Long>> entry : positionsByFile.entrySet()) {
-        DataFile target = targets.get(entry.getKey());
-        PartitionSpec spec = table.specs().get(target.specId());
-        for (long position : entry.getValue()) {
-          dvs.delete(entry.getKey(), position, spec, target.partition());
-        }
-      }
-    }
-    return dvs.result();
-  }
-
-  /**
-   * One position-delete file per touched data file, holding the positions its file-scoped position
-   * deletes had and the new ones, in order; the old files are rewritten. So a v2 data file, like a
-   * v3 one, has at most one delete file the sink wrote, however many commits touched it.
-   */
-  private static DeleteWriteResult writePositionDeletes(
-      GenericFileWriterFactory writers,
-      OutputFileFactory files,
-      Table table,
-      Map<String, List<Long>> positionsByFile,
-      Map<String, DataFile> targets,
-      Map<String, List<DeleteFile>> previous)
-      throws IOException {
-    List<DeleteFile> written = new ArrayList<>();
-    List<DeleteFile> rewritten = new ArrayList<>();
-    BaseDeleteLoader loader = loader(table);
-    try {
-      for (Map.Entry<String, List<Long>> entry : positionsByFile.entrySet()) {
-        List<Long> positions = entry.getValue();
-        List<DeleteFile> old = previous.get(entry.getKey());
-        if (old != null) {
-          PositionDeleteIndex had = loader.loadPositionDeletes(old, entry.getKey());
-          had.forEach(positions::add);
-          rewritten.addAll(old);
-        }
-        DataFile target = targets.get(entry.getKey());
-        PartitionSpec spec = table.specs().get(target.specId());
-        StructLike partition = spec.isUnpartitioned() ? null : target.partition();
-        PositionDeleteWriter<Record> writer =
-            writers.newPositionDeleteWriter(files.newOutputFile(spec, partition), spec, partition);
-        PositionDelete<Record> delete = PositionDelete.create();
-        long[] sorted = positions.stream().mapToLong(Long::longValue).sorted().distinct().toArray();
-        try (writer) {
-          for (long position : sorted) {
-            writer.write(delete.set(entry.getKey(), position));
-          }
-        }
-        // Named as file-scoped, so that readers match it to its one data file without bounds, and
-        // the maintenance knows whose deleted fraction it is.
-        written.add(
-            FileMetadata.deleteFileBuilder(spec)
-                .copy(writer.toDeleteFile())
-                .withReferencedDataFile(entry.getKey())
-                .build());
-      }
-    } catch (IOException | RuntimeException e) {
-      written.forEach(f -> table.io().deleteFile(f.location()));
-      throw e;
-    }
-    return new DeleteWriteResult(written, CharSequenceSet.of(positionsByFile.keySet()), rewritten);
-  }
-
-  private static BaseDeleteLoader loader(Table table) {
-    return new BaseDeleteLoader(f -> table.io().newInputFile(f.location(), f.fileSizeInBytes()));
   }
 
   /** The DVs and file-scoped position deletes {@code base} has for each of {@code paths}. */

@@ -2,9 +2,6 @@ package io.sluice.connect.upsert.maintenance;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import ch.qos.logback.classic.Logger;
-import ch.qos.logback.classic.spi.ILoggingEvent;
-import ch.qos.logback.core.read.ListAppender;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.sluice.connect.testing.Lake;
 import io.sluice.connect.upsert.config.MaintenanceSettings;
@@ -20,6 +17,8 @@ import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.locks.Lock;
 import java.util.concurrent.locks.ReentrantLock;
 import java.util.stream.Collectors;
 import java.util.stream.Stream;
@@ -54,7 +53,6 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-import org.slf4j.LoggerFactory;
 
 /**
  * File rewrites ({@link FileRewrite}, planned by {@link RewritePlanner}) on real JdbcCatalog tables
@@ -111,13 +109,41 @@ class FileRewriteIT {
   }
 
   @Test
-  void onV2APositionDeleteOfASelectedFileCommittedMeanwhileAbandonsTheRewrite() throws IOException {
-    concurrentDeleteOfASelectedFileAbandonsTheRewrite(2);
+  void onV2APositionDeleteOfASelectedFileCommittedMeanwhileIsCarriedOver() throws IOException {
+    concurrentDeleteOfASelectedFileIsCarriedOver(2);
   }
 
   @Test
-  void onV3ADvOfASelectedFileCommittedMeanwhileAbandonsTheRewrite() throws IOException {
-    concurrentDeleteOfASelectedFileAbandonsTheRewrite(3);
+  void onV3ADvOfASelectedFileCommittedMeanwhileIsCarriedOver() throws IOException {
+    concurrentDeleteOfASelectedFileIsCarriedOver(3);
+  }
+
+  @Test
+  void aSelectedFileRewrittenMeanwhileAbandonsTheRewrite() throws IOException {
+    build(3);
+    Snapshot base = table.currentSnapshot();
+    FileBin bin = plannedBin(base);
+    // Another engine's compaction of A (its live rows at the current snapshot, a copy of them).
+    DataFile copy = dataFile(40, 100, "eu");
+    Snapshot now = table.currentSnapshot();
+    table
+        .newRewrite()
+        .validateFromSnapshot(now.snapshotId())
+        .dataSequenceNumber(now.sequenceNumber())
+        .deleteFile(a)
+        .deleteFile(dvOfA)
+        .addFile(copy)
+        .commit();
+    long compacted = table.currentSnapshot().snapshotId();
+    List<String> before = rows();
+
+    RewriteCommit.Result result = fileRewrite().rewrite(table, base, bin);
+
+    assertThat(result).isEqualTo(RewriteCommit.Result.ABANDONED);
+    table.refresh();
+    assertThat(table.currentSnapshot().snapshotId()).isEqualTo(compacted);
+    assertThat(rows()).isEqualTo(before);
+    assertThat(maintenanceFiles()).isEmpty();
   }
 
   @Test
@@ -183,48 +209,78 @@ class FileRewriteIT {
         .isEqualTo(1);
   }
 
-  private void concurrentDeleteOfASelectedFileAbandonsTheRewrite(int version) throws IOException {
+  /**
+   * The sink deletes id 70 of A (position 70) after the rewrite read A: the rewrite, prepared
+   * against the new snapshot, deletes 70 by position in its new file and replaces A's deletes.
+   */
+  private void concurrentDeleteOfASelectedFileIsCarriedOver(int version) throws IOException {
     build(version);
     Snapshot base = table.currentSnapshot();
     FileBin bin = plannedBin(base);
-    RowDelta delta = table.newRowDelta().validateFromSnapshot(base.snapshotId());
-    if (version >= 3) {
-      // As the sink merges: the file's new DV holds its old positions and the new one.
-      List<Position> merged = new ArrayList<>(positions(a, 0, 40));
-      merged.addAll(positions(a, 70, 71));
-      delta.removeDeletes(dvOfA);
-      dv(merged).forEach(delta::addDeletes);
-    } else {
-      delta.addDeletes(positionDeletes(positions(a, 70, 71)));
-    }
-    delta.commit();
-    long concurrent = table.currentSnapshot().snapshotId();
-    List<String> before = rows();
+    List<String> beforeRewrite = rows();
+    AtomicBoolean sinkCommitted = new AtomicBoolean();
+    // The sink commits while the rewrite waits for its turn to commit, after it wrote its files.
+    Lock turn =
+        new ReentrantLock() {
+          @Override
+          public void lock() {
+            if (sinkCommitted.compareAndSet(false, true)) {
+              deleteId70(version, base);
+            }
+            super.lock();
+          }
+        };
 
-    ListAppender<ILoggingEvent> logs = new ListAppender<>();
-    logs.start();
-    Logger logger = (Logger) LoggerFactory.getLogger(RewriteCommit.class);
-    logger.addAppender(logs);
-    RewriteCommit.Result result;
-    try {
-      result = fileRewrite().rewrite(table, base, bin);
-    } finally {
-      logger.detachAppender(logs);
-    }
+    RewriteCommit.Result result =
+        new FileRewrite(0, SETTINGS.targetFileSizeBytes(), () -> false, new RewriteCommit(turn))
+            .rewrite(table, base, bin);
 
-    assertThat(result).isEqualTo(RewriteCommit.Result.ABANDONED);
-    // Iceberg's own check of the replaced data files (BaseRewriteFiles.validate).
-    assertThat(logs.list)
+    assertThat(result).isEqualTo(RewriteCommit.Result.COMMITTED);
+    List<String> expected = beforeRewrite.stream().filter(r -> !r.startsWith("id=70,")).toList();
+    assertThat(expected).hasSize(beforeRewrite.size() - 1);
+    assertThat(rows()).isEqualTo(expected);
+    List<DataFile> data = new ArrayList<>();
+    List<DeleteFile> deletes = new ArrayList<>();
+    TableInventory.read(table, table.currentSnapshot(), true)
+        .groups()
+        .forEach(
+            g -> {
+              data.addAll(g.dataFiles());
+              deletes.addAll(g.deleteFiles());
+            });
+    Set<String> kept = Set.of(b.location(), c.location(), u.location());
+    DataFile rewritten =
+        data.stream().filter(f -> !kept.contains(f.location())).findFirst().orElseThrow();
+    assertThat(data).extracting(DataFile::location).doesNotContain(a.location()).hasSize(4);
+    // No delete names A any more; the one carried over names the new file and deletes one row.
+    assertThat(deletes).noneMatch(d -> a.location().equals(FileGroup.referencedDataFile(d)));
+    assertThat(deletes)
+        .filteredOn(d -> rewritten.location().equals(FileGroup.referencedDataFile(d)))
         .singleElement()
         .satisfies(
-            e ->
-                assertThat(e.getFormattedMessage())
-                    .contains("found new position delete for replaced data file")
-                    .contains(a.location()));
-    table.refresh();
-    assertThat(table.currentSnapshot().snapshotId()).isEqualTo(concurrent);
-    assertThat(rows()).isEqualTo(before).noneMatch(r -> r.startsWith("id=70,"));
-    assertThat(maintenanceFiles()).isEmpty();
+            d -> {
+              assertThat(d.recordCount()).isEqualTo(1);
+              assertThat(d.format())
+                  .isEqualTo(version >= 3 ? FileFormat.PUFFIN : FileFormat.PARQUET);
+            });
+  }
+
+  /** As the sink deletes a key of A: v3 merges A's DV into a new one, v2 adds a position delete. */
+  private void deleteId70(int version, Snapshot base) {
+    try {
+      RowDelta delta = table.newRowDelta().validateFromSnapshot(base.snapshotId());
+      if (version >= 3) {
+        List<Position> merged = new ArrayList<>(positions(a, 0, 40));
+        merged.addAll(positions(a, 70, 71));
+        delta.removeDeletes(dvOfA);
+        dv(merged).forEach(delta::addDeletes);
+      } else {
+        delta.addDeletes(positionDeletes(positions(a, 70, 71)));
+      }
+      delta.commit();
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
   }
 
   private FileRewrite fileRewrite() {

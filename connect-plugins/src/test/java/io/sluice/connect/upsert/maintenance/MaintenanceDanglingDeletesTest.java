@@ -40,7 +40,7 @@ class MaintenanceDanglingDeletesTest {
   }
 
   @Test
-  void aFileRewriteRemovesOnlyTheDeletesThatNameAReplacedFileAlone() {
+  void aFileRewriteRemovesTheDeletesThatNameAReplacedFileAloneNewerOnesToo() {
     DeleteFile dvOfReplaced = dv(4, "data/a.parquet", 3);
     DeleteFile positionsOfReplaced = positionDeletes(S, "data/b.parquet");
     DeleteFile dvOfKept = dv(4, "data/kept.parquet", 3);
@@ -51,8 +51,7 @@ class MaintenanceDanglingDeletesTest {
     assertThat(
             DanglingDeletes.ofReplacedFiles(
                 List.of(dvOfReplaced, positionsOfReplaced, dvOfKept, severalFiles, equality, newer),
-                S,
                 REPLACED))
-        .containsExactly(dvOfReplaced, positionsOfReplaced);
+        .containsExactly(dvOfReplaced, positionsOfReplaced, newer);
   }
 }

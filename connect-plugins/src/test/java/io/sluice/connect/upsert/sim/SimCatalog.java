@@ -112,6 +112,9 @@ public final class SimCatalog extends BaseMetastoreCatalog {
       if (fault == SimWorld.CommitFault.CONCURRENT_COMPACTION && !create) {
         world.runConcurrentWriter(id);
       }
+      if (fault == SimWorld.CommitFault.CONCURRENT_SINK_COMMIT && !create) {
+        world.runConcurrentSinkCommit(id);
+      }
       if (fault == SimWorld.CommitFault.UNKNOWN_NOT_APPLIED) {
         throw new CommitStateUnknownException(new RuntimeException("simulated: not applied"));
       }

@@ -38,7 +38,12 @@ final class SimWorld implements AutoCloseable {
     /** Not applied; the catalog answers with a server error (RESTException). */
     REFUSED_REST,
     /** Another engine's compaction commits between the writer's refresh and its commit. */
-    CONCURRENT_COMPACTION
+    CONCURRENT_COMPACTION,
+    /**
+     * A sink task commits new records of the table between the writer's refresh and its commit:
+     * another task, or the same task when the writer is its maintenance.
+     */
+    CONCURRENT_SINK_COMMIT
   }
 
   final String id;
@@ -47,6 +52,7 @@ final class SimWorld implements AutoCloseable {
   private final Deque<CommitFault> armed = new ArrayDeque<>();
   private final List<String> events;
   private Consumer<TableIdentifier> concurrentWriter = id -> {};
+  private Consumer<TableIdentifier> concurrentSink = id -> {};
 
   SimWorld(LongSupplier wallClock, List<String> events) {
     this.id = "w" + NEXT.incrementAndGet();
@@ -69,6 +75,14 @@ final class SimWorld implements AutoCloseable {
 
   void onConcurrentCommit(Consumer<TableIdentifier> writer) {
     this.concurrentWriter = writer;
+  }
+
+  void onConcurrentSinkCommit(Consumer<TableIdentifier> sink) {
+    this.concurrentSink = sink;
+  }
+
+  void runConcurrentSinkCommit(TableIdentifier table) {
+    concurrentSink.accept(table);
   }
 
   synchronized void arm(CommitFault fault) {

@@ -7,7 +7,9 @@ import io.sluice.lake.offsets.IcebergOffsets;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
+import java.util.ArrayDeque;
 import java.util.ArrayList;
+import java.util.Deque;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
@@ -17,11 +19,13 @@ import java.util.Random;
 import java.util.Set;
 import java.util.TreeMap;
 import org.apache.iceberg.DataFile;
+import org.apache.iceberg.DataOperations;
 import org.apache.iceberg.DeleteFile;
 import org.apache.iceberg.ManifestContent;
 import org.apache.iceberg.ManifestFile;
 import org.apache.iceberg.ManifestFiles;
 import org.apache.iceberg.Snapshot;
+import org.apache.iceberg.SnapshotSummary;
 import org.apache.iceberg.Table;
 import org.apache.iceberg.catalog.TableIdentifier;
 import org.apache.iceberg.data.IcebergGenerics;
@@ -89,6 +93,10 @@ final class Simulation {
   private final Set<Long> countedSnapshots = new HashSet<>();
   private final Map<String, Integer> modes = new TreeMap<>();
   private int zombies;
+  // The tasks whose calls are running, innermost first (a concurrent commit nests one call).
+  private final Deque<SimTask> running = new ArrayDeque<>();
+  private SimTask maintaining;
+  private Violation nestedViolation;
 
   Simulation(long seed, int steps) {
     this.seed = seed;
@@ -130,6 +138,7 @@ final class Simulation {
     catalog.put("table-default.commit.retry.max-wait-ms", "2");
     observer.initialize("sim", catalog);
     world.onConcurrentCommit(this::externalCompaction);
+    world.onConcurrentSinkCommit(this::concurrentSinkCommit);
 
     props.put("name", CONNECTOR);
     props.put("topics.regex", "broker\\.sim\\..+\\.clean");
@@ -207,7 +216,12 @@ final class Simulation {
     } else if (r < 85) {
       armFault();
     } else if (r < 89) {
-      armFault();
+      if (random.nextBoolean()) {
+        armFault();
+      } else {
+        // A rewrite of the pass races a commit of the sink (rows deleted in files it copies).
+        arm(SimWorld.CommitFault.CONCURRENT_SINK_COMMIT);
+      }
       maintenance(pick(all()));
     } else if (r < 95) {
       maintenance(pick(all()));
@@ -372,7 +386,10 @@ final class Simulation {
 
   private void armFault() {
     SimWorld.CommitFault[] all = SimWorld.CommitFault.values();
-    SimWorld.CommitFault fault = all[random.nextInt(all.length)];
+    arm(all[random.nextInt(all.length)]);
+  }
+
+  private void arm(SimWorld.CommitFault fault) {
     world.arm(fault);
     faults++;
     schedule.add("arm " + fault + " for the next commit of the sink");
@@ -384,7 +401,60 @@ final class Simulation {
     }
     schedule.add(task.name() + " maintenance passes");
     task.maintenance.tick();
-    run(task, task.maintenance::runQueued);
+    runMaintenance(task);
+  }
+
+  private void runMaintenance(SimTask task) {
+    SimTask before = maintaining;
+    maintaining = task;
+    try {
+      run(task, task.maintenance::runQueued);
+    } finally {
+      maintaining = before;
+    }
+  }
+
+  /**
+   * Inside another commit to {@code id}, between its refresh and its catalog swap: a task holding a
+   * partition of the table takes a few new records of it and commits them. Not the task whose own
+   * commit this is (its put is running), but it may be the task whose maintenance is committing.
+   */
+  private void concurrentSinkCommit(TableIdentifier id) {
+    SimTask outer = running.peek();
+    List<SimTask> candidates =
+        live().stream()
+            .filter(t -> t != outer || t == maintaining)
+            .filter(t -> t.assignment().stream().anyMatch(tp -> tableOf(tp).equals(id)))
+            .toList();
+    SimTask task = pick(candidates);
+    if (task == null) {
+      schedule.add("  no other task holds a partition of " + id + " to commit meanwhile");
+      return;
+    }
+    List<TopicPartition> tps =
+        task.assignment().stream().filter(tp -> tableOf(tp).equals(id)).toList();
+    TopicPartition tp = tps.get(random.nextInt(tps.size()));
+    int n = 1 + random.nextInt(4);
+    StringBuilder what =
+        new StringBuilder("  meanwhile " + task.name() + " commits " + n + " new records of " + tp);
+    for (int i = 0; i < n; i++) {
+      SourceModel.Event e = source.produce(tp, random, true);
+      what.append(' ').append(e.offset()).append('=').append(e.kind()).append('(').append(e.key());
+      what.append(')');
+    }
+    schedule.add(what.toString());
+    try {
+      run(task, () -> task.poll(source, 100));
+      clock.advanceMs(INTERVAL_MS);
+      run(task, () -> task.put(List.of()));
+    } catch (Violation e) {
+      nestedViolation = e;
+      throw e;
+    }
+  }
+
+  private static TableIdentifier tableOf(TopicPartition tp) {
+    return SourceModel.tableOf(tp.topic());
   }
 
   private void externalCompactionStep() {
@@ -434,7 +504,7 @@ final class Simulation {
     }
     for (SimTask t : tasks) {
       t.maintenance.tick();
-      run(t, t.maintenance::runQueued);
+      runMaintenance(t);
     }
     check("after the last maintenance");
     for (String topic : source.topics()) {
@@ -492,7 +562,7 @@ final class Simulation {
       if (round % 3 == 0) {
         for (SimTask t : tasks) {
           t.maintenance.tick();
-          run(t, t.maintenance::runQueued);
+          runMaintenance(t);
         }
       }
       for (String topic : source.topics()) {
@@ -603,6 +673,14 @@ final class Simulation {
   private void countModes(Table table) {
     for (Snapshot s : org.apache.iceberg.util.SnapshotUtil.currentAncestors(table)) {
       String mode = s.summary().get(UpsertCommitter.COMMIT_MODE);
+      if (mode == null && DataOperations.REPLACE.equals(s.operation())) {
+        // A rewrite (the maintenance's, an external compaction); carrying deletes over when it
+        // adds delete files (FileRewrite rebased onto a commit that deleted rows it had copied).
+        mode =
+            s.summary().containsKey(SnapshotSummary.ADDED_DELETE_FILES_PROP)
+                ? "rewrite carrying deletes"
+                : "rewrite";
+      }
       if (mode != null && countedSnapshots.add(s.snapshotId())) {
         modes.merge(mode, 1, Integer::sum);
       }
@@ -610,6 +688,10 @@ final class Simulation {
   }
 
   private void check(String when) {
+    if (nestedViolation != null) {
+      // Raised inside another writer's commit, which may have caught it.
+      throw nestedViolation;
+    }
     for (String topic : source.topics()) {
       TableIdentifier id = SourceModel.tableOf(topic);
       if (!observer.tableExists(id)) {
@@ -807,12 +889,15 @@ final class Simulation {
   // ---------------------------------------------------------------- helpers
 
   private void run(SimTask task, Runnable action) {
+    running.push(task);
     try {
       action.run();
     } catch (Violation e) {
       throw e;
     } catch (RuntimeException e) {
       throw new Violation(task.name() + " failed: " + e);
+    } finally {
+      running.pop();
     }
   }
 

@@ -1,0 +1,146 @@
+package io.sluice.connect.upsert.write;
+
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import org.apache.iceberg.DataFile;
+import org.apache.iceberg.DeleteFile;
+import org.apache.iceberg.FileFormat;
+import org.apache.iceberg.FileMetadata;
+import org.apache.iceberg.PartitionSpec;
+import org.apache.iceberg.StructLike;
+import org.apache.iceberg.Table;
+import org.apache.iceberg.TableUtil;
+import org.apache.iceberg.data.BaseDeleteLoader;
+import org.apache.iceberg.data.GenericFileWriterFactory;
+import org.apache.iceberg.data.Record;
+import org.apache.iceberg.deletes.BaseDVFileWriter;
+import org.apache.iceberg.deletes.PositionDelete;
+import org.apache.iceberg.deletes.PositionDeleteIndex;
+import org.apache.iceberg.deletes.PositionDeleteWriter;
+import org.apache.iceberg.io.DeleteWriteResult;
+import org.apache.iceberg.io.OutputFileFactory;
+import org.apache.iceberg.util.CharSequenceSet;
+
+/**
+ * Deletes by position of rows of some data files, one delete file per data file, each merged with
+ * the position deletes that data file had: on format v3 a deletion vector, on v2 a file-scoped
+ * position-delete file (its referenced data file set, so that readers and the maintenance know its
+ * one file). The delete files they replace are named in the result as rewritten. Used by the sink's
+ * commits ({@link PositionDeltaWriter}) and by a file rewrite that carries deletes committed while
+ * it ran over to its new files.
+ */
+public final class PositionDeletes {
+  private PositionDeletes() {}
+
+  /**
+   * @param positionsByFile new positions to delete, by data file location
+   * @param targets the data file of each location of {@code positionsByFile}
+   * @param previous the DVs and file-scoped position deletes each data file has now (absent: none)
+   * @throws IOException when a file cannot be written; those written are then deleted
+   */
+  public static DeleteWriteResult write(
+      Table table,
+      OutputFileFactory files,
+      Map<String, List<Long>> positionsByFile,
+      Map<String, DataFile> targets,
+      Map<String, List<DeleteFile>> previous)
+      throws IOException {
+    return TableUtil.formatVersion(table) >= 3
+        ? writeDvs(table, files, positionsByFile, targets, previous)
+        : writePositionDeletes(table, files, positionsByFile, targets, previous);
+  }
+
+  /**
+   * One DV per touched data file, holding the positions it had (its current DV, or file-scoped
+   * position deletes of a table upgraded from v2) and the new ones; the old ones are rewritten.
+   */
+  private static DeleteWriteResult writeDvs(
+      Table table,
+      OutputFileFactory files,
+      Map<String, List<Long>> positionsByFile,
+      Map<String, DataFile> targets,
+      Map<String, List<DeleteFile>> previous)
+      throws IOException {
+    BaseDeleteLoader loader = loader(table);
+    BaseDVFileWriter dvs =
+        new BaseDVFileWriter(
+            files,
+            path -> {
+              List<DeleteFile> old = previous.get(path);
+              return old == null ? null : loader.loadPositionDeletes(old, path);
+            });
+    try (dvs) {
+      for (Map.Entry<String, List<Long>> entry : positionsByFile.entrySet()) {
+        DataFile target = targets.get(entry.getKey());
+        PartitionSpec spec = table.specs().get(target.specId());
+        for (long position : entry.getValue()) {
+          dvs.delete(entry.getKey(), position, spec, target.partition());
+        }
+      }
+    }
+    return dvs.result();
+  }
+
+  /**
+   * One position-delete file per touched data file, holding the positions its file-scoped position
+   * deletes had and the new ones, in order; the old files are rewritten. So a v2 data file, like a
+   * v3 one, has at most one delete file the sink wrote, however many commits touched it.
+   */
+  private static DeleteWriteResult writePositionDeletes(
+      Table table,
+      OutputFileFactory files,
+      Map<String, List<Long>> positionsByFile,
+      Map<String, DataFile> targets,
+      Map<String, List<DeleteFile>> previous)
+      throws IOException {
+    GenericFileWriterFactory writers =
+        new GenericFileWriterFactory.Builder(table)
+            .dataSchema(table.schema())
+            .deleteFileFormat(FileFormat.PARQUET)
+            .build();
+    List<DeleteFile> written = new ArrayList<>();
+    List<DeleteFile> rewritten = new ArrayList<>();
+    BaseDeleteLoader loader = loader(table);
+    try {
+      for (Map.Entry<String, List<Long>> entry : positionsByFile.entrySet()) {
+        List<Long> positions = new ArrayList<>(entry.getValue());
+        List<DeleteFile> old = previous.get(entry.getKey());
+        if (old != null) {
+          PositionDeleteIndex had = loader.loadPositionDeletes(old, entry.getKey());
+          had.forEach(positions::add);
+          rewritten.addAll(old);
+        }
+        DataFile target = targets.get(entry.getKey());
+        PartitionSpec spec = table.specs().get(target.specId());
+        StructLike partition = spec.isUnpartitioned() ? null : target.partition();
+        PositionDeleteWriter<Record> writer =
+            writers.newPositionDeleteWriter(files.newOutputFile(spec, partition), spec, partition);
+        PositionDelete<Record> delete = PositionDelete.create();
+        long[] sorted = positions.stream().mapToLong(Long::longValue).sorted().distinct().toArray();
+        try (writer) {
+          for (long position : sorted) {
+            writer.write(delete.set(entry.getKey(), position));
+          }
+        }
+        // Named as file-scoped, so that readers match it to its one data file without bounds, and
+        // the maintenance knows whose deleted fraction it is.
+        written.add(
+            FileMetadata.deleteFileBuilder(spec)
+                .copy(writer.toDeleteFile())
+                .withReferencedDataFile(entry.getKey())
+                .build());
+      }
+    } catch (IOException | RuntimeException e) {
+      written.forEach(f -> table.io().deleteFile(f.location()));
+      throw e;
+    }
+    return new DeleteWriteResult(written, CharSequenceSet.of(positionsByFile.keySet()), rewritten);
+  }
+
+  /** Reads position deletes and DVs of {@code table}. */
+  public static BaseDeleteLoader loader(Table table) {
+    return new BaseDeleteLoader(f -> table.io().newInputFile(f.location(), f.fileSizeInBytes()));
+  }
+}
