@@ -236,4 +236,51 @@ class ScanAnatomy {
     }
     measureAll();
   }
+
+  /**
+   * The same at the sizes of {@code sluice bench maintenance} (format v3): {@code
+   * -Dsluice.measure.keys} rows (300,000 by default) compacted, in one file with a DV of 15% of its
+   * rows or of one row, and in 9 files without and with such DVs.
+   */
+  @Test
+  void atScale() throws IOException {
+    int keys = Integer.getInteger("sluice.measure.keys", 300_000);
+    int dead = keys * 15 / 100;
+    Table a = table(3);
+    a.newAppend().appendFile(data(a, 0, keys, 0)).commit();
+    report("compacted, 1 file", a);
+    for (int deleted : new int[] {1, dead}) {
+      Table b = table(3);
+      DataFile file = data(b, 0, keys + deleted, 0);
+      b.newAppend().appendFile(file).commit();
+      var rd = b.newRowDelta();
+      dv(b, file, keys, keys + deleted).forEach(rd::addDeletes);
+      rd.commit();
+      report("1 file, DV of " + deleted + " rows", b);
+    }
+    for (int deleted : new int[] {0, 1, dead / 9}) {
+      Table c = table(3);
+      var append = c.newAppend();
+      List<DataFile> files = new ArrayList<>();
+      for (int f = 0; f < 9; f++) {
+        long from = (long) f * keys / 9;
+        long to = (long) (f + 1) * keys / 9;
+        DataFile file = data(c, from, to + deleted, 0);
+        files.add(file);
+        append.appendFile(file);
+      }
+      append.commit();
+      if (deleted > 0) {
+        var rd = c.newRowDelta();
+        for (DataFile file : files) {
+          long rows = file.recordCount();
+          dv(c, file, rows - deleted, rows).forEach(rd::addDeletes);
+        }
+        rd.commit();
+      }
+      c.rewriteManifests().clusterBy(f -> 1).commit();
+      report("9 files, DVs of " + deleted + " rows each", c);
+    }
+    measureAll();
+  }
 }
