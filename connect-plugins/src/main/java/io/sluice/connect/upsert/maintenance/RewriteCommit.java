@@ -90,8 +90,15 @@ final class RewriteCommit {
     commits.lock();
     try {
       for (int attempt = 1; attempt <= attempts; attempt++) {
-        table.refresh();
-        Optional<Prepared> prepared = prepare.get();
+        Optional<Prepared> prepared;
+        try {
+          table.refresh();
+          prepared = prepare.get();
+        } catch (RuntimeException e) {
+          // Nothing reached the catalog: the new files are nobody's.
+          delete(table, written);
+          throw e;
+        }
         if (prepared.isEmpty()) {
           delete(table, written);
           log.info("Rewrite of {} abandoned: its files changed beyond what it can carry", what);
