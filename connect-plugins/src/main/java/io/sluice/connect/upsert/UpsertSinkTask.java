@@ -320,6 +320,12 @@ public class UpsertSinkTask extends SinkTask {
         tables.clear();
       }
     }
+    // The next commit is due an interval after this one started, but at least half an interval
+    // after it ended: a commit that takes about the interval or longer (a large table, a slow
+    // catalog) would otherwise be followed at once by another of the few records polled meanwhile,
+    // and a sink behind its topic would commit one poll at a time.
+    long halfInterval = config.commitIntervalMs() * 1_000_000 / 2;
+    lastCommitNanos = Math.max(now, runtime.intervalClock().getAsLong() - halfInterval);
     if (quarantine != null) {
       quarantine.committed(held);
     }
