@@ -49,7 +49,8 @@ public final class MaintenanceConfig {
       "Once a table partition has this many data files smaller than 3/4 of"
           + " maintenance.target-file-size-bytes, its smallest ones are merged: from the"
           + " smallest up, each joining while it holds at most twice the live bytes of those"
-          + " before it, so a large file is never rewritten for the sake of a few small ones.";
+          + " before it, so a large file is never rewritten for the sake of a few small ones, and"
+          + " at most twice this many in one pass.";
 
   public static final String REWRITE_DELETED_FRACTION_CONFIG =
       "maintenance.rewrite.deleted-fraction";

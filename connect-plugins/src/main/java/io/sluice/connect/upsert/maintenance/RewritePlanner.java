@@ -26,6 +26,17 @@ final class RewritePlanner {
    */
   static final double SMALL_FILE_GROWTH = 2;
 
+  /**
+   * At most this many small files (twice {@code rewrite.small-files}) are merged by one pass. When
+   * every file is small and alike (a table filling at tens of thousands of rows a second, one file
+   * per commit), the growth rule takes them all, and one pass would rewrite the whole table: at 10M
+   * keys such passes did not finish while the sink wrote (docs/benchmarks.md). Merged a few at a
+   * time, the files form levels, each rewritten about once per level.
+   */
+  int mostSmallFiles() {
+    return 2 * settings.rewriteSmallFiles();
+  }
+
   private final MaintenanceSettings settings;
 
   /** The rewrites a pass commits: whole partitions first, then bins of files. */
@@ -101,7 +112,8 @@ final class RewritePlanner {
   /**
    * Once the partition has {@code rewrite.small-files} small files: its clean small files from the
    * smallest up, while each holds at most {@link #SMALL_FILE_GROWTH} times the live bytes of those
-   * before it; none unless two.
+   * before it (starting over from a file that a single smaller one cannot take), and at most {@link
+   * #mostSmallFiles()}; none unless two.
    */
   private List<DataFileDeletes> smallFilesToMerge(List<DataFileDeletes> files) {
     List<DataFileDeletes> small =
@@ -116,8 +128,17 @@ final class RewritePlanner {
             .filter(f -> !isDirty(f))
             .sorted(Comparator.comparingLong(DataFileDeletes::liveBytes))
             .toList()) {
-      if (!taken.isEmpty() && file.liveBytes() > SMALL_FILE_GROWTH * takenBytes) {
+      if (taken.size() == mostSmallFiles()) {
         break;
+      }
+      if (!taken.isEmpty() && file.liveBytes() > SMALL_FILE_GROWTH * takenBytes) {
+        if (taken.size() >= 2) {
+          break;
+        }
+        // One much smaller file alone: merging starts from this one instead, so that a single
+        // tiny file never keeps a row of alike files from being merged.
+        taken.clear();
+        takenBytes = 0;
       }
       taken.add(file);
       takenBytes += file.liveBytes();

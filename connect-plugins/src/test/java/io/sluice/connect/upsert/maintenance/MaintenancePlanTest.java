@@ -187,6 +187,44 @@ class MaintenancePlanTest {
   }
 
   @Test
+  void aPassMergesAtMostTwiceTheThresholdOfAlikeSmallFiles() {
+    FileGroup group = group("b=0", 0);
+    for (int i = 0; i < 50; i++) {
+      group.dataFiles().add(dataFile("commit-" + i, 100 * 1024 + i));
+    }
+
+    List<FileBin> bins = planner.plan(List.of(group)).bins();
+
+    // The smallest ones, 2 x rewrite.small-files (3) of them, not all 50 in one pass.
+    assertThat(bins)
+        .singleElement()
+        .satisfies(
+            b ->
+                assertThat(b.locations())
+                    .containsExactlyInAnyOrder(
+                        "commit-0", "commit-1", "commit-2", "commit-3", "commit-4", "commit-5"));
+  }
+
+  @Test
+  void oneTinyFileDoesNotKeepAlikeSmallFilesFromBeingMerged() {
+    FileGroup group = group("b=0", 0);
+    group.dataFiles().add(dataFile("tiny", 1024));
+    for (int i = 0; i < 4; i++) {
+      group.dataFiles().add(dataFile("commit-" + i, 500 * 1024 + i));
+    }
+
+    List<FileBin> bins = planner.plan(List.of(group)).bins();
+
+    // The 500 KB files are more than twice the tiny one: they merge among themselves.
+    assertThat(bins)
+        .singleElement()
+        .satisfies(
+            b ->
+                assertThat(b.locations())
+                    .containsExactlyInAnyOrder("commit-0", "commit-1", "commit-2", "commit-3"));
+  }
+
+  @Test
   void aPartitionOfOneCompactedFileAndNoDeletesIsNeverDue() {
     FileGroup compacted = group("b=0", 0);
     compacted.dataFiles().add(dataFile("compacted", 1024));
