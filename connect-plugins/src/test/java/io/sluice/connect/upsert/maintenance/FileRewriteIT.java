@@ -172,15 +172,8 @@ class FileRewriteIT {
     table.refresh();
     assertThat(rows()).isEqualTo(before);
     // The live files, from the manifests (a scan would not show a delete file left dangling).
-    List<DataFile> data = new ArrayList<>();
-    List<DeleteFile> deletes = new ArrayList<>();
-    TableInventory.read(table, table.currentSnapshot(), true)
-        .groups()
-        .forEach(
-            g -> {
-              data.addAll(g.dataFiles());
-              deletes.addAll(g.deleteFiles());
-            });
+    List<DataFile> data = liveFiles().dataFiles();
+    List<DeleteFile> deletes = liveFiles().deleteFiles();
     Set<String> kept = Set.of(b.location(), c.location(), u.location());
     assertThat(data).extracting(DataFile::location).containsAll(kept).hasSize(4);
     DataFile rewritten =
@@ -239,15 +232,8 @@ class FileRewriteIT {
     List<String> expected = beforeRewrite.stream().filter(r -> !r.startsWith("id=70,")).toList();
     assertThat(expected).hasSize(beforeRewrite.size() - 1);
     assertThat(rows()).isEqualTo(expected);
-    List<DataFile> data = new ArrayList<>();
-    List<DeleteFile> deletes = new ArrayList<>();
-    TableInventory.read(table, table.currentSnapshot(), true)
-        .groups()
-        .forEach(
-            g -> {
-              data.addAll(g.dataFiles());
-              deletes.addAll(g.deleteFiles());
-            });
+    List<DataFile> data = liveFiles().dataFiles();
+    List<DeleteFile> deletes = liveFiles().deleteFiles();
     Set<String> kept = Set.of(b.location(), c.location(), u.location());
     DataFile rewritten =
         data.stream().filter(f -> !kept.contains(f.location())).findFirst().orElseThrow();
@@ -281,6 +267,19 @@ class FileRewriteIT {
     } catch (IOException e) {
       throw new UncheckedIOException(e);
     }
+  }
+
+  /** The live files of the current snapshot, from the manifests. */
+  private FileGroup liveFiles() {
+    FileGroup all = new FileGroup(0, null, "");
+    TableInventory.read(table, table.currentSnapshot(), true)
+        .groups()
+        .forEach(
+            g -> {
+              all.dataFiles().addAll(g.dataFiles());
+              all.deleteFiles().addAll(g.deleteFiles());
+            });
+    return all;
   }
 
   private FileRewrite fileRewrite() {
