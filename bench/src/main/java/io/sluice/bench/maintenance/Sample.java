@@ -8,11 +8,16 @@ package io.sluice.bench.maintenance;
  * @param snapshotId the snapshot scanned
  * @param rows the rows the snapshot holds (deletes applied)
  * @param files its live files
- * @param scanMs median time of a full scan with Iceberg's generic reader
+ * @param scanMs the least CPU time of several full scans with Iceberg's generic reader ({@link
+ *     ReadCpu})
  * @param compactedScanMs the same for a copy of those rows in one data file without deletes
- * @param ratio {@code scanMs / compactedScanMs}
+ * @param ratio {@code scanMs / compactedScanMs}: the scan ratio
  * @param compactedBytes the size of the compacted copy's one data file: what the rows cost written
  *     once, compacted
+ * @param scanWallMs the least wall time of the table's scans
+ * @param compactedScanWallMs the same for the compacted copy
+ * @param wallRatio {@code scanWallMs / compactedScanWallMs}: shown, no target (it counts what else
+ *     ran on the machine meanwhile)
  */
 public record Sample(
     int commits,
@@ -23,8 +28,11 @@ public record Sample(
     double scanMs,
     double compactedScanMs,
     double ratio,
-    long compactedBytes) {
-  /** A sample; the ratio from the two scan times (0 when the compacted scan took no time). */
+    long compactedBytes,
+    double scanWallMs,
+    double compactedScanWallMs,
+    double wallRatio) {
+  /** A sample; the ratios from the two scan times (0 when the compacted scan took no time). */
   public static Sample of(
       int commits,
       long elapsedMs,
@@ -33,7 +41,9 @@ public record Sample(
       TableFiles files,
       double scanMs,
       double compactedScanMs,
-      long compactedBytes) {
+      long compactedBytes,
+      double scanWallMs,
+      double compactedScanWallMs) {
     return new Sample(
         commits,
         elapsedMs,
@@ -43,6 +53,9 @@ public record Sample(
         scanMs,
         compactedScanMs,
         compactedScanMs > 0 ? scanMs / compactedScanMs : 0,
-        compactedBytes);
+        compactedBytes,
+        scanWallMs,
+        compactedScanWallMs,
+        compactedScanWallMs > 0 ? scanWallMs / compactedScanWallMs : 0);
   }
 }

@@ -4,16 +4,25 @@ package io.sluice.bench.maintenance;
 final class SampleTable {
   static final String HEADER =
       String.format(
-          "%-4s %7s %8s %9s %6s %7s %7s %9s %9s %6s",
-          "mode", "commits", "time s", "rows", "data", "eq-del", "pos-del", "scan ms", "compact",
-          "ratio");
+          "%-4s %7s %8s %9s %6s %7s %7s %9s %9s %6s %6s",
+          "mode",
+          "commits",
+          "time s",
+          "rows",
+          "data",
+          "eq-del",
+          "pos-del",
+          "scan cpu",
+          "compact",
+          "ratio",
+          "wall");
 
   private SampleTable() {}
 
   /** One sample's line, under {@link #HEADER}. */
   static String row(Mode mode, Sample s) {
     return String.format(
-        "%-4s %7d %8.1f %,9d %6d %7d %7d %9.1f %9.1f %6.2f",
+        "%-4s %7d %8.1f %,9d %6d %7d %7d %9.1f %9.1f %6.2f %6.2f",
         mode.label(),
         s.commits(),
         s.elapsedMs() / 1000.0,
@@ -23,6 +32,7 @@ final class SampleTable {
         s.files().positionDeleteFiles(),
         s.scanMs(),
         s.compactedScanMs(),
-        s.ratio());
+        s.ratio(),
+        s.wallRatio());
   }
 }

@@ -96,9 +96,9 @@ class MaintenanceBenchCommandTest {
         .contains("maintenance on:     1,571 records/s")
         .contains("  visible after p50 700 ms, p95 1,100 ms, p99 1,400 ms, max 2,100 ms")
         .contains(
-            "  scan ratio over 2 samples (12.3 s of sampling while the sink ran): max 1.60, last"
-                + " 1.60; files left: 10 data (20,000 rows), 10 equality-delete (10,000 deletes),"
-                + " 0 position-delete (0 deletes)")
+            "  scan ratio (CPU) over 2 samples (12.3 s of sampling while the sink ran): max 1.60,"
+                + " last 1.60 (wall clock: max 3.20); files left: 10 data (20,000 rows),"
+                + " 10 equality-delete (10,000 deletes), 0 position-delete (0 deletes)")
         .contains(
             "  written: 26,400,000 bytes in 51 snapshots, 2.00x the changed rows (110,000 changes x"
                 + " 120.0 bytes a row compacted); a lower bound: 0 snapshots without"

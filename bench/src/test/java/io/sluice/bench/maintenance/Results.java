@@ -43,7 +43,9 @@ final class Results {
                         new TableFiles(5 * (i + 1), 20_000, 5 * (i + 1), 10_000, 0, 0),
                         scanMs[2 * i],
                         scanMs[2 * i + 1],
-                        1_194_000))
+                        1_194_000,
+                        2 * scanMs[2 * i],
+                        scanMs[2 * i + 1]))
             .toList();
     return ModeResult.of(
         mode,

@@ -73,6 +73,8 @@ class ScanSamplerTest {
     assertThat(sample.scanMs()).isPositive();
     assertThat(sample.compactedScanMs()).isPositive();
     assertThat(sample.ratio()).isEqualTo(sample.scanMs() / sample.compactedScanMs());
+    assertThat(sample.scanWallMs()).isPositive();
+    assertThat(sample.wallRatio()).isEqualTo(sample.scanWallMs() / sample.compactedScanWallMs());
     assertThat(sample.compactedBytes()).as("one small Parquet file").isBetween(100L, 10_000L);
     assertThat(catalog.tableExists(COMPACTED)).as("the copy is dropped again").isFalse();
   }

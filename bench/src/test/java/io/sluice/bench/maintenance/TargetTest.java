@@ -26,7 +26,9 @@ class TargetTest {
 
   @Test
   void aSampleWhoseCompactedScanTookNoTimeHasNoRatio() {
-    assertThat(Sample.of(5, 1, 1, 1, TableFiles.NONE, 12, 0, 0).ratio()).isZero();
+    Sample sample = Sample.of(5, 1, 1, 1, TableFiles.NONE, 12, 0, 0, 14, 0);
+    assertThat(sample.ratio()).isZero();
+    assertThat(sample.wallRatio()).isZero();
   }
 
   @Test
