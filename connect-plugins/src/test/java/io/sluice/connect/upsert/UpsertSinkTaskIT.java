@@ -28,12 +28,15 @@ import java.util.Map;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Function;
 import org.apache.iceberg.Snapshot;
 import org.apache.iceberg.Table;
 import org.apache.iceberg.TableUtil;
 import org.apache.iceberg.catalog.TableIdentifier;
 import org.apache.iceberg.data.Record;
+import org.apache.iceberg.events.CreateSnapshotEvent;
+import org.apache.iceberg.events.Listeners;
 import org.apache.kafka.clients.consumer.Consumer;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.MockConsumer;
@@ -119,6 +122,59 @@ class UpsertSinkTaskIT {
     assertThat(snapshots).hasSize(2);
     assertThat(lake.offsets(TABLE, "orders-upsert")).isEqualTo(Map.of(P0, 6L, P1, 3L));
     assertThat(task.preCommit()).isEqualTo(Map.of(P0, 6L, P1, 3L));
+  }
+
+  /**
+   * A commit is due an interval after the previous one started, and at least half an interval after
+   * it ended. The commit is made to take 1.5 intervals: the interval clock moves on when Iceberg
+   * announces its snapshot, as a slow commit on a large table would.
+   */
+  @Test
+  void aCommitLongerThanTheIntervalIsFollowedHalfAnIntervalAfterItEnded() {
+    SinkHarness task = start(Map.of());
+    long interval = INTERVAL_MS * 1_000_000;
+    slowCommits.set(task);
+    try {
+      task.put(upsert(0, 0, "c", 1, "ann"));
+      task.commit(); // starts at 1.0 intervals, ends at 2.5
+      assertThat(task.clock.get()).isEqualTo(5 * interval / 2);
+      assertThat(snapshots()).hasSize(1);
+
+      task.clock.set(3 * interval - 1);
+      task.put(upsert(0, 1, "c", 2, "bob"));
+      assertThat(snapshots())
+          .as("not due before half an interval after the slow commit ended (at 3.0 intervals)")
+          .hasSize(1);
+      slowCommits.set(null);
+      task.clock.set(3 * interval);
+      task.put(List.of());
+      assertThat(snapshots()).as("due at 3.0 intervals").hasSize(2);
+
+      // A quick commit (ended at once, at 3.0): the next is due an interval after it started.
+      task.clock.set(4 * interval - 1);
+      task.put(upsert(0, 2, "c", 3, "cid"));
+      assertThat(snapshots()).hasSize(2);
+      task.clock.set(4 * interval);
+      task.put(List.of());
+      assertThat(snapshots()).hasSize(3);
+      assertThat(state()).containsExactly("1=ann", "2=bob", "3=cid");
+    } finally {
+      slowCommits.set(null);
+    }
+  }
+
+  /** While set, each snapshot Iceberg commits moves this harness's interval clock 1.5 intervals. */
+  private static final AtomicReference<SinkHarness> slowCommits = new AtomicReference<>();
+
+  static {
+    Listeners.register(
+        event -> {
+          SinkHarness slow = slowCommits.get();
+          if (slow != null && event.tableName().endsWith(TABLE.name())) {
+            slow.clock.addAndGet(3 * INTERVAL_MS * 1_000_000 / 2);
+          }
+        },
+        CreateSnapshotEvent.class);
   }
 
   @Test
