@@ -27,6 +27,11 @@ record DataFileDeletes(DataFile file, List<DeleteFile> deletes) {
     return file.recordCount() == 0 ? 0 : (double) deletedRows() / file.recordCount();
   }
 
+  /** The file's rows less those its deletes delete. */
+  long liveRows() {
+    return file.recordCount() - deletedRows();
+  }
+
   /** The bytes of the file's live rows, assuming rows of one size. */
   long liveBytes() {
     return Math.round(file.fileSizeInBytes() * (1 - deletedFraction()));

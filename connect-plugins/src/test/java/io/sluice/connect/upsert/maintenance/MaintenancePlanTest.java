@@ -167,6 +167,42 @@ class MaintenancePlanTest {
   }
 
   @Test
+  void aSmallPartitionMergesFewerSmallFilesThanALargeOne() {
+    RewritePlanner defaults = withSmallFiles(8);
+    // 300,000 rows: 1 + 300,000 x 0.1 / 10,000 = 4 small files are due, 3 are not.
+    assertThat(defaults.smallFilesDue(300_000)).isEqualTo(4);
+    assertThat(defaults.plan(List.of(alike("small-3", 3, 100_000))).bins()).isEmpty();
+    assertThat(defaults.plan(List.of(alike("small-4", 4, 75_000))).bins())
+        .singleElement()
+        .satisfies(b -> assertThat(b.files()).hasSize(4));
+    // 1,000,000 rows: rewrite.small-files (8), not fewer.
+    assertThat(defaults.smallFilesDue(1_000_000)).isEqualTo(8);
+    assertThat(defaults.plan(List.of(alike("large-7", 7, 150_000))).bins()).isEmpty();
+    assertThat(defaults.plan(List.of(alike("large-8", 8, 125_000))).bins()).hasSize(1);
+    // Never fewer than 3, nor more than the setting; a share of a larger setting.
+    assertThat(defaults.smallFilesDue(0)).isEqualTo(3);
+    assertThat(planner.smallFilesDue(10_000_000)).isEqualTo(3);
+    assertThat(withSmallFiles(16).smallFilesDue(300_000)).isEqualTo(8);
+    assertThat(withSmallFiles(Integer.MAX_VALUE).smallFilesDue(0))
+        .as("merging turned off stays off in a small partition")
+        .isGreaterThan(1_000_000);
+  }
+
+  private static RewritePlanner withSmallFiles(int smallFiles) {
+    return new RewritePlanner(
+        new MaintenanceSettings(4, smallFiles, 0.2, 8 * MB, 10, 0, 3_600_000, 60_000, 50, 1_000));
+  }
+
+  /** A partition of {@code files} alike small files of {@code rows} rows each. */
+  private static FileGroup alike(String name, int files, long rows) {
+    FileGroup group = group(name, 0);
+    for (int i = 0; i < files; i++) {
+      group.dataFiles().add(dataFile(name + "-" + i, MB + i, rows));
+    }
+    return group;
+  }
+
+  @Test
   void aLargerSmallFileIsNotRewrittenForTheSakeOfAFewTinyOnes() {
     FileGroup group = group("b=0", 0);
     for (int i = 0; i < 3; i++) {
