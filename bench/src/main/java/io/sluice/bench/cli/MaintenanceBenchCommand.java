@@ -46,8 +46,8 @@ import picocli.CommandLine.Spec;
           + " commits of the workload.",
       "Samples: every --sample-every commits and once after the last record became visible, the"
           + " current snapshot is scanned in full with Iceberg's generic reader (deletes applied;"
-          + " one untimed scan, then 5 timed ones, or more while they add up to less than 200 ms,"
-          + " at most 51; the cheapest counts) and so are the same rows written compacted"
+          + " one untimed scan, then 5 timed ones, or more while they add up to less than 200 ms"
+          + " of CPU, at most 51; the cheapest counts) and so are the same rows written compacted"
           + " (a fresh table in the same catalog, one data file, no deletes, dropped again),"
           + " the two scanned in turns. A scan's cost is its CPU time: the reading thread's and"
           + " that of Iceberg's planning and delete-loading pools (on two cores shared with the"
