@@ -145,6 +145,7 @@ class PositionDeletesIT {
     Map<String, Integer> dvs = new HashMap<>();
     for (DeleteFile file : deleteFiles()) {
       assertThat(file.format().name()).isEqualTo(format == 3 ? "PUFFIN" : "PARQUET");
+      assertThat(file.location()).endsWith(format == 3 ? ".puffin" : ".parquet");
       assertThat(file.referencedDataFile()).isNotNull();
       dvs.merge(file.referencedDataFile(), 1, Integer::sum);
     }

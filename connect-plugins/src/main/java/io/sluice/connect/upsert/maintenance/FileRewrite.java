@@ -10,17 +10,14 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
-import java.util.UUID;
 import java.util.function.BooleanSupplier;
 import org.apache.iceberg.DataFile;
 import org.apache.iceberg.DeleteFile;
 import org.apache.iceberg.FileContent;
-import org.apache.iceberg.FileFormat;
 import org.apache.iceberg.FileScanTask;
 import org.apache.iceberg.RewriteFiles;
 import org.apache.iceberg.Snapshot;
 import org.apache.iceberg.Table;
-import org.apache.iceberg.TableUtil;
 import org.apache.iceberg.data.BaseDeleteLoader;
 import org.apache.iceberg.deletes.PositionDeleteIndex;
 import org.apache.iceberg.io.OutputFileFactory;
@@ -221,11 +218,7 @@ final class FileRewrite {
       Table table, Map<String, List<Long>> carried, List<DataFile> written) {
     Map<String, DataFile> targets = new HashMap<>();
     written.forEach(f -> targets.put(f.location(), f));
-    OutputFileFactory files =
-        OutputFileFactory.builderFor(table, taskId, ++deleteWrites)
-            .format(TableUtil.formatVersion(table) >= 3 ? FileFormat.PUFFIN : FileFormat.PARQUET)
-            .operationId("maintenance-" + UUID.randomUUID())
-            .build();
+    OutputFileFactory files = PositionDeletes.files(table, taskId, ++deleteWrites, "maintenance");
     try {
       return PositionDeletes.write(table, files, carried, targets, Map.of()).deleteFiles();
     } catch (IOException e) {

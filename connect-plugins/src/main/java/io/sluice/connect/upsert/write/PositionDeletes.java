@@ -4,6 +4,7 @@ import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.UUID;
 import org.apache.iceberg.DataFile;
 import org.apache.iceberg.DeleteFile;
 import org.apache.iceberg.FileFormat;
@@ -33,6 +34,19 @@ import org.apache.iceberg.util.CharSequenceSet;
  */
 public final class PositionDeletes {
   private PositionDeletes() {}
+
+  /**
+   * Where a write's delete files go, named for what they hold: Puffin files of DVs on v3 ({@code
+   * .puffin}), Parquet position-delete files on v2; a fresh operation id each time.
+   *
+   * @param operation names the writer in the files' names ({@code upsert}, {@code maintenance})
+   */
+  public static OutputFileFactory files(Table table, int taskId, long attempt, String operation) {
+    return OutputFileFactory.builderFor(table, taskId, attempt)
+        .format(TableUtil.formatVersion(table) >= 3 ? FileFormat.PUFFIN : FileFormat.PARQUET)
+        .operationId(operation + "-" + UUID.randomUUID())
+        .build();
+  }
 
   /**
    * @param positionsByFile new positions to delete, by data file location

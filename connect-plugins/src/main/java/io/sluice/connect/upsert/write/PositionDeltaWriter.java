@@ -126,7 +126,12 @@ public final class PositionDeltaWriter {
         Map<String, List<DeleteFile>> previous =
             previousDeletes(table, base, positionsByFile.keySet());
         DeleteWriteResult deletes =
-            PositionDeletes.write(table, files, positionsByFile, targets, previous);
+            PositionDeletes.write(
+                table,
+                PositionDeletes.files(table, taskId, attempt, "upsert"),
+                positionsByFile,
+                targets,
+                previous);
         deleteFiles.addAll(deletes.deleteFiles());
         result
             .addDeleteFiles(deletes.deleteFiles())
