@@ -71,7 +71,7 @@ final class RewritePlanner {
    * snapshot summary's total of data files: some partition is due whole (its rewrite needs its data
    * files), some delete file names one data file (its deleted fraction needs the file's row count),
    * or the table has enough data files that some partition could have reached the small-file
-   * threshold.
+   * threshold (at its lowest, that of a small partition: {@link #smallFilesDue}).
    */
   boolean needsDataFiles(Collection<FileGroup> groups, long totalDataFiles) {
     return groups.stream()
@@ -79,7 +79,7 @@ final class RewritePlanner {
                 g ->
                     isDueWhole(g)
                         || g.deleteFiles().stream().anyMatch(ContentFileUtil::isFileScoped))
-        || totalDataFiles >= settings.rewriteSmallFiles();
+        || totalDataFiles >= fewestSmallFilesDue();
   }
 
   /**
@@ -134,6 +134,11 @@ final class RewritePlanner {
    * partition's size, so the smaller the partition, the more each one weighs. A setting of {@link
    * Integer#MAX_VALUE} (no merging, as for a hand-off to Spark) stays out of reach at any size.
    */
+  /** The fewest small files that can be due in any partition: {@link #smallFilesDue} of none. */
+  int fewestSmallFilesDue() {
+    return smallFilesDue(0);
+  }
+
   int smallFilesDue(long liveRows) {
     int most = settings.rewriteSmallFiles();
     double share =

@@ -278,6 +278,12 @@ class MaintenancePlanTest {
     assertThat(planner.needsDataFiles(List.of(fewEqualityDeletes), 3)).isTrue();
     assertThat(planner.needsDataFiles(List.of(withDv), 2)).isTrue();
     assertThat(planner.needsDataFiles(List.of(dueWhole), 2)).isTrue();
+    // Small files alone: a small partition may be due at 3 of them, whatever the setting (8).
+    RewritePlanner defaults = withSmallFiles(8);
+    FileGroup clean = group("b=3", 0);
+    assertThat(defaults.needsDataFiles(List.of(clean), 2)).isFalse();
+    assertThat(defaults.needsDataFiles(List.of(clean), 3)).isTrue();
+    assertThat(withSmallFiles(Integer.MAX_VALUE).needsDataFiles(List.of(clean), 1_000)).isFalse();
   }
 
   private static FileGroup group(String name, int equalityDeleteFiles) {
