@@ -5,7 +5,6 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.Collections;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -163,39 +162,44 @@ public final class ScanSampler {
    * moment, and it is cheap to repeat; a costly table is not repeated for its sake, since every
    * scan takes CPU from the sink that the benchmark measures.
    */
-  static Scans cheapestScans(Table table, Table copy) {
-    List<Double> tableCpu = new ArrayList<>();
-    List<Double> copyCpu = new ArrayList<>();
-    List<Double> tableWall = new ArrayList<>();
-    List<Double> copyWall = new ArrayList<>();
-    long tableTotal = 0;
-    long copyTotal = 0;
-    while (wantsMore(tableCpu, tableTotal) || wantsMore(copyCpu, copyTotal)) {
-      if (wantsMore(tableCpu, tableTotal)) {
-        tableTotal += timedScan(table, tableCpu, tableWall);
+  private static Scans cheapestScans(Table table, Table copy) {
+    Side tableSide = new Side(table);
+    Side copySide = new Side(copy);
+    while (tableSide.wantsMore() || copySide.wantsMore()) {
+      if (tableSide.wantsMore()) {
+        tableSide.scan();
       }
-      if (wantsMore(copyCpu, copyTotal)) {
-        copyTotal += timedScan(copy, copyCpu, copyWall);
+      if (copySide.wantsMore()) {
+        copySide.scan();
       }
     }
-    return new Scans(least(tableCpu), least(copyCpu), least(tableWall), least(copyWall));
+    return new Scans(
+        tableSide.leastCpuMs, copySide.leastCpuMs, tableSide.leastWallMs, copySide.leastWallMs);
   }
 
-  private static boolean wantsMore(List<Double> scans, long cpuNanos) {
-    return scans.size() < TIMED_SCANS
-        || (cpuNanos < MIN_TIMED.toNanos() && scans.size() < MAX_TIMED_SCANS);
-  }
+  /** One side's timed scans: how many, their CPU time in all, the cheapest of each clock. */
+  private static final class Side {
+    private final Table table;
+    private int scans;
+    private long cpuNanos;
+    private double leastCpuMs = Double.MAX_VALUE;
+    private double leastWallMs = Double.MAX_VALUE;
 
-  /** Scans {@code table} once, adding its CPU and wall ms to the lists; its CPU nanoseconds. */
-  private static long timedScan(Table table, List<Double> cpuMs, List<Double> wallMs) {
-    long started = System.nanoTime();
-    long cpu = ReadCpu.of(() -> IcebergRows.read(table, 0, r -> {}));
-    wallMs.add((System.nanoTime() - started) / 1e6);
-    cpuMs.add(cpu / 1e6);
-    return cpu;
-  }
+    Side(Table table) {
+      this.table = table;
+    }
 
-  private static double least(List<Double> ms) {
-    return Collections.min(ms);
+    boolean wantsMore() {
+      return scans < TIMED_SCANS || (cpuNanos < MIN_TIMED.toNanos() && scans < MAX_TIMED_SCANS);
+    }
+
+    void scan() {
+      long started = System.nanoTime();
+      long cpu = ReadCpu.of(() -> IcebergRows.read(table, 0, r -> {}));
+      leastWallMs = Math.min(leastWallMs, (System.nanoTime() - started) / 1e6);
+      leastCpuMs = Math.min(leastCpuMs, cpu / 1e6);
+      cpuNanos += cpu;
+      scans++;
+    }
   }
 }

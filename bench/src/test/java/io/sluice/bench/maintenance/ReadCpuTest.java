@@ -8,6 +8,8 @@ import java.io.IOException;
 import java.lang.management.ManagementFactory;
 import java.nio.file.Path;
 import java.util.Arrays;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
 import org.apache.iceberg.Table;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -49,29 +51,40 @@ class ReadCpuTest {
   }
 
   @Test
-  void aReadCostsItsCpuTimeNotTheTimeItWaits() {
-    long busy =
-        ReadCpu.of(
+  void aReadCostsItsCpuTimeNotTheTimeItWaits() throws InterruptedException {
+    long busy = ReadCpu.of(() -> burn(50_000_000L));
+    // The read waits for another thread to finish 50 ms of work: that CPU is not the read's.
+    CountDownLatch done = new CountDownLatch(1);
+    Thread other =
+        new Thread(
             () -> {
-              long until = System.nanoTime() + 50_000_000L;
-              long x = 0;
-              while (System.nanoTime() < until) {
-                x += Long.numberOfTrailingZeros(x + 1);
-              }
-              assertThat(x).isNotNegative();
+              burn(50_000_000L);
+              done.countDown();
             });
     long waiting =
         ReadCpu.of(
             () -> {
+              other.start();
               try {
-                Thread.sleep(200);
+                assertThat(done.await(30, TimeUnit.SECONDS)).isTrue();
               } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
               }
             });
+    other.join();
 
     assertThat(busy).as("50 ms of work").isGreaterThan(20_000_000L);
-    assertThat(waiting).as("200 ms asleep").isLessThan(20_000_000L);
+    assertThat(waiting).as("waiting for 50 ms of another thread's work").isLessThan(20_000_000L);
+  }
+
+  /** Keeps this thread busy for {@code nanos} of wall time. */
+  private static void burn(long nanos) {
+    long until = System.nanoTime() + nanos;
+    long x = 0;
+    while (System.nanoTime() < until) {
+      x += Long.numberOfTrailingZeros(x + 1);
+    }
+    assertThat(x).isNotNegative();
   }
 
   @Test

@@ -51,7 +51,7 @@ final class RewritePlanner {
    * a file): at the default {@code rewrite.small-files}, a partition merges its small files once it
    * has 1 + rows / this many ({@link #smallFilesDue}).
    */
-  static final long ROWS_PER_SMALL_FILE = 100_000;
+  static final long ROWS_PER_SMALL_FILE = FILE_COST_ROWS * 10;
 
   private final MaintenanceSettings settings;
 

@@ -38,7 +38,7 @@ class MaintenanceAmplificationTest {
   private static final long ROW_BYTES = 50;
   // ScanAnatomy#atScale (docs/design.md): a file costs about what 10,000 rows do, and a DV sends
   // each row of its file through the delete filter, 20% more.
-  private static final double FILE_COST_ROWS = 10_000;
+  private static final double FILE_COST_ROWS = RewritePlanner.FILE_COST_ROWS;
   private static final double DV_ROW_COST = 1.2;
 
   private final MaintenanceSettings defaults = defaults();
