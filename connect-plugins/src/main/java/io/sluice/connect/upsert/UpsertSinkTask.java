@@ -126,7 +126,8 @@ public class UpsertSinkTask extends SinkTask {
             catalogTurns,
             config.mergeMaxBytes(),
             config.maintenance().targetFileSizeBytes(),
-            config.keyIndexMaxBytes());
+            config.keyIndexMaxBytes(),
+            config.commitCopyFraction());
     if (config.errorsSinkTolerance() == ErrorTolerance.ALL) {
       Map<String, Object> kafka = config.kafkaProperties();
       quarantine =

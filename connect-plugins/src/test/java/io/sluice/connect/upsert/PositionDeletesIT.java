@@ -20,9 +20,11 @@ import java.util.TreeMap;
 import org.apache.iceberg.DeleteFile;
 import org.apache.iceberg.FileContent;
 import org.apache.iceberg.FileScanTask;
+import org.apache.iceberg.MetadataColumns;
 import org.apache.iceberg.Snapshot;
 import org.apache.iceberg.Table;
 import org.apache.iceberg.catalog.TableIdentifier;
+import org.apache.iceberg.data.IcebergGenerics;
 import org.apache.iceberg.data.Record;
 import org.apache.iceberg.io.CloseableIterable;
 import org.apache.kafka.common.TopicPartition;
@@ -91,7 +93,63 @@ class PositionDeletesIT {
     assertNoEqualityDeletes();
   }
 
+  @ParameterizedTest(name = "format v{0}")
+  @ValueSource(ints = {2, 3})
+  void aCommitCopiesTheDataFilesItWouldLeaveLargelyDeleted(int format) {
+    // Maintenance on (the copy fraction is its deleted fraction), but no merge at commit, and no
+    // merging of small files: the copies are the commits'.
+    SinkHarness task =
+        start(
+            format,
+            Map.of(
+                "maintenance.enabled", "true",
+                "maintenance.merge.max-bytes", "0",
+                "maintenance.rewrite.small-files", String.valueOf(Integer.MAX_VALUE),
+                "maintenance.rewrite.deleted-fraction", "0.3"));
+    Random random = new Random(10 + format);
+    task.put(changes(random, 300, true));
+    task.commit();
+    Map<Integer, List<Object>> lineage = lineage(format);
+    int copies = 0;
+    for (int round = 0; round < 8; round++) {
+      Map<Integer, String> before = new TreeMap<>(model);
+      task.put(changes(random, 40, false));
+      task.commit();
+      assertTableEqualsModel("round " + round);
+      Snapshot snapshot = current();
+      assertThat(snapshot.summary())
+          .containsEntry(UpsertCommitter.COMMIT_MODE, UpsertCommitter.MODE_POSITION_DELETES);
+      if (Integer.parseInt(snapshot.summary().getOrDefault("deleted-data-files", "0")) > 0) {
+        copies++;
+      }
+      assertNoDataFileDeletedPast(0.3, "round " + round);
+      // A copied row is not a changed one: it keeps its row id and sequence number (v3).
+      Map<Integer, List<Object>> now = lineage(format);
+      for (Map.Entry<Integer, List<Object>> entry : now.entrySet()) {
+        if (model.get(entry.getKey()).equals(before.get(entry.getKey()))) {
+          assertThat(entry.getValue())
+              .as("round %d: lineage of unchanged key %d", round, entry.getKey())
+              .isEqualTo(lineage.get(entry.getKey()));
+        }
+      }
+      lineage = now;
+    }
+    assertThat(copies).as("commits that copied a data file").isGreaterThanOrEqualTo(2);
+    assertNoEqualityDeletes();
+
+    // A new task's index is built from the copies.
+    task.stop();
+    SinkHarness restarted = start(format, Map.of("maintenance.merge.max-bytes", "0"));
+    restarted.put(changes(random, 80, false));
+    restarted.commit();
+    assertTableEqualsModel("after a restart");
+  }
+
   private SinkHarness start(int format) {
+    return start(format, Map.of());
+  }
+
+  private SinkHarness start(int format, Map<String, String> overrides) {
     Map<String, String> props = new HashMap<>(lake.connectorProperties());
     props.put("name", "orders-upsert");
     props.put("topics", P0.topic());
@@ -99,6 +157,7 @@ class PositionDeletesIT {
     props.put("table.format.version", String.valueOf(format));
     props.put("maintenance.enabled", "false");
     props.put("metrics.port", "-1");
+    props.putAll(overrides);
     SinkHarness task = new SinkHarness(props, List.of(P0), QuarantineClients.KAFKA);
     tasks.add(task);
     return task;
@@ -132,6 +191,45 @@ class PositionDeletesIT {
       assertThat(previous).as("%s: key %s twice", when, r.getField("id")).isNull();
     }
     assertThat(table).as(when).isEqualTo(model);
+  }
+
+  /** No live data file has {@code fraction} of its rows or more deleted by position. */
+  private void assertNoDataFileDeletedPast(double fraction, String when) {
+    Table table = lake.table(TABLE);
+    try (CloseableIterable<FileScanTask> tasks = table.newScan().planFiles()) {
+      for (FileScanTask task : tasks) {
+        long deleted = task.deletes().stream().mapToLong(DeleteFile::recordCount).sum();
+        assertThat((double) deleted / task.file().recordCount())
+            .as("%s: deleted fraction of %s", when, task.file().location())
+            .isLessThan(fraction);
+      }
+    } catch (IOException e) {
+      throw new java.io.UncheckedIOException(e);
+    }
+  }
+
+  /** Each key's row id and last-updated sequence number (format v3; empty on v2). */
+  private Map<Integer, List<Object>> lineage(int format) {
+    Map<Integer, List<Object>> lineage = new HashMap<>();
+    if (format < 3) {
+      return lineage;
+    }
+    Table table = lake.table(TABLE);
+    try (CloseableIterable<Record> rows =
+        IcebergGenerics.read(table)
+            .project(MetadataColumns.schemaWithRowLineage(table.schema()))
+            .build()) {
+      for (Record r : rows) {
+        lineage.put(
+            (Integer) r.getField("id"),
+            List.of(
+                r.getField(MetadataColumns.ROW_ID.name()),
+                r.getField(MetadataColumns.LAST_UPDATED_SEQUENCE_NUMBER.name())));
+      }
+    } catch (IOException e) {
+      throw new java.io.UncheckedIOException(e);
+    }
+    return lineage;
   }
 
   private void assertNoEqualityDeletes() {

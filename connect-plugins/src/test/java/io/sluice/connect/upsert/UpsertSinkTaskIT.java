@@ -67,6 +67,8 @@ class UpsertSinkTaskIT {
   private static final TopicPartition P0 = new TopicPartition(TOPIC, 0);
   private static final TopicPartition P1 = new TopicPartition(TOPIC, 1);
   private static final long INTERVAL_MS = 1_000;
+  // A deleted fraction above 1: no file is copied at commit (nor rewritten for its deletes).
+  private static final String NEVER_COPIED = "2";
   private static final TopicPartition ITEMS_P0 =
       new TopicPartition("broker.cdc_lab.order_items.clean", 0);
   private static final TableIdentifier ITEMS_TABLE =
@@ -614,10 +616,17 @@ class UpsertSinkTaskIT {
 
   @Test
   void aCompositeKeyUpdatesAndDeletesOneLineOfAnOrderOnlyByPosition() {
-    // Not merged: the key index (a two-column key, stored as bytes) finds each line's row.
+    // Not merged: the key index (a two-column key, stored as bytes) finds each line's row. Nor
+    // copied: in a file this small, one line is past any deleted fraction.
     SinkHarness task =
         start(
-            Map.of("maintenance.merge.max-bytes", "0"), List.of(ITEMS_P0), QuarantineClients.KAFKA);
+            Map.of(
+                "maintenance.merge.max-bytes",
+                "0",
+                "maintenance.rewrite.deleted-fraction",
+                NEVER_COPIED),
+            List.of(ITEMS_P0),
+            QuarantineClients.KAFKA);
     updateAndDeleteOneLineEach(task);
     Table table = lake.table(ITEMS_TABLE);
     assertThat(table.currentSnapshot().summary())
@@ -670,7 +679,13 @@ class UpsertSinkTaskIT {
   void aBatchWhosePartitionsHoldMoreThanTheMergeBoundIsWrittenByPosition() {
     SinkHarness task =
         start(
-            Map.of("maintenance.merge.max-bytes", "1"), List.of(ITEMS_P0), QuarantineClients.KAFKA);
+            Map.of(
+                "maintenance.merge.max-bytes",
+                "1",
+                "maintenance.rewrite.deleted-fraction",
+                NEVER_COPIED),
+            List.of(ITEMS_P0),
+            QuarantineClients.KAFKA);
     task.put(item(0, "c", 1, 1, "apple"), item(1, "c", 1, 2, "pear"));
     task.commit();
     // An empty table holds no bytes: the first batch is merged, i.e. written without deletes.
@@ -685,6 +700,49 @@ class UpsertSinkTaskIT {
         .containsEntry("sluice.commit.mode", "position-deletes")
         .containsEntry("added-position-deletes", "1")
         .doesNotContainKey("added-equality-delete-files");
+  }
+
+  @Test
+  void aBatchThatWouldLeaveAFileLargelyDeletedCopiesItInstead() {
+    SinkHarness task =
+        start(
+            Map.of(
+                "maintenance.merge.max-bytes", "0", "maintenance.rewrite.deleted-fraction", "0.4"),
+            List.of(ITEMS_P0),
+            QuarantineClients.KAFKA);
+    task.put(
+        item(0, "c", 1, 1, "apple"),
+        item(1, "c", 1, 2, "pear"),
+        item(2, "c", 1, 3, "fig"),
+        item(3, "c", 1, 4, "kiwi"),
+        item(4, "c", 1, 5, "lime"));
+    task.commit();
+    // One of five rows: a DV.
+    task.put(item(5, "u", 1, 1, "plum"));
+    task.commit();
+    Table table = lake.table(ITEMS_TABLE);
+    assertThat(table.currentSnapshot().summary())
+        .containsEntry("added-position-deletes", "1")
+        .doesNotContainKey("deleted-data-files");
+    // Two of five (the DV's and this one's): the file's three other rows are copied, and the file
+    // and its DV go.
+    task.put(itemDelete(6, 1, 2));
+    task.commit();
+    table.refresh();
+    assertThat(table.currentSnapshot().summary())
+        .containsEntry("sluice.commit.mode", "position-deletes")
+        .containsEntry("deleted-data-files", "1")
+        .containsEntry("added-records", "3")
+        .containsEntry("total-delete-files", "0")
+        .doesNotContainKey("added-position-deletes");
+    assertThat(items()).containsExactly("1/1=plum", "1/3=fig", "1/4=kiwi", "1/5=lime");
+    // The index knows where the copied rows went: an update of one (1 of 3) is a delete by
+    // position in the copy.
+    task.put(item(7, "u", 1, 3, "date"));
+    task.commit();
+    table.refresh();
+    assertThat(table.currentSnapshot().summary()).containsEntry("added-position-deletes", "1");
+    assertThat(items()).containsExactly("1/1=plum", "1/3=date", "1/4=kiwi", "1/5=lime");
   }
 
   @Test

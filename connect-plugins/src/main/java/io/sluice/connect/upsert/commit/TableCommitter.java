@@ -6,12 +6,15 @@ import io.sluice.lake.SameThreadExecutor;
 import io.sluice.lake.offsets.SnapshotOffsets;
 import java.util.Arrays;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.UUID;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.Lock;
+import org.apache.iceberg.DataFile;
 import org.apache.iceberg.RowDelta;
 import org.apache.iceberg.Snapshot;
+import org.apache.iceberg.SnapshotAncestryValidator;
 import org.apache.iceberg.Table;
 import org.apache.iceberg.exceptions.CleanableFailure;
 import org.apache.iceberg.exceptions.ValidationException;
@@ -53,8 +56,24 @@ final class TableCommitter {
       Map<TopicPartition, Long> offsets,
       Map<TopicPartition, Long> expected,
       Map<String, String> summary) {
+    return commit(table, result, List.of(), offsets, expected, summary);
+  }
+
+  /**
+   * As {@link #commit(Table, WriteResult, Map, Map, Map)}, also removing {@code copied}, data files
+   * whose live rows the result's data files hold (read at the table's current snapshot): refused
+   * when one of them is gone or a delete file committed since may apply to it.
+   */
+  private Snapshot commit(
+      Table table,
+      WriteResult result,
+      List<DataFile> copied,
+      Map<TopicPartition, Long> offsets,
+      Map<TopicPartition, Long> expected,
+      Map<String, String> summary) {
     RowDelta delta = table.newRowDelta();
     Arrays.stream(result.dataFiles()).forEach(delta::addRows);
+    copied.forEach(delta::removeRows);
     Arrays.stream(result.deleteFiles()).forEach(delta::addDeletes);
     // The DVs that the new ones merge (format v3: one DV per data file); a concurrent commit that
     // added a DV for one of the same data files makes Iceberg refuse this one.
@@ -66,7 +85,13 @@ final class TableCommitter {
     if (base != null) {
       delta.validateFromSnapshot(base.snapshotId());
     }
-    return commit(table, delta, offsets, expected, summary, () -> deleteFiles(table, result));
+    SnapshotAncestryValidator copies = SnapshotAncestryValidator.NON_VALIDATING;
+    if (!copied.isEmpty()) {
+      delta.validateDeletedFiles();
+      copies = new NoDeletesForCopiedFiles(table.io(), base.snapshotId(), copied);
+    }
+    return commit(
+        table, delta, offsets, expected, summary, copies, () -> deleteFiles(table, result));
   }
 
   /**
@@ -75,13 +100,17 @@ final class TableCommitter {
    *
    * @return the committed snapshot; null when it may have committed but is not found among the
    *     table's newest snapshots
+   * @param copied data files the batch copied instead of deleting from ({@code
+   *     PositionDeltaWriter}): the commit removes them
    * @throws PositionConflictException when a commit since {@code base} removed a data file the
-   *     batch deletes from (a rewrite) or gave one of them a DV; the batch's files are deleted
+   *     batch deletes from or copied (a rewrite), gave one of them a DV, or added a delete file
+   *     that may apply to a copied one; the batch's files are deleted
    * @throws OffsetFenceException when the table's offsets for these partitions moved meanwhile
    */
   Snapshot commitPositions(
       Table table,
       WriteResult result,
+      List<DataFile> copied,
       Map<TopicPartition, Long> offsets,
       Map<TopicPartition, Long> expected,
       Map<String, String> summary) {
@@ -89,7 +118,7 @@ final class TableCommitter {
     Map<String, String> withId = new HashMap<>(summary);
     withId.put(COMMIT_ID, commitId);
     try {
-      commit(table, result, offsets, expected, withId);
+      commit(table, result, copied, offsets, expected, withId);
     } catch (OffsetFenceException e) {
       throw e;
     } catch (ValidationException e) {
@@ -139,6 +168,7 @@ final class TableCommitter {
           offsets,
           expected,
           summary,
+          SnapshotAncestryValidator.NON_VALIDATING,
           () -> MergeOnCommit.delete(table, merged.added()));
     } catch (OffsetFenceException e) {
       throw e;
@@ -153,6 +183,7 @@ final class TableCommitter {
       Map<TopicPartition, Long> offsets,
       Map<TopicPartition, Long> expected,
       Map<String, String> summary,
+      SnapshotAncestryValidator also,
       Runnable deleteFiles) {
     delta
         .scanManifestsWith(SameThreadExecutor.INSTANCE)
@@ -160,7 +191,27 @@ final class TableCommitter {
     SnapshotOffsets.toSummary(connector, offsets).forEach(delta::set);
     summary.forEach(delta::set);
     OffsetFence fence = new OffsetFence(connector, offsets.keySet(), expected);
-    delta.validateWith(fence);
+    // Iceberg takes one ancestry validator: the fence first, so that its failure is told apart.
+    delta.validateWith(
+        new SnapshotAncestryValidator() {
+          private String problem;
+
+          @Override
+          public boolean validate(Iterable<Snapshot> ancestry) {
+            problem = null;
+            if (!fence.validate(ancestry)) {
+              problem = fence.errorMessage();
+            } else if (!also.validate(ancestry)) {
+              problem = also.errorMessage();
+            }
+            return problem == null;
+          }
+
+          @Override
+          public String errorMessage() {
+            return problem == null ? "no problem" : problem;
+          }
+        });
     // The task's own maintenance commits in turn with it instead of racing it: a lost race costs
     // Iceberg's retry backoff (at least 100 ms), waiting for a maintenance commit far less. A
     // maintenance commit that itself retries against other writers is not waited for long.

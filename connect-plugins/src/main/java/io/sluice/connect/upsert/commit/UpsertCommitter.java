@@ -87,6 +87,9 @@ public final class UpsertCommitter implements Closeable {
    * @param mergeTargetFileSizeBytes size of the data files a merge or a batch writes
    * @param keyIndexMaxBytes the most heap one table's key index may hold ({@link KeyIndexes}); 0
    *     writes every batch not merged with equality deletes
+   * @param copyFraction a data file that a batch written by position would leave with at least this
+   *     fraction of its rows deleted is copied instead ({@link PositionDeltaWriter}); above 1, none
+   *     is
    */
   public UpsertCommitter(
       Catalog catalog,
@@ -99,13 +102,14 @@ public final class UpsertCommitter implements Closeable {
       Lock commits,
       long mergeMaxBytes,
       long mergeTargetFileSizeBytes,
-      long keyIndexMaxBytes) {
+      long keyIndexMaxBytes,
+      double copyFraction) {
     this.catalog = catalog;
     this.names = names;
     this.tables = tables;
     this.writer = new BatchWriter(taskId);
     this.merge = new MergeOnCommit(taskId, mergeMaxBytes, mergeTargetFileSizeBytes);
-    this.positions = new PositionDeltaWriter(taskId, mergeTargetFileSizeBytes);
+    this.positions = new PositionDeltaWriter(taskId, mergeTargetFileSizeBytes, copyFraction);
     this.indexes = new KeyIndexes(keyIndexMaxBytes);
     this.committer = new TableCommitter(connector, commits);
     this.connector = connector;
@@ -376,9 +380,12 @@ public final class UpsertCommitter implements Closeable {
           positions.write(table, base, index.get(), batch, converted);
       try {
         Snapshot committed =
-            committer.commitPositions(table, written.result(), offsets, expected, summary);
+            committer.commitPositions(
+                table, written.result(), written.copied(), offsets, expected, summary);
         if (committed != null) {
-          index.get().applyOwn(committed, written.keysByFile(), written.deleted());
+          index
+              .get()
+              .applyOwn(committed, written.keysByFile(), written.deleted(), written.copied());
         }
         metrics.table(id).keyIndexSize(index.get().keys(), index.get().bytes());
         return committed == null ? table.currentSnapshot() : committed;

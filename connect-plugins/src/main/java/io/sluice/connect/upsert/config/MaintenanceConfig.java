@@ -61,11 +61,14 @@ public final class MaintenanceConfig {
   public static final String REWRITE_DELETED_FRACTION_DOC =
       "A data file is rewritten (its live rows into new files, its deletion vector or"
           + " position-delete files removed) once this fraction of its rows is deleted by"
-          + " deletion vectors or position deletes that name it. A scan reads a file's deleted"
-          + " rows too, so it costs about 1 / (1 - fraction) of its live rows (1.25x at 0.2);"
-          + " rewriting it writes (1 - fraction) / fraction bytes per deleted byte (4 at 0.2)."
-          + " Lower reads faster and writes more (docs/design.md#table-maintenance). Above 1, no"
-          + " file is rewritten for its deletes (another engine compacts the table).";
+          + " deletion vectors or position deletes that name it. A commit that would bring a"
+          + " file it deletes from to this fraction copies the file's other live rows into its"
+          + " own new files instead, so no file is left past it while the rewrites catch up. A"
+          + " scan reads a file's deleted rows too, so it costs about 1 / (1 - fraction) of its"
+          + " live rows (1.25x at 0.2); rewriting it writes (1 - fraction) / fraction bytes per"
+          + " deleted byte (4 at 0.2). Lower reads faster and writes more"
+          + " (docs/design.md#table-maintenance). Above 1, no file is rewritten or copied for its"
+          + " deletes (another engine compacts the table).";
   static final double REWRITE_DELETED_FRACTION_DEFAULT = 0.2;
 
   public static final String TARGET_FILE_SIZE_BYTES_CONFIG = "maintenance.target-file-size-bytes";

@@ -283,6 +283,14 @@ public final class UpsertSinkConfig extends AbstractConfig {
     return getLong(KEY_INDEX_MAX_BYTES_CONFIG);
   }
 
+  /**
+   * The deleted fraction at which a commit copies a data file instead of deleting from it ({@value
+   * MaintenanceConfig#REWRITE_DELETED_FRACTION_CONFIG}); above 1 when maintenance is off.
+   */
+  public double commitCopyFraction() {
+    return maintenanceEnabled() ? maintenance().rewriteDeletedFraction() : 2;
+  }
+
   public String metricsHost() {
     return getString(METRICS_HOST_CONFIG);
   }

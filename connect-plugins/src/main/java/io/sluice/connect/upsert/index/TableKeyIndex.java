@@ -201,9 +201,19 @@ public final class TableKeyIndex {
    *
    * @param written each written key with its new data file and position
    * @param deleted keys deleted without a new row
+   * @param removed data files the commit removed, each of whose live rows is in {@code written}
    */
   public void applyOwn(
-      Snapshot committed, Map<DataFile, List<StructLike>> written, List<StructLike> deleted) {
+      Snapshot committed,
+      Map<DataFile, List<StructLike>> written,
+      List<StructLike> deleted,
+      List<DataFile> removed) {
+    for (DataFile file : removed) {
+      Integer number = numbers.get(file.location());
+      if (number != null) {
+        this.removed.set(number);
+      }
+    }
     for (Map.Entry<DataFile, List<StructLike>> entry : written.entrySet()) {
       int number = numberOf(entry.getKey());
       List<StructLike> keys = entry.getValue();

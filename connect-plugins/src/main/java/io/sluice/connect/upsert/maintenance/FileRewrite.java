@@ -1,6 +1,7 @@
 package io.sluice.connect.upsert.maintenance;
 
 import io.sluice.connect.upsert.maintenance.RewriteCommit.Result;
+import io.sluice.connect.upsert.write.DataFileRows;
 import io.sluice.connect.upsert.write.PositionDeletes;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -119,7 +120,8 @@ final class FileRewrite {
                 DataFileRows.read(
                     table,
                     base,
-                    bin.group(),
+                    bin.group().specId(),
+                    bin.group().partition(),
                     replaced,
                     origins.projection(carried),
                     origins::opening),
@@ -174,7 +176,8 @@ final class FileRewrite {
       Table table, Snapshot base, FileBin bin, RewriteOrigins origins, List<DataFile> written) {
     Snapshot current = table.currentSnapshot();
     Set<String> replaced = bin.locations();
-    Map<String, FileScanTask> live = DataFileRows.live(table, current, bin.group(), replaced);
+    Map<String, FileScanTask> live =
+        DataFileRows.live(table, current, bin.group().specId(), bin.group().partition(), replaced);
     if (!live.keySet().equals(replaced)) {
       return null;
     }

@@ -6,12 +6,16 @@ import io.sluice.connect.upsert.index.TableKeyIndex;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Collection;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.UUID;
+import java.util.function.Function;
 import java.util.stream.Collectors;
 import org.apache.iceberg.DataFile;
 import org.apache.iceberg.DeleteFile;
@@ -19,6 +23,7 @@ import org.apache.iceberg.FileContent;
 import org.apache.iceberg.FileFormat;
 import org.apache.iceberg.ManifestFile;
 import org.apache.iceberg.ManifestFiles;
+import org.apache.iceberg.MetadataColumns;
 import org.apache.iceberg.PartitionKey;
 import org.apache.iceberg.PartitionSpec;
 import org.apache.iceberg.Schema;
@@ -26,6 +31,7 @@ import org.apache.iceberg.Snapshot;
 import org.apache.iceberg.StructLike;
 import org.apache.iceberg.Table;
 import org.apache.iceberg.data.GenericFileWriterFactory;
+import org.apache.iceberg.data.GenericRecord;
 import org.apache.iceberg.data.InternalRecordWrapper;
 import org.apache.iceberg.data.Record;
 import org.apache.iceberg.io.CloseableIterable;
@@ -33,7 +39,10 @@ import org.apache.iceberg.io.DataWriter;
 import org.apache.iceberg.io.DeleteWriteResult;
 import org.apache.iceberg.io.OutputFileFactory;
 import org.apache.iceberg.io.WriteResult;
+import org.apache.iceberg.types.TypeUtil;
 import org.apache.iceberg.util.ContentFileUtil;
+import org.apache.iceberg.util.StructLikeMap;
+import org.apache.iceberg.util.StructProjection;
 import org.apache.kafka.connect.errors.ConnectException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -45,6 +54,17 @@ import org.slf4j.LoggerFactory;
  * one position-delete file per touched data file. No equality delete is written, so a read of the
  * table never joins keys against deletes. Not committed; on failure the files written so far are
  * deleted.
+ *
+ * <p><b>Copy instead of delete.</b> A touched data file that the batch would leave with at least
+ * the copy fraction of its rows deleted (counting the rows its DV or position deletes delete
+ * already) gets no new delete: its rows live at the base snapshot, minus the batch's keys, are
+ * copied into the batch's new data files of its partition (on v3 with their row lineage), and the
+ * commit removes it and its delete files ({@link Written#copied()}). So no file the sink commits to
+ * is left with more deleted rows than the maintenance would rewrite it for, even while updates
+ * arrive faster than the maintenance rewrites (a rewrite after the commit leaves the table read
+ * slower until it lands). The copied rows are read with every delete of the base snapshot applied;
+ * the commit is refused when a delete file added since then may apply to a copied file ({@code
+ * TableCommitter}), since the copy would bring its rows back.
  */
 public final class PositionDeltaWriter {
   private static final Logger log = LoggerFactory.getLogger(PositionDeltaWriter.class);
@@ -52,15 +72,30 @@ public final class PositionDeltaWriter {
 
   private final int taskId;
   private final long targetFileSizeBytes;
+  private final double copyFraction;
   private long attempt;
 
-  /** The written files, and what the index must learn once they are committed. */
+  /**
+   * The written files, and what the index must learn once they are committed.
+   *
+   * @param keysByFile the keys of the rows of each new data file, in row order (new and copied)
+   * @param deleted keys deleted without a new row
+   * @param copied data files whose rows were copied into new ones: the commit removes them
+   */
   public record Written(
-      WriteResult result, Map<DataFile, List<StructLike>> keysByFile, List<StructLike> deleted) {}
+      WriteResult result,
+      Map<DataFile, List<StructLike>> keysByFile,
+      List<StructLike> deleted,
+      List<DataFile> copied) {}
 
-  public PositionDeltaWriter(int taskId, long targetFileSizeBytes) {
+  /**
+   * @param copyFraction a touched data file that the batch would leave with at least this fraction
+   *     of its rows deleted is copied instead of given a delete; above 1, none is
+   */
+  public PositionDeltaWriter(int taskId, long targetFileSizeBytes, double copyFraction) {
     this.taskId = taskId;
     this.targetFileSizeBytes = targetFileSizeBytes;
+    this.copyFraction = copyFraction;
   }
 
   /**
@@ -75,6 +110,8 @@ public final class PositionDeltaWriter {
       List<ChangeEvent> batch,
       Map<ChangeEvent, BatchWriter.Converted> converted) {
     Schema schema = table.schema();
+    // On v3 copied rows keep their lineage; new rows are written with it null (RowLineage).
+    Schema carried = RowLineage.carried(table, schema);
     PartitionSpec spec = table.spec();
     OutputFileFactory files =
         OutputFileFactory.builderFor(table, taskId, ++attempt)
@@ -83,7 +120,7 @@ public final class PositionDeltaWriter {
             .build();
     GenericFileWriterFactory writers =
         new GenericFileWriterFactory.Builder(table)
-            .dataSchema(schema)
+            .dataSchema(carried)
             .dataFileFormat(FileFormat.PARQUET)
             .build();
     Map<String, List<Long>> positionsByFile = new LinkedHashMap<>();
@@ -92,6 +129,19 @@ public final class PositionDeltaWriter {
     Map<StructLike, Rows> rowsByPartition = new HashMap<>();
     PartitionKey partitionKey = new PartitionKey(spec, schema);
     InternalRecordWrapper rowWrapper = new InternalRecordWrapper(schema.asStruct());
+    // The writer of a row's partition; a copied row is read in the table's schema plus lineage
+    // and position columns after it, which the partition's accessors do not reach.
+    Function<Record, Rows> rowsOf =
+        row -> {
+          partitionKey.partition(rowWrapper.wrap(row));
+          Rows rows = rowsByPartition.get(partitionKey);
+          if (rows == null) {
+            StructLike partition = partitionKey.copy();
+            rows = new Rows(table, writers, files, spec, spec.isUnpartitioned() ? null : partition);
+            rowsByPartition.put(partition, rows);
+          }
+          return rows;
+        };
     List<DeleteFile> deleteFiles = new ArrayList<>();
     try {
       for (ChangeEvent event : batch) {
@@ -105,26 +155,39 @@ public final class PositionDeltaWriter {
           targets.putIfAbsent(at.file().location(), at.file());
         }
         if (event.operation() == Operation.UPSERT) {
-          partitionKey.partition(rowWrapper.wrap(rows.row()));
-          Rows partition = rowsByPartition.get(partitionKey);
-          if (partition == null) {
-            StructLike copy = partitionKey.copy();
-            partition = new Rows(table, writers, files, spec, spec.isUnpartitioned() ? null : copy);
-            rowsByPartition.put(copy, partition);
-          }
-          partition.write(rows.row(), key);
+          rowsOf.apply(rows.row()).write(RowLineage.asNew(rows.row(), carried), key);
         } else {
           deleted.add(key);
+        }
+      }
+      Map<String, List<DeleteFile>> previous =
+          positionsByFile.isEmpty()
+              ? Map.of()
+              : previousDeletes(table, base, positionsByFile.keySet());
+      Map<String, DataFile> copied = toCopy(spec, positionsByFile, targets, previous);
+      WriteResult.Builder result = WriteResult.builder();
+      if (!copied.isEmpty()) {
+        long rows =
+            copy(table, base, carried, index.keySchema(), copied.values(), positionsByFile, rowsOf);
+        log.info(
+            "Copying {} data files of {} ({} rows live at snapshot {}, less the batch's) instead of"
+                + " deleting from them: the batch would leave at least {} of their rows deleted",
+            copied.size(),
+            table.name(),
+            rows,
+            base.snapshotId(),
+            copyFraction);
+        for (String location : copied.keySet()) {
+          positionsByFile.remove(location);
+          result.addRewrittenDeleteFiles(previous.getOrDefault(location, List.of()));
         }
       }
       Map<DataFile, List<StructLike>> keysByFile = new LinkedHashMap<>();
       for (Rows partition : rowsByPartition.values()) {
         partition.close(keysByFile);
       }
-      WriteResult.Builder result = WriteResult.builder().addDataFiles(keysByFile.keySet());
+      result.addDataFiles(keysByFile.keySet());
       if (!positionsByFile.isEmpty()) {
-        Map<String, List<DeleteFile>> previous =
-            previousDeletes(table, base, positionsByFile.keySet());
         DeleteWriteResult deletes =
             PositionDeletes.write(
                 table,
@@ -138,7 +201,7 @@ public final class PositionDeltaWriter {
             .addRewrittenDeleteFiles(deletes.rewrittenDeleteFiles())
             .addReferencedDataFiles(new ArrayList<CharSequence>(positionsByFile.keySet()));
       }
-      return new Written(result.build(), keysByFile, deleted);
+      return new Written(result.build(), keysByFile, deleted, List.copyOf(copied.values()));
     } catch (IOException | RuntimeException e) {
       rowsByPartition.values().forEach(Rows::abandon);
       delete(table, List.of(), deleteFiles);
@@ -151,6 +214,98 @@ public final class PositionDeltaWriter {
               + e.getMessage(),
           e);
     }
+  }
+
+  /**
+   * The touched data files to copy: those of the current spec that the batch would leave with at
+   * least {@link #copyFraction} of their rows deleted.
+   */
+  private Map<String, DataFile> toCopy(
+      PartitionSpec spec,
+      Map<String, List<Long>> positionsByFile,
+      Map<String, DataFile> targets,
+      Map<String, List<DeleteFile>> previous) {
+    Map<String, DataFile> copied = new LinkedHashMap<>();
+    if (copyFraction > 1) {
+      return copied;
+    }
+    for (Map.Entry<String, List<Long>> entry : positionsByFile.entrySet()) {
+      DataFile file = targets.get(entry.getKey());
+      if (file.specId() != spec.specId()) {
+        continue;
+      }
+      long deletedBefore =
+          previous.getOrDefault(entry.getKey(), List.of()).stream()
+              .mapToLong(DeleteFile::recordCount)
+              .sum();
+      if (deletedBefore + entry.getValue().size() >= copyFraction * file.recordCount()) {
+        copied.put(entry.getKey(), file);
+      }
+    }
+    return copied;
+  }
+
+  /**
+   * Writes the rows of {@code copied} live at {@code base}, but those at the batch's positions,
+   * each with its key, to the writer of its partition.
+   *
+   * @return the rows written
+   */
+  private static long copy(
+      Table table,
+      Snapshot base,
+      Schema carried,
+      Schema keySchema,
+      Collection<DataFile> copied,
+      Map<String, List<Long>> positionsByFile,
+      Function<Record, Rows> rowsOf)
+      throws IOException {
+    PartitionSpec spec = table.spec();
+    Map<StructLike, Set<String>> byPartition = StructLikeMap.create(spec.partitionType());
+    for (DataFile file : copied) {
+      byPartition.computeIfAbsent(file.partition(), p -> new HashSet<>()).add(file.location());
+    }
+    Map<String, long[]> skipped = new HashMap<>();
+    for (DataFile file : copied) {
+      long[] positions =
+          positionsByFile.get(file.location()).stream().mapToLong(Long::longValue).toArray();
+      Arrays.sort(positions);
+      skipped.put(file.location(), positions);
+    }
+    // The row position last, where a writer of the carried schema does not look.
+    Schema projection = TypeUtil.join(carried, new Schema(MetadataColumns.ROW_POSITION));
+    int positionField = carried.columns().size();
+    StructProjection key = StructProjection.create(projection, keySchema);
+    long[][] skipping = new long[1][];
+    long written = 0;
+    for (Map.Entry<StructLike, Set<String>> partition : byPartition.entrySet()) {
+      try (CloseableIterable<Record> rows =
+          DataFileRows.read(
+              table,
+              base,
+              spec.specId(),
+              partition.getKey(),
+              partition.getValue(),
+              projection,
+              file -> skipping[0] = skipped.get(file.location()))) {
+        for (Record row : rows) {
+          if (Arrays.binarySearch(skipping[0], (Long) row.get(positionField)) < 0) {
+            rowsOf.apply(row).write(row, keyOf(keySchema, key.wrap(row)));
+            written++;
+          }
+        }
+      }
+    }
+    return written;
+  }
+
+  /** A key of its own (the projection is reused), as the index reads keys: internal values. */
+  private static StructLike keyOf(Schema keySchema, StructLike projected) {
+    Record key = GenericRecord.create(keySchema);
+    for (int i = 0; i < projected.size(); i++) {
+      key.set(i, projected.get(i, Object.class));
+    }
+    return new InternalRecordWrapper(keySchema.asStruct()).wrap(key);
   }
 
   /** The DVs and file-scoped position deletes {@code base} has for each of {@code paths}. */

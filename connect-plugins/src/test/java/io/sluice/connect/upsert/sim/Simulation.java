@@ -1,6 +1,7 @@
 package io.sluice.connect.upsert.sim;
 
 import io.sluice.connect.upsert.ExternalCompaction;
+import io.sluice.connect.upsert.ExternalRowMove;
 import io.sluice.connect.upsert.commit.UpsertCommitter;
 import io.sluice.dlq.DlqHeaders;
 import io.sluice.lake.offsets.IcebergOffsets;
@@ -472,7 +473,14 @@ final class Simulation {
     if (table.currentSnapshot() == null) {
       return;
     }
-    new ExternalCompaction(observer, id).compactOnce();
+    if (random.nextBoolean()) {
+      new ExternalCompaction(observer, id).compactOnce();
+      return;
+    }
+    // Or another engine's merge-on-read update of some rows to their own values: a delete file
+    // for a data file a sink commit may be copying meanwhile.
+    String moved = new ExternalRowMove(observer, id, random).moveOnce(1 + random.nextInt(4));
+    schedule.add("  (an external row move: " + (moved == null ? "nothing moved" : moved) + ")");
   }
 
   // ---------------------------------------------------------------- the end
@@ -680,6 +688,11 @@ final class Simulation {
             s.summary().containsKey(SnapshotSummary.ADDED_DELETE_FILES_PROP)
                 ? "rewrite carrying deletes"
                 : "rewrite";
+      }
+      if (UpsertCommitter.MODE_POSITION_DELETES.equals(mode)
+          && s.summary().containsKey(SnapshotSummary.DELETED_FILES_PROP)) {
+        // A commit that copied data files it would have left largely deleted.
+        mode = "position deletes copying files";
       }
       if (mode != null && countedSnapshots.add(s.snapshotId())) {
         modes.merge(mode, 1, Integer::sum);

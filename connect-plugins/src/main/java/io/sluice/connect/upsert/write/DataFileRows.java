@@ -1,6 +1,5 @@
-package io.sluice.connect.upsert.maintenance;
+package io.sluice.connect.upsert.write;
 
-import io.sluice.connect.upsert.write.PartitionFilter;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.util.ArrayList;
@@ -15,6 +14,7 @@ import org.apache.iceberg.FileScanTask;
 import org.apache.iceberg.PartitionSpec;
 import org.apache.iceberg.Schema;
 import org.apache.iceberg.Snapshot;
+import org.apache.iceberg.StructLike;
 import org.apache.iceberg.Table;
 import org.apache.iceberg.data.DeleteFilter;
 import org.apache.iceberg.data.GenericDeleteFilter;
@@ -32,31 +32,28 @@ import org.apache.iceberg.util.PartitionUtil;
  * files asked for, and reads each with the public parts that reader is made of: {@link
  * GenericDeleteFilter} and the generic format model of {@link FormatModelRegistry}.
  */
-final class DataFileRows {
+public final class DataFileRows {
   private DataFileRows() {}
 
   /**
-   * @param locations data files of {@code group} live at {@code snapshot}
+   * The rows of {@code locations}, one file after the other, telling {@code opening} of each file
+   * before its first row.
+   *
+   * @param specId the spec of the partition the files are in
+   * @param partition the partition tuple (empty for an unpartitioned spec)
+   * @param locations data files of that partition live at {@code snapshot}
    * @param projection the schema of the rows returned (the table's, plus row lineage columns)
    * @throws IllegalStateException when a file is not live at {@code snapshot}
    */
-  static CloseableIterable<Record> read(
-      Table table, Snapshot snapshot, FileGroup group, Set<String> locations, Schema projection) {
-    return read(table, snapshot, group, locations, projection, file -> {});
-  }
-
-  /**
-   * As {@link #read(Table, Snapshot, FileGroup, Set, Schema)}, one file after the other, telling
-   * {@code opening} of each file before its first row.
-   */
-  static CloseableIterable<Record> read(
+  public static CloseableIterable<Record> read(
       Table table,
       Snapshot snapshot,
-      FileGroup group,
+      int specId,
+      StructLike partition,
       Set<String> locations,
       Schema projection,
       Consumer<DataFile> opening) {
-    List<FileScanTask> tasks = tasks(table, snapshot, group, locations);
+    List<FileScanTask> tasks = tasks(table, snapshot, specId, partition, locations);
     // Lazy: concat opens each file once the rows before it are read, and closes it after.
     return CloseableIterable.concat(
         () ->
@@ -70,8 +67,8 @@ final class DataFileRows {
   }
 
   private static List<FileScanTask> tasks(
-      Table table, Snapshot snapshot, FileGroup group, Set<String> locations) {
-    Map<String, FileScanTask> live = live(table, snapshot, group, locations);
+      Table table, Snapshot snapshot, int specId, StructLike partition, Set<String> locations) {
+    Map<String, FileScanTask> live = live(table, snapshot, specId, partition, locations);
     if (!live.keySet().equals(locations)) {
       Set<String> missing = new HashSet<>(locations);
       missing.removeAll(live.keySet());
@@ -90,16 +87,16 @@ final class DataFileRows {
    * The scan tasks of those of {@code locations} that are live at {@code snapshot}, by location,
    * each with every delete file that applies to it there; in the order the scan plans them.
    */
-  static Map<String, FileScanTask> live(
-      Table table, Snapshot snapshot, FileGroup group, Set<String> locations) {
-    PartitionSpec spec = table.specs().get(group.specId());
+  public static Map<String, FileScanTask> live(
+      Table table, Snapshot snapshot, int specId, StructLike partition, Set<String> locations) {
+    PartitionSpec spec = table.specs().get(specId);
     Map<String, FileScanTask> tasks = new LinkedHashMap<>();
     // planFiles, not planTasks: one task per whole file, with every delete file that applies.
     try (CloseableIterable<FileScanTask> planned =
         table
             .newScan()
             .useSnapshot(snapshot.snapshotId())
-            .filter(PartitionFilter.of(table.schema(), spec, group.partition()))
+            .filter(PartitionFilter.of(table.schema(), spec, partition))
             .planFiles()) {
       planned.forEach(
           task -> {
