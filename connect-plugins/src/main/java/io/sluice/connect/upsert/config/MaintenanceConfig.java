@@ -65,11 +65,11 @@ public final class MaintenanceConfig {
           + " file it deletes from to this fraction copies the file's other live rows into its"
           + " own new files instead, so no file is left past it while the rewrites catch up. A"
           + " scan reads a file's deleted rows too, so it costs about 1 / (1 - fraction) of its"
-          + " live rows (1.25x at 0.2); rewriting it writes (1 - fraction) / fraction bytes per"
-          + " deleted byte (4 at 0.2). Lower reads faster and writes more"
+          + " live rows (1.18x at 0.15); rewriting it writes (1 - fraction) / fraction bytes per"
+          + " deleted byte (5.7 at 0.15). Lower reads faster and writes more"
           + " (docs/design.md#table-maintenance). Above 1, no file is rewritten or copied for its"
           + " deletes (another engine compacts the table).";
-  static final double REWRITE_DELETED_FRACTION_DEFAULT = 0.2;
+  static final double REWRITE_DELETED_FRACTION_DEFAULT = 0.15;
 
   public static final String TARGET_FILE_SIZE_BYTES_CONFIG = "maintenance.target-file-size-bytes";
   public static final String TARGET_FILE_SIZE_BYTES_DOC =
