@@ -385,7 +385,8 @@ public final class UpsertCommitter implements Closeable {
         if (committed != null) {
           index
               .get()
-              .applyOwn(committed, written.keysByFile(), written.deleted(), written.copied());
+              .applyOwn(
+                  table, committed, written.keysByFile(), written.deleted(), written.copied());
         }
         metrics.table(id).keyIndexSize(index.get().keys(), index.get().bytes());
         return committed == null ? table.currentSnapshot() : committed;

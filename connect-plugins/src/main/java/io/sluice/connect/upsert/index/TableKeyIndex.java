@@ -199,11 +199,13 @@ public final class TableKeyIndex {
    * has none. The index then knows {@code committed} and, when it is not the snapshot after the
    * index's own, still has the snapshots between them to catch up.
    *
-   * @param written each written key with its new data file and position
+   * @param written the commit's new data files, each with the keys of its rows in order, or null
+   *     when the writer kept none (rows it copied): then the file's keys are read
    * @param deleted keys deleted without a new row
    * @param removed data files the commit removed, each of whose live rows is in {@code written}
    */
   public void applyOwn(
+      Table table,
       Snapshot committed,
       Map<DataFile, List<StructLike>> written,
       List<StructLike> deleted,
@@ -217,6 +219,10 @@ public final class TableKeyIndex {
     for (Map.Entry<DataFile, List<StructLike>> entry : written.entrySet()) {
       int number = numberOf(entry.getKey());
       List<StructLike> keys = entry.getValue();
+      if (keys == null) {
+        readNew(table, entry.getKey(), number);
+        continue;
+      }
       for (int position = 0; position < keys.size(); position++) {
         put(keys.get(position), number, position);
       }
@@ -270,6 +276,30 @@ public final class TableKeyIndex {
       numbers.put(file.location(), number);
     }
     return number;
+  }
+
+  /**
+   * Indexes every row of a data file this task has just committed, which no delete applies to yet:
+   * its key columns, in order.
+   */
+  private void readNew(Table table, DataFile file, int number) {
+    InternalRecordWrapper internal = new InternalRecordWrapper(keySchema.asStruct());
+    long position = 0;
+    try (CloseableIterable<Record> rows =
+        FormatModelRegistry.<Record, Object>readBuilder(
+                file.format(),
+                Record.class,
+                table.io().newInputFile(file.location(), file.fileSizeInBytes()))
+            .project(keySchema)
+            .build()) {
+      for (Record row : rows) {
+        put(internal.wrap(row), number, position++);
+        rowsRead++;
+      }
+    } catch (IOException e) {
+      throw new UncheckedIOException(
+          "cannot read the keys of " + file.location() + " of " + table.name(), e);
+    }
   }
 
   /** Indexes the live rows of one data file, as the task's delete files leave them. */

@@ -31,7 +31,6 @@ import org.apache.iceberg.Snapshot;
 import org.apache.iceberg.StructLike;
 import org.apache.iceberg.Table;
 import org.apache.iceberg.data.GenericFileWriterFactory;
-import org.apache.iceberg.data.GenericRecord;
 import org.apache.iceberg.data.InternalRecordWrapper;
 import org.apache.iceberg.data.Record;
 import org.apache.iceberg.io.CloseableIterable;
@@ -42,7 +41,6 @@ import org.apache.iceberg.io.WriteResult;
 import org.apache.iceberg.types.TypeUtil;
 import org.apache.iceberg.util.ContentFileUtil;
 import org.apache.iceberg.util.StructLikeMap;
-import org.apache.iceberg.util.StructProjection;
 import org.apache.kafka.connect.errors.ConnectException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -78,7 +76,8 @@ public final class PositionDeltaWriter {
   /**
    * The written files, and what the index must learn once they are committed.
    *
-   * @param keysByFile the keys of the rows of each new data file, in row order (new and copied)
+   * @param keysByFile the keys of the rows of each new data file, in row order; null for a file
+   *     that holds copied rows (the index reads its keys once it is committed)
    * @param deleted keys deleted without a new row
    * @param copied data files whose rows were copied into new ones: the commit removes them
    */
@@ -167,8 +166,7 @@ public final class PositionDeltaWriter {
       Map<String, DataFile> copied = toCopy(spec, positionsByFile, targets, previous);
       WriteResult.Builder result = WriteResult.builder();
       if (!copied.isEmpty()) {
-        long rows =
-            copy(table, base, carried, index.keySchema(), copied.values(), positionsByFile, rowsOf);
+        long rows = copy(table, base, carried, copied.values(), positionsByFile, rowsOf);
         log.info(
             "Copying {} data files of {} ({} rows live at snapshot {}, less the batch's) instead of"
                 + " deleting from them: the batch would leave at least {} of their rows deleted",
@@ -246,8 +244,8 @@ public final class PositionDeltaWriter {
   }
 
   /**
-   * Writes the rows of {@code copied} live at {@code base}, but those at the batch's positions,
-   * each with its key, to the writer of its partition.
+   * Writes the rows of {@code copied} live at {@code base}, but those at the batch's positions, to
+   * the writer of their partition.
    *
    * @return the rows written
    */
@@ -255,7 +253,6 @@ public final class PositionDeltaWriter {
       Table table,
       Snapshot base,
       Schema carried,
-      Schema keySchema,
       Collection<DataFile> copied,
       Map<String, List<Long>> positionsByFile,
       Function<Record, Rows> rowsOf)
@@ -275,7 +272,6 @@ public final class PositionDeltaWriter {
     // The row position last, where a writer of the carried schema does not look.
     Schema projection = TypeUtil.join(carried, new Schema(MetadataColumns.ROW_POSITION));
     int positionField = carried.columns().size();
-    StructProjection key = StructProjection.create(projection, keySchema);
     long[][] skipping = new long[1][];
     long written = 0;
     for (Map.Entry<StructLike, Set<String>> partition : byPartition.entrySet()) {
@@ -290,22 +286,13 @@ public final class PositionDeltaWriter {
               file -> skipping[0] = skipped.get(file.location()))) {
         for (Record row : rows) {
           if (Arrays.binarySearch(skipping[0], (Long) row.get(positionField)) < 0) {
-            rowsOf.apply(row).write(row, keyOf(keySchema, key.wrap(row)));
+            rowsOf.apply(row).write(row, null);
             written++;
           }
         }
       }
     }
     return written;
-  }
-
-  /** A key of its own (the projection is reused), as the index reads keys: internal values. */
-  private static StructLike keyOf(Schema keySchema, StructLike projected) {
-    Record key = GenericRecord.create(keySchema);
-    for (int i = 0; i < projected.size(); i++) {
-      key.set(i, projected.get(i, Object.class));
-    }
-    return new InternalRecordWrapper(keySchema.asStruct()).wrap(key);
   }
 
   /** The DVs and file-scoped position deletes {@code base} has for each of {@code paths}. */
@@ -361,6 +348,7 @@ public final class PositionDeltaWriter {
     private final Map<DataFile, List<StructLike>> closed = new LinkedHashMap<>();
     private DataWriter<Record> current;
     private List<StructLike> keys;
+    private long rows;
 
     Rows(
         Table table,
@@ -375,14 +363,24 @@ public final class PositionDeltaWriter {
       this.partition = partition;
     }
 
+    /**
+     * @param key the row's key; null for a copied row, whose key is not kept (a copy may hold
+     *     millions): the file's keys are then read back once it is committed
+     */
     void write(Record row, StructLike key) throws IOException {
       if (current == null) {
         current = writers.newDataWriter(files.newOutputFile(spec, partition), spec, partition);
         keys = new ArrayList<>();
+        rows = 0;
       }
       current.write(row);
-      keys.add(key);
-      if (keys.size() % LENGTH_CHECK_ROWS == 0 && current.length() >= targetFileSizeBytes) {
+      rows++;
+      if (keys != null && key != null) {
+        keys.add(key);
+      } else {
+        keys = null;
+      }
+      if (rows % LENGTH_CHECK_ROWS == 0 && current.length() >= targetFileSizeBytes) {
         roll();
       }
     }
@@ -394,6 +392,7 @@ public final class PositionDeltaWriter {
       keys = null;
     }
 
+    /** Adds the closed files to {@code into}, with their keys (null: a file with copied rows). */
     void close(Map<DataFile, List<StructLike>> into) throws IOException {
       if (current != null) {
         roll();
