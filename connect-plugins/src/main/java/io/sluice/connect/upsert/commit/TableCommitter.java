@@ -98,10 +98,10 @@ final class TableCommitter {
    * Commits a batch written with deletes by position ({@code PositionDeltaWriter}) at {@code base},
    * the snapshot the positions were found at.
    *
-   * @return the committed snapshot; null when it may have committed but is not found among the
-   *     table's newest snapshots
    * @param copied data files the batch copied instead of deleting from ({@code
    *     PositionDeltaWriter}): the commit removes them
+   * @return the committed snapshot; null when it may have committed but is not found among the
+   *     table's newest snapshots
    * @throws PositionConflictException when a commit since {@code base} removed a data file the
    *     batch deletes from or copied (a rewrite), gave one of them a DV, or added a delete file
    *     that may apply to a copied one; the batch's files are deleted
