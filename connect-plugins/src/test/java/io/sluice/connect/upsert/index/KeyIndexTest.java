@@ -3,7 +3,10 @@ package io.sluice.connect.upsert.index;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Random;
 import org.junit.jupiter.api.Test;
@@ -69,6 +72,30 @@ class KeyIndexTest {
         });
     assertThat(index.find("never-put".getBytes(StandardCharsets.UTF_8))).isEqualTo(-1);
     assertThat(index.find(new byte[0])).isEqualTo(-1);
+  }
+
+  /**
+   * "Aa" and "BB" hash alike: 512 keys of one hash and length, told apart past their first byte.
+   */
+  @Test
+  void byteKeysOfOneHashAndLengthAreToldApart() {
+    KeyIndex index = new KeyIndex(false, 0);
+    List<byte[]> keys = new ArrayList<>();
+    for (int bits = 0; bits < 512; bits++) {
+      StringBuilder key = new StringBuilder("k");
+      for (int bit = 0; bit < 9; bit++) {
+        key.append((bits >> bit & 1) == 0 ? "Aa" : "BB");
+      }
+      keys.add(key.toString().getBytes(StandardCharsets.UTF_8));
+    }
+    assertThat(keys).extracting(Arrays::hashCode).containsOnly(Arrays.hashCode(keys.get(0)));
+    for (int i = 0; i < keys.size(); i++) {
+      index.put(keys.get(i), 1, i);
+    }
+    assertThat(index.size()).isEqualTo(keys.size());
+    for (int i = 0; i < keys.size(); i++) {
+      assertThat(index.position(index.find(keys.get(i)))).isEqualTo(i);
+    }
   }
 
   @Test

@@ -1,0 +1,33 @@
+package io.sluice.connect.upsert.index;
+
+/**
+ * The slot table of a {@link KeyIndex}: per slot its key (a long key, or where a byte key is in the
+ * {@link KeyArena}), a byte key's hash, the file number ({@link KeyIndex#EMPTY} in a slot without a
+ * key) and the row position. On the heap ({@link HeapSlots}).
+ */
+abstract class Slots {
+  /** Bytes of the slots of a table of {@code capacity}. */
+  static long bytes(int capacity, boolean longKeys) {
+    return (long) capacity * (longKeys ? 16 : 20);
+  }
+
+  /** Slots in all, a power of two. */
+  abstract int capacity();
+
+  abstract long bytes();
+
+  abstract long key(int slot);
+
+  abstract int hash(int slot);
+
+  abstract int file(int slot);
+
+  abstract int position(int slot);
+
+  /** Gives an empty slot its key ({@code hash}: a byte key's, else unused). */
+  abstract void fill(int slot, long key, int hash);
+
+  abstract void place(int slot, int file, int position);
+
+  abstract void file(int slot, int file);
+}
