@@ -9,6 +9,7 @@ import io.sluice.connect.upsert.config.UpsertSinkConfig;
 import io.sluice.connect.upsert.error.RecordRejectedException;
 import io.sluice.connect.upsert.event.ChangeEvent;
 import io.sluice.connect.upsert.event.ChangeExtractor;
+import io.sluice.connect.upsert.index.KeyIndexLimits;
 import io.sluice.connect.upsert.maintenance.SinkMaintenance;
 import io.sluice.connect.upsert.metrics.SinkMetrics;
 import io.sluice.connect.upsert.metrics.SinkMetricsEndpoint;
@@ -126,7 +127,10 @@ public class UpsertSinkTask extends SinkTask {
             catalogTurns,
             config.mergeMaxBytes(),
             config.maintenance().targetFileSizeBytes(),
-            config.keyIndexMaxBytes(),
+            new KeyIndexLimits(
+                config.keyIndexMaxBytes(),
+                config.keyIndexSpillMaxBytes(),
+                config.keyIndexSpillDir()),
             config.commitCopyFraction());
     if (config.errorsSinkTolerance() == ErrorTolerance.ALL) {
       Map<String, Object> kafka = config.kafkaProperties();

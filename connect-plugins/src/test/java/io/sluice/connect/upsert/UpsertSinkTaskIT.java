@@ -746,10 +746,16 @@ class UpsertSinkTaskIT {
   }
 
   @Test
-  void aTableWhoseKeyIndexWouldExceedItsLimitIsWrittenWithEqualityDeletes() {
+  void aTableWhoseKeyIndexWouldExceedItsLimitsIsWrittenWithEqualityDeletes() {
     SinkHarness task =
         start(
-            Map.of("maintenance.merge.max-bytes", "0", "key-index.max-bytes", "1"),
+            Map.of(
+                "maintenance.merge.max-bytes",
+                "0",
+                "key-index.max-bytes",
+                "1",
+                "key-index.spill.max-bytes",
+                "0"),
             List.of(ITEMS_P0),
             QuarantineClients.KAFKA);
     updateAndDeleteOneLineEach(task);
@@ -757,6 +763,28 @@ class UpsertSinkTaskIT {
     assertThat(table.currentSnapshot().summary())
         .containsEntry("sluice.commit.mode", "equality-deletes")
         .containsEntry("added-equality-delete-files", "1");
+  }
+
+  @Test
+  void aTableWhoseKeyIndexPassesTheHeapLimitSpillsAndIsStillWrittenByPosition() {
+    Path spill = dir.resolve("key-index");
+    SinkHarness task =
+        start(
+            Map.of(
+                "maintenance.merge.max-bytes",
+                "0",
+                "key-index.max-bytes",
+                "1",
+                "key-index.spill.dir",
+                spill.toString()),
+            List.of(ITEMS_P0),
+            QuarantineClients.KAFKA);
+    updateAndDeleteOneLineEach(task);
+    Table table = lake.table(ITEMS_TABLE);
+    assertThat(table.currentSnapshot().summary())
+        .containsEntry("sluice.commit.mode", "position-deletes")
+        .containsEntry("total-equality-deletes", "0");
+    assertThat(spill).as("each spill file deleted once mapped").isEmptyDirectory();
   }
 
   @Test

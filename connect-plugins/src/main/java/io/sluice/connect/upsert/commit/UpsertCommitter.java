@@ -4,6 +4,7 @@ import io.sluice.connect.upsert.error.RecordRejectedException;
 import io.sluice.connect.upsert.event.BatchPreparer;
 import io.sluice.connect.upsert.event.ChangeEvent;
 import io.sluice.connect.upsert.event.Operation;
+import io.sluice.connect.upsert.index.KeyIndexLimits;
 import io.sluice.connect.upsert.index.KeyIndexes;
 import io.sluice.connect.upsert.index.TableKeyIndex;
 import io.sluice.connect.upsert.metrics.SinkMetrics;
@@ -85,8 +86,8 @@ public final class UpsertCommitter implements Closeable {
    * @param mergeMaxBytes batches touching at most this many bytes of data files are merged into
    *     their partitions at commit ({@link MergeOnCommit}); 0 never
    * @param mergeTargetFileSizeBytes size of the data files a merge or a batch writes
-   * @param keyIndexMaxBytes the most heap one table's key index may hold ({@link KeyIndexes}); 0
-   *     writes every batch not merged with equality deletes
+   * @param keyIndexLimits how large one table's key index may grow ({@link KeyIndexes}); a heap
+   *     limit of 0 writes every batch not merged with equality deletes
    * @param copyFraction a data file that a batch written by position would leave with at least this
    *     fraction of its rows deleted is copied instead ({@link PositionDeltaWriter}); above 1, none
    *     is
@@ -102,7 +103,7 @@ public final class UpsertCommitter implements Closeable {
       Lock commits,
       long mergeMaxBytes,
       long mergeTargetFileSizeBytes,
-      long keyIndexMaxBytes,
+      KeyIndexLimits keyIndexLimits,
       double copyFraction) {
     this.catalog = catalog;
     this.names = names;
@@ -110,7 +111,7 @@ public final class UpsertCommitter implements Closeable {
     this.writer = new BatchWriter(taskId);
     this.merge = new MergeOnCommit(taskId, mergeMaxBytes, mergeTargetFileSizeBytes);
     this.positions = new PositionDeltaWriter(taskId, mergeTargetFileSizeBytes, copyFraction);
-    this.indexes = new KeyIndexes(keyIndexMaxBytes);
+    this.indexes = new KeyIndexes(keyIndexLimits);
     this.committer = new TableCommitter(connector, commits);
     this.connector = connector;
     this.excludedField = excludedField;

@@ -3,6 +3,7 @@ package io.sluice.connect.upsert.config;
 import io.sluice.contract.TopicNames;
 import io.sluice.observe.config.ConfigTable;
 import io.sluice.observe.config.Validators;
+import java.nio.file.Path;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -126,9 +127,27 @@ public final class UpsertSinkConfig extends AbstractConfig {
           + " written as a delete by position (a deletion vector on format v3, a position delete"
           + " on v2) and no equality delete stays at rest. It is built from the table's key"
           + " columns on a task's first commit to the table, about 20-45 bytes per key for a key"
-          + " of one integer column (docs/benchmarks.md). A table whose index would be larger is"
+          + " of one integer column (docs/benchmarks.md). A larger index moves to memory-mapped"
+          + " files (key-index.spill.max-bytes); a table whose index would pass both limits is"
           + " written with equality deletes, which the table maintenance converts; 0 indexes no"
           + " table.";
+
+  public static final String KEY_INDEX_SPILL_MAX_BYTES_CONFIG = "key-index.spill.max-bytes";
+  public static final String KEY_INDEX_SPILL_MAX_BYTES_DOC =
+      "Most bytes of memory-mapped files one table's key index may hold once it is past"
+          + " key-index.max-bytes: the growth that would pass the heap limit moves its slots and"
+          + " keys to files in key-index.spill.dir, which the OS pages in and out, and the heap"
+          + " keeps only small objects. A table whose index would pass this too is written with"
+          + " equality deletes, which the table maintenance converts; 0 never spills (an index"
+          + " past key-index.max-bytes is given up).";
+
+  public static final String KEY_INDEX_SPILL_DIR_CONFIG = "key-index.spill.dir";
+  public static final String KEY_INDEX_SPILL_DIR_DOC =
+      "Directory of the key indexes' memory-mapped files (key-index.spill.max-bytes), created if"
+          + " missing; it must be writable. Empty: `sluice-key-index` under the worker's"
+          + " java.io.tmpdir. Each file is deleted as soon as it is mapped, so a crashed worker"
+          + " leaves none behind, and its space is freed when the index outgrows or drops it. Put"
+          + " it on a disk: on tmpfs the files stay in memory.";
 
   public static final String METRICS_HOST_CONFIG = "metrics.host";
   public static final String METRICS_HOST_DOC =
@@ -281,6 +300,22 @@ public final class UpsertSinkConfig extends AbstractConfig {
   /** {@value #KEY_INDEX_MAX_BYTES_CONFIG}. */
   public long keyIndexMaxBytes() {
     return getLong(KEY_INDEX_MAX_BYTES_CONFIG);
+  }
+
+  /** {@value #KEY_INDEX_SPILL_MAX_BYTES_CONFIG}. */
+  public long keyIndexSpillMaxBytes() {
+    return getLong(KEY_INDEX_SPILL_MAX_BYTES_CONFIG);
+  }
+
+  /** {@value #KEY_INDEX_SPILL_DIR_CONFIG}, its default resolved. */
+  public Path keyIndexSpillDir() {
+    return keyIndexSpillDir(getString(KEY_INDEX_SPILL_DIR_CONFIG));
+  }
+
+  static Path keyIndexSpillDir(String configured) {
+    return configured == null || configured.isBlank()
+        ? Path.of(System.getProperty("java.io.tmpdir"), "sluice-key-index")
+        : Path.of(configured);
   }
 
   /**
@@ -546,6 +581,27 @@ public final class UpsertSinkConfig extends AbstractConfig {
         2,
         Width.SHORT,
         "Key index limit (bytes)");
+    def.define(
+        KEY_INDEX_SPILL_MAX_BYTES_CONFIG,
+        Type.LONG,
+        8L * 1024 * 1024 * 1024,
+        Range.atLeast(0L),
+        Importance.MEDIUM,
+        KEY_INDEX_SPILL_MAX_BYTES_DOC,
+        GROUP_COMMIT,
+        3,
+        Width.SHORT,
+        "Key index spill limit (bytes)");
+    def.define(
+        KEY_INDEX_SPILL_DIR_CONFIG,
+        Type.STRING,
+        "",
+        Importance.LOW,
+        KEY_INDEX_SPILL_DIR_DOC,
+        GROUP_COMMIT,
+        4,
+        Width.LONG,
+        "Key index spill directory");
 
     order = 0;
     def.define(

@@ -12,6 +12,9 @@ import static io.sluice.connect.upsert.config.UpsertSinkConfig.HADOOP_PREFIX;
 import static io.sluice.connect.upsert.config.UpsertSinkConfig.INPUT_FORMAT_CONFIG;
 import static io.sluice.connect.upsert.config.UpsertSinkConfig.KAFKA_BOOTSTRAP_SERVERS_CONFIG;
 import static io.sluice.connect.upsert.config.UpsertSinkConfig.KAFKA_PREFIX;
+import static io.sluice.connect.upsert.config.UpsertSinkConfig.KEY_INDEX_MAX_BYTES_CONFIG;
+import static io.sluice.connect.upsert.config.UpsertSinkConfig.KEY_INDEX_SPILL_DIR_CONFIG;
+import static io.sluice.connect.upsert.config.UpsertSinkConfig.KEY_INDEX_SPILL_MAX_BYTES_CONFIG;
 import static io.sluice.connect.upsert.config.UpsertSinkConfig.PRIMARY_KEY_FIELDS_CONFIG;
 import static io.sluice.connect.upsert.config.UpsertSinkConfig.TABLE_NAME_FORMAT_CONFIG;
 import static io.sluice.connect.upsert.config.UpsertSinkConfig.TABLE_PARTITION_BY_CONFIG;
@@ -19,6 +22,9 @@ import static io.sluice.connect.upsert.config.UpsertSinkConfig.TABLE_TOPIC_REGEX
 
 import io.sluice.contract.TopicNames;
 import io.sluice.contract.TopicSuffixException;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
@@ -131,6 +137,17 @@ final class UpsertSinkConfigChecks {
           .addErrorMessage(own ? e.reason() : e.getMessage());
     }
 
+    if ((Long) values.get(KEY_INDEX_MAX_BYTES_CONFIG).value() > 0
+        && (Long) values.get(KEY_INDEX_SPILL_MAX_BYTES_CONFIG).value() > 0) {
+      String problem =
+          spillDirProblem(
+              UpsertSinkConfig.keyIndexSpillDir(
+                  (String) values.get(KEY_INDEX_SPILL_DIR_CONFIG).value()));
+      if (problem != null) {
+        values.get(KEY_INDEX_SPILL_DIR_CONFIG).addErrorMessage(problem);
+      }
+    }
+
     @SuppressWarnings("unchecked")
     List<String> keyFields = (List<String>) values.get(PRIMARY_KEY_FIELDS_CONFIG).value();
     List<PartitionTerm> terms =
@@ -191,6 +208,28 @@ final class UpsertSinkConfigChecks {
         + " docs/configuration.md#upsert-sink-configuration, Connect's framework keys,"
         + " iceberg.catalog.*, iceberg.hadoop.*,"
         + " kafka.*)";
+  }
+
+  /**
+   * Why the key index cannot spill to {@code dir}, or null when it can: the directory is made if
+   * missing, and a file is written there and deleted, as a spilling index would.
+   */
+  private static String spillDirProblem(Path dir) {
+    try {
+      Files.createDirectories(dir);
+      Files.delete(Files.createTempFile(dir, "key-index-", ".check"));
+      return null;
+    } catch (IOException | SecurityException e) {
+      return "the key index cannot spill to "
+          + dir
+          + " ("
+          + e
+          + "): set "
+          + KEY_INDEX_SPILL_DIR_CONFIG
+          + " to a writable directory, or "
+          + KEY_INDEX_SPILL_MAX_BYTES_CONFIG
+          + "=0 to never spill";
+    }
   }
 
   private static boolean isBlank(String value) {

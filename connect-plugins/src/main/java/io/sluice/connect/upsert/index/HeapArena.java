@@ -14,15 +14,25 @@ final class HeapArena extends KeyArena {
     return arena.length;
   }
 
+  /** {@inheritDoc} Past what one array holds: more than any limit allows. */
+  @Override
+  long growthFor(int length) {
+    long needed = used + recordBytes(length);
+    if (needed <= arena.length) {
+      return 0;
+    }
+    long grown = Math.max((long) arena.length * 3 / 2, needed);
+    return grown > MAX_BYTES ? Long.MAX_VALUE / 2 : grown - arena.length;
+  }
+
   @Override
   long store(byte[] key) {
-    int needed = 5 + key.length;
-    if (used + needed > arena.length) {
-      long grown = Math.max((long) arena.length * 3 / 2, (long) used + needed);
-      if (grown > MAX_BYTES) {
-        throw new IllegalStateException("the key index's arena is full (2 GiB of keys)");
+    long growth = growthFor(key.length);
+    if (growth > 0) {
+      if (arena.length + growth > MAX_BYTES) {
+        throw new IllegalStateException("the key index's heap arena is full (2 GiB of keys)");
       }
-      arena = Arrays.copyOf(arena, (int) grown);
+      arena = Arrays.copyOf(arena, (int) (arena.length + growth));
     }
     int offset = used;
     int length = key.length;
@@ -49,4 +59,12 @@ final class HeapArena extends KeyArena {
     } while ((b & 0x80) != 0);
     return length == key.length && Arrays.equals(arena, at, at + length, key, 0, length);
   }
+
+  /** The same keys in mapped files, under the same references. */
+  MappedArena toMapped(int chunkBytes, SpillFiles files) {
+    return new MappedArena(chunkBytes, files, arena, used);
+  }
+
+  @Override
+  void release() {}
 }

@@ -28,6 +28,11 @@ final class HeapSlots extends Slots {
   }
 
   @Override
+  boolean mapped() {
+    return false;
+  }
+
+  @Override
   long key(int slot) {
     return keys[slot];
   }
@@ -65,4 +70,7 @@ final class HeapSlots extends Slots {
   void file(int slot, int file) {
     files[slot] = file;
   }
+
+  @Override
+  void release() {}
 }

@@ -1,6 +1,8 @@
 package io.sluice.connect.upsert.index;
 
+import java.io.UncheckedIOException;
 import java.util.Arrays;
+import java.util.function.Supplier;
 
 /**
  * Where each key's row is: key -> (file number, row position), in flat arrays so that a million
@@ -9,6 +11,13 @@ import java.util.Arrays;
  * bytes of its encoding ({@link KeyEncoder}), kept in one growing {@link KeyArena} with a 32-bit
  * hash per slot. Open addressing with linear probing; a key is never removed, only marked absent
  * ({@link #ABSENT}), so a deleted key that comes back takes its old slot. Not thread-safe.
+ *
+ * <p>Its {@link Slots} and arena are on the heap while they fit {@link KeyIndexLimits#heapBytes()};
+ * the growth that would pass it moves them to memory-mapped files ({@link SpillFiles}), where they
+ * stay while they fit {@link KeyIndexLimits#spillBytes()} and the disk. Growth past both throws
+ * {@link KeyIndexLimitException} while the index is {@link #strict} (built or caught up, so that an
+ * oversized index never materializes); otherwise (the task's own commit, which has landed and must
+ * be applied whole) the index grows where it is, and {@link #pastLimits()} says it should go.
  */
 final class KeyIndex {
   /** The file number of a key that has no row. */
@@ -17,22 +26,58 @@ final class KeyIndex {
   /** The file number of a slot that has no key. */
   static final int EMPTY = -2;
 
+  /** The most bytes of one chunk of mapped slots or keys (one mapped file). */
+  static final int CHUNK_BYTES = 128 << 20;
+
   private static final double MAX_LOAD = 0.75;
+  private static final int MAX_CAPACITY = 1 << 30;
 
   private final boolean longKeys;
+  private final KeyIndexLimits limits;
+  private final int chunkBytes;
+  private final SpillFiles spill;
   private Slots slots;
-  private final KeyArena arena;
+  private KeyArena arena;
   private int size;
+  private boolean strict;
+  private String pastLimits;
 
   /**
    * @param longKeys true when every key is a long ({@link #put(long, int, int)}), false when keys
    *     are byte encodings ({@link #put(byte[], int, int)})
+   * @param expectedKeys keys to make room for (room for fewer when that would pass the limits)
    */
-  KeyIndex(boolean longKeys, int expectedKeys) {
+  KeyIndex(boolean longKeys, int expectedKeys, KeyIndexLimits limits) {
+    this(longKeys, expectedKeys, limits, CHUNK_BYTES);
+  }
+
+  /** With mapped chunks of {@code chunkBytes} (tests cross chunk boundaries with small ones). */
+  KeyIndex(boolean longKeys, int expectedKeys, KeyIndexLimits limits, int chunkBytes) {
     this.longKeys = longKeys;
-    int capacity = Integer.highestOneBit(Math.max(16, (int) (expectedKeys / MAX_LOAD) + 1) * 2 - 1);
-    slots = new HeapSlots(capacity, longKeys);
-    arena = longKeys ? null : new HeapArena();
+    this.limits = limits;
+    this.chunkBytes = chunkBytes;
+    this.spill = new SpillFiles(limits.spillDir());
+    int wanted = Integer.highestOneBit(Math.max(16, (int) (expectedKeys / MAX_LOAD) + 1) * 2 - 1);
+    // The expected keys are a snapshot's row count, an estimate: room for fewer is made when room
+    // for all would pass a limit, and growth decides.
+    int capacity = largestWithin(wanted, limits.heapBytes());
+    boolean heapFits = Slots.bytes(capacity, longKeys) <= limits.heapBytes();
+    boolean mapped = false;
+    if (capacity < wanted || !heapFits) {
+      int spilled = largestWithin(wanted, limits.spillBytes());
+      long spilledBytes = Slots.bytes(spilled, longKeys);
+      String refusal = spillRefusal(spilledBytes, spilledBytes);
+      if (refusal == null && (spilled > capacity || !heapFits)) {
+        capacity = spilled;
+        mapped = true;
+      } else if (!heapFits) {
+        pastLimits = refusal;
+      }
+    }
+    slots = mapped ? mappedSlots(capacity) : new HeapSlots(capacity, longKeys);
+    if (!longKeys) {
+      arena = mapped ? new MappedArena(chunkBytes, spill) : new HeapArena();
+    }
   }
 
   boolean longKeys() {
@@ -42,6 +87,19 @@ final class KeyIndex {
   /** Keys that have a slot, absent ones included. */
   int size() {
     return size;
+  }
+
+  /**
+   * While {@code strict}, growth past the limits throws {@link KeyIndexLimitException}; otherwise
+   * the index grows where it is and {@link #pastLimits()} says why it should go.
+   */
+  void strict(boolean strict) {
+    this.strict = strict;
+  }
+
+  /** Why the index grew past its limits; null when it did not. */
+  String pastLimits() {
+    return pastLimits;
   }
 
   /** Sets where {@code key}'s row is ({@code file} = {@link #ABSENT}: it has none). */
@@ -59,7 +117,9 @@ final class KeyIndex {
     int hash = hash(key);
     int slot = slotOf(key, hash);
     if (slots.file(slot) == EMPTY) {
-      slots.fill(slot, arena.store(key), hash);
+      // Storing may move the slots to mapped files, each to the same slot.
+      long reference = store(key);
+      slots.fill(slot, reference, hash);
       size++;
     }
     slots.place(slot, file, position);
@@ -103,9 +163,22 @@ final class KeyIndex {
     slots.place(slot, ABSENT, 0);
   }
 
-  /** Bytes of heap the index holds (its slots and arena). */
+  /** Bytes the index holds (its slots and arena), on the heap or in mapped files. */
   long bytes() {
     return slots.bytes() + (arena == null ? 0 : arena.bytes());
+  }
+
+  /** The part of {@link #bytes()} in memory-mapped files. */
+  long spilledBytes() {
+    return slots.mapped() ? bytes() : 0;
+  }
+
+  /** Gives mapped files back at once (else at a GC); the index is not used after. */
+  void release() {
+    slots.release();
+    if (arena != null) {
+      arena.release();
+    }
   }
 
   private int slotOf(long key) {
@@ -127,17 +200,51 @@ final class KeyIndex {
     return slot;
   }
 
+  /** Appends a byte key to the arena, moving the index to mapped files when the heap is full. */
+  private long store(byte[] key) {
+    long growth = arena.growthFor(key.length);
+    if (growth > 0
+        && !slots.mapped()
+        && bytes() + growth > limits.heapBytes()
+        && mayMap(bytes(), bytes())) {
+      Slots mapped = mappedSlots(slots.capacity());
+      slots.copyTo(mapped);
+      slots = mapped;
+      arena = mapping(() -> ((HeapArena) arena).toMapped(chunkBytes, spill));
+      growth = arena.growthFor(key.length);
+    }
+    if (growth > 0 && slots.mapped()) {
+      mayMap(bytes() + growth, growth);
+      return mapping(() -> arena.store(key));
+    }
+    return arena.store(key);
+  }
+
   private void growIfFull() {
     if (size > slots.capacity() * MAX_LOAD) {
       grow();
     }
   }
 
-  /** Rehashes into twice the slots. */
+  /** Rehashes into twice the slots, on the heap or in mapped files (the arena moved with them). */
   private void grow() {
     int capacity = slots.capacity() * 2;
+    if (capacity > MAX_CAPACITY) {
+      pastLimits = "it has the most slots an index can have (2^30)";
+      throw new KeyIndexLimitException(size, bytes(), pastLimits);
+    }
+    long slotBytes = Slots.bytes(capacity, longKeys);
+    long total = slotBytes + (arena == null ? 0 : arena.bytes());
+    boolean mapped;
+    if (slots.mapped()) {
+      // Past the limits (not strict), a mapped index grows mapped all the same.
+      mayMap(total, slotBytes);
+      mapped = true;
+    } else {
+      mapped = total > limits.heapBytes() && mayMap(total, total);
+    }
     Slots old = slots;
-    slots = new HeapSlots(capacity, longKeys);
+    slots = mapped ? mappedSlots(capacity) : new HeapSlots(capacity, longKeys);
     int mask = capacity - 1;
     for (int i = 0; i < old.capacity(); i++) {
       int file = old.file(i);
@@ -153,6 +260,72 @@ final class KeyIndex {
       slots.fill(slot, key, hash);
       slots.place(slot, file, old.position(i));
     }
+    old.release();
+    if (mapped && arena instanceof HeapArena heap) {
+      arena = mapping(() -> heap.toMapped(chunkBytes, spill));
+    }
+  }
+
+  private Slots mappedSlots(int capacity) {
+    return mapping(() -> new MappedSlots(capacity, longKeys, chunkBytes, spill));
+  }
+
+  /**
+   * Makes mapped memory: a spill file that cannot be made (a full disk, too many open files) stops
+   * the index as its limits would, strict or not, since its keys have nowhere to go.
+   */
+  private <T> T mapping(Supplier<T> allocation) {
+    try {
+      return allocation.get();
+    } catch (UncheckedIOException e) {
+      pastLimits = e.getMessage() + " (" + e.getCause() + ")";
+      throw new KeyIndexLimitException(size, bytes(), pastLimits);
+    }
+  }
+
+  /**
+   * Whether the index may hold {@code bytes} in all in mapped files, mapping {@code mapping} more:
+   * within the spill limit and the disk's free space. When not, it is past its limits: that throws
+   * while {@link #strict}.
+   */
+  private boolean mayMap(long bytes, long mapping) {
+    String refusal = spillRefusal(bytes, mapping);
+    if (refusal == null) {
+      return true;
+    }
+    pastLimits = refusal;
+    if (strict) {
+      throw new KeyIndexLimitException(size, bytes, refusal);
+    }
+    return false;
+  }
+
+  /** Why the index cannot hold {@code bytes} in mapped files, mapping more; null when it can. */
+  private String spillRefusal(long bytes, long mapping) {
+    if (!limits.spills()) {
+      return "above key-index.max-bytes ("
+          + limits.heapBytes()
+          + "), and key-index.spill.max-bytes is 0 (no spilling)";
+    }
+    if (bytes > limits.spillBytes()) {
+      return "above key-index.max-bytes ("
+          + limits.heapBytes()
+          + ") and key-index.spill.max-bytes ("
+          + limits.spillBytes()
+          + ")";
+    }
+    return spill.refusal(mapping);
+  }
+
+  /**
+   * The largest capacity up to {@code wanted} (16 at least) whose slots take at most {@code bytes}.
+   */
+  private int largestWithin(int wanted, long bytes) {
+    int capacity = wanted;
+    while (capacity > 16 && Slots.bytes(capacity, longKeys) > bytes) {
+      capacity /= 2;
+    }
+    return capacity;
   }
 
   private static int hash(byte[] key) {

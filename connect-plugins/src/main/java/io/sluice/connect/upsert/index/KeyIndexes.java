@@ -14,14 +14,16 @@ import org.slf4j.LoggerFactory;
 
 /**
  * A task's key indexes, one per table it writes, built on the first commit to the table and kept up
- * to date after. A table whose index would hold more than {@code maxBytes}, or cannot be built (a
- * data file that is not Parquet), has none: its batches are written with equality deletes, which
- * the table maintenance converts. Used on the task's thread only.
+ * to date after. An index lives on the heap up to {@code key-index.max-bytes}, then in
+ * memory-mapped files up to {@code key-index.spill.max-bytes} ({@link KeyIndexLimits}). A table
+ * whose index would pass both, or cannot be built (a data file that is not Parquet), has none: its
+ * batches are written with equality deletes, which the table maintenance converts. Used on the
+ * task's thread only.
  */
 public final class KeyIndexes {
   private static final Logger log = LoggerFactory.getLogger(KeyIndexes.class);
 
-  private final long maxBytes;
+  private final KeyIndexLimits limits;
   private final Map<TableIdentifier, TableKeyIndex> indexes = new HashMap<>();
   private final Set<TableIdentifier> unindexed = new HashSet<>();
 
@@ -31,10 +33,10 @@ public final class KeyIndexes {
   }
 
   /**
-   * @param maxBytes the most heap one table's index may hold; 0 indexes no table
+   * @param limits how large one table's index may grow; a heap limit of 0 indexes no table
    */
-  public KeyIndexes(long maxBytes) {
-    this.maxBytes = maxBytes;
+  public KeyIndexes(KeyIndexLimits limits) {
+    this.limits = limits;
   }
 
   /**
@@ -45,17 +47,22 @@ public final class KeyIndexes {
    */
   public Optional<TableKeyIndex> current(
       TableIdentifier id, Table table, Schema keySchema, BuildListener listener) {
-    if (maxBytes <= 0 || unindexed.contains(id)) {
+    if (!limits.indexes() || unindexed.contains(id)) {
       return Optional.empty();
     }
     TableKeyIndex index = indexes.get(id);
-    if (index != null
-        && index.keySchema().asStruct().equals(keySchema.asStruct())
-        && index.catchUp(table)
-        && withinLimit(id, index)) {
-      return Optional.of(index);
+    try {
+      if (index != null
+          && index.keySchema().asStruct().equals(keySchema.asStruct())
+          && index.catchUpWithinLimits(table)
+          && withinLimits(id, index)) {
+        return Optional.of(index);
+      }
+    } catch (KeyIndexLimitException e) {
+      refuse(id, e);
+      return Optional.empty();
     }
-    indexes.remove(id);
+    drop(id);
     if (unindexed.contains(id)) {
       return Optional.empty();
     }
@@ -64,8 +71,8 @@ public final class KeyIndexes {
     try {
       index =
           snapshot == null
-              ? TableKeyIndex.empty(keySchema)
-              : TableKeyIndex.build(table, snapshot, keySchema);
+              ? TableKeyIndex.empty(keySchema, limits)
+              : TableKeyIndex.build(table, snapshot, keySchema, limits);
     } catch (UnsupportedOperationException e) {
       unindexed.add(id);
       log.warn(
@@ -74,23 +81,27 @@ public final class KeyIndexes {
           id,
           e.getMessage());
       return Optional.empty();
+    } catch (KeyIndexLimitException e) {
+      refuse(id, e);
+      return Optional.empty();
     }
     long took = System.nanoTime() - started;
     log.info(
-        "Built the key index of {} at snapshot {}: {} keys, {} bytes ({} per key), {} rows read"
-            + " in {} ms",
+        "Built the key index of {} at snapshot {}: {} keys, {} bytes ({} per key; {} of them in"
+            + " mapped files), {} rows read in {} ms",
         id,
         snapshot == null ? "(none)" : snapshot.snapshotId(),
         index.keys(),
         index.bytes(),
         index.keys() == 0 ? 0 : index.bytes() / index.keys(),
+        index.spilledBytes(),
         index.rowsRead(),
         took / 1_000_000);
     listener.built(id, index, took);
-    if (!withinLimit(id, index)) {
+    indexes.put(id, index);
+    if (!withinLimits(id, index)) {
       return Optional.empty();
     }
-    indexes.put(id, index);
     return Optional.of(index);
   }
 
@@ -101,24 +112,44 @@ public final class KeyIndexes {
 
   /** Forgets the index of {@code id} (the task no longer writes the table). */
   public void forget(TableIdentifier id) {
-    indexes.remove(id);
+    drop(id);
   }
 
-  private boolean withinLimit(TableIdentifier id, TableKeyIndex index) {
-    if (index.bytes() <= maxBytes) {
+  private void drop(TableIdentifier id) {
+    TableKeyIndex index = indexes.remove(id);
+    if (index != null) {
+      index.release();
+    }
+  }
+
+  private boolean withinLimits(TableIdentifier id, TableKeyIndex index) {
+    Optional<String> past = index.pastLimits();
+    if (past.isEmpty()) {
       return true;
     }
-    indexes.remove(id);
+    drop(id);
     unindexed.add(id);
-    log.warn(
-        "The key index of {} holds {} keys in {} bytes, above key-index.max-bytes ({}): the table"
-            + " gets no key index until the task restarts, and its updates and deletes are written"
-            + " as equality deletes, which the table maintenance converts. Raise"
-            + " key-index.max-bytes (and the worker's heap) to index it",
-        id,
-        index.keys(),
-        index.bytes(),
-        maxBytes);
+    warnNoIndex(id, index.keys(), index.bytes(), past.get());
     return false;
+  }
+
+  private void refuse(TableIdentifier id, KeyIndexLimitException e) {
+    drop(id);
+    unindexed.add(id);
+    warnNoIndex(id, e.keys(), e.bytes(), e.getMessage());
+  }
+
+  private void warnNoIndex(TableIdentifier id, long keys, long bytes, String why) {
+    log.warn(
+        "The key index of {} reached {} keys and needed {} bytes, {}: the table gets no key"
+            + " index until the task restarts, and its updates and deletes are written as equality"
+            + " deletes, which the table maintenance converts. Raise key-index.spill.max-bytes"
+            + " (and the disk of key-index.spill.dir, {}) or key-index.max-bytes (and the"
+            + " worker's heap) to index it",
+        id,
+        keys,
+        bytes,
+        why,
+        limits.spillDir());
   }
 }

@@ -8,6 +8,7 @@ import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import org.apache.iceberg.DataFile;
 import org.apache.iceberg.FileFormat;
@@ -59,36 +60,54 @@ public final class TableKeyIndex {
 
   private static final int MIN_REMOVED_TO_COMPACT = 256;
 
-  private TableKeyIndex(Schema keySchema, int expectedKeys) {
+  private TableKeyIndex(Schema keySchema, int expectedKeys, KeyIndexLimits limits) {
     this.keySchema = keySchema;
     this.encoder = new KeyEncoder(keySchema);
-    this.index = new KeyIndex(encoder.longKeys(), expectedKeys);
+    this.index = new KeyIndex(encoder.longKeys(), expectedKeys, limits);
   }
 
   /** The index of a table that has no snapshot yet. */
-  public static TableKeyIndex empty(Schema keySchema) {
-    return new TableKeyIndex(keySchema, 0);
+  public static TableKeyIndex empty(Schema keySchema, KeyIndexLimits limits) {
+    return new TableKeyIndex(keySchema, 0, limits);
   }
 
   /**
-   * Reads where every live key of {@code table} is at {@code snapshot}.
+   * Reads where every live key of {@code table} is at {@code snapshot}, on the heap without limit.
    *
    * @throws UnsupportedOperationException when a live data file is not Parquet
    */
   public static TableKeyIndex build(Table table, Snapshot snapshot, Schema keySchema) {
+    return build(table, snapshot, keySchema, KeyIndexLimits.UNBOUNDED_HEAP);
+  }
+
+  /**
+   * Reads where every live key of {@code table} is at {@code snapshot}, within {@code limits}.
+   *
+   * @throws UnsupportedOperationException when a live data file is not Parquet
+   * @throws KeyIndexLimitException when the index would pass its limits (it is dropped unfinished)
+   */
+  public static TableKeyIndex build(
+      Table table, Snapshot snapshot, Schema keySchema, KeyIndexLimits limits) {
     long records =
         Long.parseLong(snapshot.summary().getOrDefault("total-records", "0"))
             - Long.parseLong(snapshot.summary().getOrDefault("total-position-deletes", "0"));
     TableKeyIndex built =
-        new TableKeyIndex(keySchema, (int) Math.min(Integer.MAX_VALUE / 4, Math.max(0, records)));
+        new TableKeyIndex(
+            keySchema, (int) Math.min(Integer.MAX_VALUE / 4, Math.max(0, records)), limits);
+    built.index.strict(true);
     try (CloseableIterable<FileScanTask> tasks =
         table.newScan().useSnapshot(snapshot.snapshotId()).planFiles()) {
       for (FileScanTask task : tasks) {
         built.read(table, task);
       }
     } catch (IOException e) {
+      built.release();
       throw new UncheckedIOException("cannot plan a read of " + table.name(), e);
+    } catch (RuntimeException e) {
+      built.release();
+      throw e;
     }
+    built.index.strict(false);
     built.snapshotId = snapshot.snapshotId();
     return built;
   }
@@ -107,9 +126,41 @@ public final class TableKeyIndex {
     return index.size();
   }
 
-  /** Bytes of heap the index holds. */
+  /** Bytes the index holds, on the heap and in mapped files ({@link #spilledBytes()}). */
   public long bytes() {
     return index.bytes() + files.size() * 64L;
+  }
+
+  /** Bytes of the index in memory-mapped files: past its heap limit, it spilled. */
+  public long spilledBytes() {
+    return index.spilledBytes();
+  }
+
+  /**
+   * Why the index grew past its limits (applying the task's own commit, which must be applied
+   * whole), if it did: it is still sound, but should be dropped.
+   */
+  public Optional<String> pastLimits() {
+    return Optional.ofNullable(index.pastLimits());
+  }
+
+  /**
+   * {@link #catchUp} refusing growth past the index's limits.
+   *
+   * @throws KeyIndexLimitException when the index would pass them (drop it then)
+   */
+  public boolean catchUpWithinLimits(Table table) {
+    index.strict(true);
+    try {
+      return catchUp(table);
+    } finally {
+      index.strict(false);
+    }
+  }
+
+  /** Gives the index's mapped memory back at once (else at a GC); it is not used after. */
+  public void release() {
+    index.release();
   }
 
   /** Rows read from data files since the index was built (the build included). */

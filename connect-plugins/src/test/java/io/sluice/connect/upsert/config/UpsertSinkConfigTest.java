@@ -4,6 +4,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.sluice.contract.TopicNames;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -13,6 +16,7 @@ import org.apache.kafka.common.config.ConfigException;
 import org.apache.kafka.common.config.ConfigValue;
 import org.assertj.core.api.InstanceOfAssertFactories;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 class UpsertSinkConfigTest {
   private static Map<String, String> minimal() {
@@ -258,6 +262,39 @@ class UpsertSinkConfigTest {
         assertThat(key.hasDefault()).as(key.name).isTrue();
       }
     }
+  }
+
+  @Test
+  void theKeyIndexSpillsUpTo8GibUnderTheTempDirByDefault() {
+    UpsertSinkConfig defaults = new UpsertSinkConfig(minimal());
+    assertThat(defaults.keyIndexMaxBytes()).isEqualTo(512L << 20);
+    assertThat(defaults.keyIndexSpillMaxBytes()).isEqualTo(8L << 30);
+    assertThat(defaults.keyIndexSpillDir())
+        .isEqualTo(Path.of(System.getProperty("java.io.tmpdir"), "sluice-key-index"));
+  }
+
+  @Test
+  void aSpillDirThatCannotBeWrittenIsAttachedToItsKeyNamingTheDirectory(@TempDir Path dir)
+      throws IOException {
+    Path file = Files.createFile(dir.resolve("a-file"));
+    Map<String, String> props = minimal();
+    props.put("key-index.spill.dir", file.resolve("spill").toString());
+    assertThat(errors(props).get("key-index.spill.dir"))
+        .singleElement(InstanceOfAssertFactories.STRING)
+        .contains("the key index cannot spill to " + file.resolve("spill"))
+        .contains("key-index.spill.max-bytes=0 to never spill");
+
+    props.put("key-index.spill.max-bytes", "0");
+    assertThat(errors(props)).isEmpty();
+    props.put("key-index.spill.max-bytes", "-1");
+    assertThat(errors(props).get("key-index.spill.max-bytes"))
+        .singleElement(InstanceOfAssertFactories.STRING)
+        .contains("Value must be at least 0");
+
+    props.put("key-index.spill.max-bytes", "1");
+    props.put("key-index.spill.dir", dir.resolve("made/here").toString());
+    assertThat(errors(props)).isEmpty();
+    assertThat(dir.resolve("made/here")).isEmptyDirectory();
   }
 
   @Test

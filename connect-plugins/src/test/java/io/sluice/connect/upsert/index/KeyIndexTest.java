@@ -3,22 +3,53 @@ package io.sluice.connect.upsert.index;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
-import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
 
+/** Every case on both storages: the heap, and mapped files from the first key on. */
 class KeyIndexTest {
+  @TempDir Path spillDir;
+
+  enum Storage {
+    HEAP {
+      @Override
+      KeyIndex index(boolean longKeys, int expectedKeys, Path spillDir) {
+        return new KeyIndex(
+            longKeys, expectedKeys, new KeyIndexLimits(Long.MAX_VALUE, 0, spillDir));
+      }
+    },
+    /** Mapped from the start (a heap limit of 1 byte), in chunks of 64 KiB. */
+    MAPPED {
+      @Override
+      KeyIndex index(boolean longKeys, int expectedKeys, Path spillDir) {
+        return new KeyIndex(
+            longKeys, expectedKeys, new KeyIndexLimits(1, 1L << 30, spillDir), 64 << 10);
+      }
+    };
+
+    abstract KeyIndex index(boolean longKeys, int expectedKeys, Path spillDir);
+
+    void assertHolds(KeyIndex index) {
+      assertThat(index.spilledBytes()).isEqualTo(this == MAPPED ? index.bytes() : 0);
+      assertThat(index.pastLimits()).isNull();
+    }
+  }
 
   /** Seeded random puts, absences and renumberings against a map; every key checked each round. */
-  @Test
-  void longKeysAgreeWithAMapThroughGrowthAndRenumbering() {
+  @ParameterizedTest
+  @EnumSource(Storage.class)
+  void longKeysAgreeWithAMapThroughGrowthAndRenumbering(Storage storage) {
     for (int seed = 1; seed <= 20; seed++) {
       Random random = new Random(seed);
-      KeyIndex index = new KeyIndex(true, random.nextInt(50));
+      KeyIndex index = storage.index(true, random.nextInt(50), spillDir);
       Map<Long, int[]> model = new HashMap<>();
       for (int round = 0; round < 5; round++) {
         for (int i = 0; i < 2_000; i++) {
@@ -47,13 +78,15 @@ class KeyIndexTest {
         }
         assertThat(index.find(Long.MIN_VALUE + 7)).isEqualTo(-1);
       }
+      storage.assertHolds(index);
     }
   }
 
-  @Test
-  void byteKeysAgreeWithAMapAndDifferByLength() {
+  @ParameterizedTest
+  @EnumSource(Storage.class)
+  void byteKeysAgreeWithAMapAndDifferByLength(Storage storage) {
     Random random = new Random(7);
-    KeyIndex index = new KeyIndex(false, 0);
+    KeyIndex index = storage.index(false, 0, spillDir);
     Map<String, Integer> model = new HashMap<>();
     for (int i = 0; i < 50_000; i++) {
       // Keys that are prefixes of each other, and long ones past one varint byte of length.
@@ -72,14 +105,16 @@ class KeyIndexTest {
         });
     assertThat(index.find("never-put".getBytes(StandardCharsets.UTF_8))).isEqualTo(-1);
     assertThat(index.find(new byte[0])).isEqualTo(-1);
+    storage.assertHolds(index);
   }
 
   /**
    * "Aa" and "BB" hash alike: 512 keys of one hash and length, told apart past their first byte.
    */
-  @Test
-  void byteKeysOfOneHashAndLengthAreToldApart() {
-    KeyIndex index = new KeyIndex(false, 0);
+  @ParameterizedTest
+  @EnumSource(Storage.class)
+  void byteKeysOfOneHashAndLengthAreToldApart(Storage storage) {
+    KeyIndex index = storage.index(false, 0, spillDir);
     List<byte[]> keys = new ArrayList<>();
     for (int bits = 0; bits < 512; bits++) {
       StringBuilder key = new StringBuilder("k");
@@ -96,16 +131,19 @@ class KeyIndexTest {
     for (int i = 0; i < keys.size(); i++) {
       assertThat(index.position(index.find(keys.get(i)))).isEqualTo(i);
     }
+    storage.assertHolds(index);
   }
 
-  @Test
-  void aMillionLongKeysFitInUnder64BytesEach() {
-    KeyIndex index = new KeyIndex(true, 0);
+  @ParameterizedTest
+  @EnumSource(Storage.class)
+  void aMillionLongKeysFitInUnder64BytesEach(Storage storage) {
+    KeyIndex index = storage.index(true, 0, spillDir);
     for (long key = 0; key < 1_000_000; key++) {
       index.put(key * 7919, (int) (key % 50), (int) key);
     }
     assertThat(index.size()).isEqualTo(1_000_000);
     assertThat(index.bytes() / 1_000_000.0).isLessThan(64);
     assertThat(index.position(index.find(7919L * 123_456))).isEqualTo(123_456);
+    storage.assertHolds(index);
   }
 }
