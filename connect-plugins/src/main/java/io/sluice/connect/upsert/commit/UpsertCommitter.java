@@ -389,7 +389,9 @@ public final class UpsertCommitter implements Closeable {
               .applyOwn(
                   table, committed, written.keysByFile(), written.deleted(), written.copied());
         }
-        metrics.table(id).keyIndexSize(index.get().keys(), index.get().bytes());
+        metrics
+            .table(id)
+            .keyIndexSize(index.get().keys(), index.get().bytes(), index.get().spilledBytes());
         return committed == null ? table.currentSnapshot() : committed;
       } catch (PositionConflictException e) {
         log.info(

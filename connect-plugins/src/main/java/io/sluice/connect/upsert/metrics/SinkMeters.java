@@ -23,7 +23,8 @@ import java.util.concurrent.ConcurrentHashMap;
  * sluice_sink_maintenance_rewrites_total{result}} (success, failure).
  *
  * <p>The key index adds {@code sluice_sink_key_index_keys}, {@code sluice_sink_key_index_bytes},
- * {@code sluice_sink_key_index_builds_total} and {@code sluice_sink_key_index_build_duration_*}.
+ * {@code sluice_sink_key_index_spilled_bytes}, {@code sluice_sink_key_index_builds_total} and
+ * {@code sluice_sink_key_index_build_duration_*}.
  */
 public final class SinkMeters {
   public static final String RECORDS = "sluice.sink.records";
@@ -45,6 +46,7 @@ public final class SinkMeters {
   public static final String MAINTENANCE_REWRITES = "sluice.sink.maintenance.rewrites";
   public static final String KEY_INDEX_KEYS = "sluice.sink.key.index.keys";
   public static final String KEY_INDEX_BYTES = "sluice.sink.key.index.bytes";
+  public static final String KEY_INDEX_SPILLED_BYTES = "sluice.sink.key.index.spilled.bytes";
   public static final String KEY_INDEX_BUILDS = "sluice.sink.key.index.builds";
   public static final String KEY_INDEX_BUILD_DURATION = "sluice.sink.key.index.build.duration";
 

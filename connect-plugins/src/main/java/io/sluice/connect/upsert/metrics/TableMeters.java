@@ -38,6 +38,7 @@ public final class TableMeters {
   private final MaintenanceMeters maintenance;
   private final AtomicLong indexKeys = new AtomicLong();
   private final AtomicLong indexBytes = new AtomicLong();
+  private final AtomicLong indexSpilledBytes = new AtomicLong();
   private final Counter indexBuilds;
   private final Timer indexBuildDuration;
 
@@ -109,7 +110,14 @@ public final class TableMeters {
         .strongReference(true)
         .register(registry);
     Gauge.builder(SinkMeters.KEY_INDEX_BYTES, indexBytes, AtomicLong::get)
-        .description("Heap bytes of the table's key index")
+        .description("Bytes of the table's key index, on the heap and in memory-mapped files")
+        .tags(tags)
+        .baseUnit("bytes")
+        .strongReference(true)
+        .register(registry);
+    Gauge.builder(SinkMeters.KEY_INDEX_SPILLED_BYTES, indexSpilledBytes, AtomicLong::get)
+        .description(
+            "Bytes of the table's key index in memory-mapped files (past key-index.max-bytes)")
         .tags(tags)
         .baseUnit("bytes")
         .strongReference(true)
@@ -203,10 +211,15 @@ public final class TableMeters {
     indexBuildDuration.record(durationNanos, TimeUnit.NANOSECONDS);
   }
 
-  /** Records what the table's key index holds after a commit. */
-  public void keyIndexSize(long keys, long bytes) {
+  /**
+   * Records what the table's key index holds after a commit.
+   *
+   * @param bytes all its bytes, {@code spilledBytes} of them in memory-mapped files
+   */
+  public void keyIndexSize(long keys, long bytes, long spilledBytes) {
     indexKeys.set(keys);
     indexBytes.set(bytes);
+    indexSpilledBytes.set(spilledBytes);
   }
 
   /** Records a batch whose files could not be written or whose commit was refused. */

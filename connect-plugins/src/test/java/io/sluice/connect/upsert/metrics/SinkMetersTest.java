@@ -156,6 +156,23 @@ class SinkMetersTest {
   }
 
   @Test
+  void theKeyIndexSizeShowsItsBytesAndThePartInMappedFiles() {
+    PrometheusMeterRegistry prometheus = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
+    TableMeters table = new SinkMeters(prometheus, CLOCK).table("orders-upsert", TABLE.toString());
+    String tags = "connector=\"orders-upsert\",table=\"cdc_lab.orders_current\"";
+    assertThat(prometheus.scrape())
+        .contains("sluice_sink_key_index_spilled_bytes{" + tags + "} 0.0");
+
+    table.keyIndexSize(1_000, 40_960, 32_768);
+
+    assertThat(prometheus.scrape())
+        .contains("sluice_sink_key_index_keys{" + tags + "} 1000.0")
+        .contains("sluice_sink_key_index_bytes{" + tags + "} 40960.0")
+        .contains("sluice_sink_key_index_spilled_bytes{" + tags + "} 32768.0");
+    prometheus.close();
+  }
+
+  @Test
   void maintenanceRewritesCountFromZeroAndTheTableGaugesAppearWithTheFirstPass() {
     PrometheusMeterRegistry prometheus = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
     MaintenanceMeters maintenance =
