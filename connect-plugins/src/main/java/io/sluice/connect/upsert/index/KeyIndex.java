@@ -74,9 +74,9 @@ final class KeyIndex {
         pastLimits = refusal;
       }
     }
-    slots = mapped ? mappedSlots(capacity) : new HeapSlots(capacity, longKeys);
+    slots = mapped ? mappedSlots(capacity) : Slots.onHeap(capacity, longKeys);
     if (!longKeys) {
-      arena = mapped ? new MappedArena(chunkBytes, spill) : new HeapArena();
+      arena = mapped ? KeyArena.mapped(chunkBytes, spill) : KeyArena.onHeap();
     }
   }
 
@@ -210,7 +210,7 @@ final class KeyIndex {
       Slots mapped = mappedSlots(slots.capacity());
       slots.copyTo(mapped);
       slots = mapped;
-      arena = mapping(() -> ((HeapArena) arena).toMapped(chunkBytes, spill));
+      arena = mapping(() -> arena.toMapped(chunkBytes, spill));
       growth = arena.growthFor(key.length);
     }
     if (growth > 0 && slots.mapped()) {
@@ -244,7 +244,7 @@ final class KeyIndex {
       mapped = total > limits.heapBytes() && mayMap(total, total);
     }
     Slots old = slots;
-    slots = mapped ? mappedSlots(capacity) : new HeapSlots(capacity, longKeys);
+    slots = mapped ? mappedSlots(capacity) : Slots.onHeap(capacity, longKeys);
     int mask = capacity - 1;
     for (int i = 0; i < old.capacity(); i++) {
       int file = old.file(i);
@@ -261,13 +261,13 @@ final class KeyIndex {
       slots.place(slot, file, old.position(i));
     }
     old.release();
-    if (mapped && arena instanceof HeapArena heap) {
-      arena = mapping(() -> heap.toMapped(chunkBytes, spill));
+    if (mapped && arena != null && !old.mapped()) {
+      arena = mapping(() -> arena.toMapped(chunkBytes, spill));
     }
   }
 
   private Slots mappedSlots(int capacity) {
-    return mapping(() -> new MappedSlots(capacity, longKeys, chunkBytes, spill));
+    return mapping(() -> Slots.mapped(capacity, longKeys, chunkBytes, spill));
   }
 
   /**

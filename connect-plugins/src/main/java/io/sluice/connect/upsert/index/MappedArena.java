@@ -4,12 +4,12 @@ import java.nio.ByteBuffer;
 import java.util.Arrays;
 
 /**
- * A {@link KeyArena} in memory-mapped files ({@link SpillFiles}), one per chunk. A key is never
- * split over two chunks. Each new chunk holds half the arena before it (at least 1 KiB, at most a
- * chunk's bytes unless one key needs more), so at most a third of it is unused, as with one array
- * grown by half, and nothing is copied when it grows.
+ * The {@link KeyArena} of a spilled index, in memory-mapped files ({@link SpillFiles}), one per
+ * chunk. A key is never split over two chunks. Each new chunk holds half the arena before it (at
+ * least 1 KiB, at most a chunk's bytes unless one key needs more), so at most a third of it is
+ * unused, as with one array grown by half, and nothing is copied when it grows.
  */
-final class MappedArena extends KeyArena {
+final class MappedArena {
   private static final int MIN_CHUNK_BYTES = 1024;
   private static final int MAX_CHUNK_BYTES = Integer.MAX_VALUE - 8;
 
@@ -36,21 +36,18 @@ final class MappedArena extends KeyArena {
     }
   }
 
-  @Override
   long bytes() {
     return bytes;
   }
 
-  @Override
   long growthFor(int length) {
-    long needed = recordBytes(length);
+    long needed = KeyArena.recordBytes(length);
     if (count > 0 && chunks[count - 1].capacity() - used >= needed) {
       return 0;
     }
     return Math.max(needed, Math.min(chunkBytes, Math.max(MIN_CHUNK_BYTES, bytes / 2)));
   }
 
-  @Override
   long store(byte[] key) {
     long growth = growthFor(key.length);
     if (growth > MAX_CHUNK_BYTES) {
@@ -73,7 +70,6 @@ final class MappedArena extends KeyArena {
     return reference;
   }
 
-  @Override
   boolean holds(long reference, byte[] key) {
     ByteBuffer chunk = chunks[(int) (reference >>> 32)];
     int at = (int) reference;
@@ -96,7 +92,6 @@ final class MappedArena extends KeyArena {
     return true;
   }
 
-  @Override
   void release() {
     for (int i = 0; i < count; i++) {
       files.release(chunks[i]);

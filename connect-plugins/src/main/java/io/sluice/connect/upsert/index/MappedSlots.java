@@ -3,18 +3,18 @@ package io.sluice.connect.upsert.index;
 import java.nio.ByteBuffer;
 
 /**
- * {@link Slots} in memory-mapped files ({@link SpillFiles}): a fixed-size record per slot, in
- * chunks of at most a chunk's bytes, so that a table may pass the 2 GiB one buffer holds. A record
- * holds the slot's key, file number, position and (byte keys) hash side by side, so a probe reads
- * one page where parallel arrays would read one each. The file number is stored plus 2, so that a
- * fresh (zero) file reads {@link KeyIndex#EMPTY} and is never written before it is used.
+ * The {@link Slots} of a spilled index, in memory-mapped files ({@link SpillFiles}): a fixed-size
+ * record per slot, in chunks of at most a chunk's bytes, so that a table may pass the 2 GiB one
+ * buffer holds. A record holds the slot's key, file number, position and (byte keys) hash side by
+ * side, so a probe reads one page where parallel arrays would read one each. The file number is
+ * stored plus 2, so that a fresh (zero) file reads {@link KeyIndex#EMPTY} and is never written
+ * before it is used.
  */
-final class MappedSlots extends Slots {
+final class MappedSlots {
   private static final int FILE_AT = 8;
   private static final int POSITION_AT = 12;
   private static final int HASH_AT = 16;
 
-  private final int capacity;
   private final boolean longKeys;
   private final int recordBytes;
   private final int shift;
@@ -26,9 +26,8 @@ final class MappedSlots extends Slots {
    * @param capacity a power of two
    */
   MappedSlots(int capacity, boolean longKeys, int chunkBytes, SpillFiles files) {
-    this.capacity = capacity;
     this.longKeys = longKeys;
-    this.recordBytes = (int) bytes(1, longKeys);
+    this.recordBytes = (int) Slots.bytes(1, longKeys);
     int perChunk = Math.min(capacity, Integer.highestOneBit(Math.max(1, chunkBytes / recordBytes)));
     this.shift = Integer.numberOfTrailingZeros(perChunk);
     this.mask = perChunk - 1;
@@ -39,42 +38,22 @@ final class MappedSlots extends Slots {
     }
   }
 
-  @Override
-  int capacity() {
-    return capacity;
-  }
-
-  @Override
-  long bytes() {
-    return bytes(capacity, longKeys);
-  }
-
-  @Override
-  boolean mapped() {
-    return true;
-  }
-
-  @Override
   long key(int slot) {
     return chunks[slot >>> shift].getLong((slot & mask) * recordBytes);
   }
 
-  @Override
   int hash(int slot) {
-    return longKeys ? 0 : chunks[slot >>> shift].getInt((slot & mask) * recordBytes + HASH_AT);
+    return chunks[slot >>> shift].getInt((slot & mask) * recordBytes + HASH_AT);
   }
 
-  @Override
   int file(int slot) {
     return chunks[slot >>> shift].getInt((slot & mask) * recordBytes + FILE_AT) + KeyIndex.EMPTY;
   }
 
-  @Override
   int position(int slot) {
     return chunks[slot >>> shift].getInt((slot & mask) * recordBytes + POSITION_AT);
   }
 
-  @Override
   void fill(int slot, long key, int hash) {
     ByteBuffer chunk = chunks[slot >>> shift];
     int at = (slot & mask) * recordBytes;
@@ -84,7 +63,6 @@ final class MappedSlots extends Slots {
     }
   }
 
-  @Override
   void place(int slot, int file, int position) {
     ByteBuffer chunk = chunks[slot >>> shift];
     int at = (slot & mask) * recordBytes;
@@ -92,12 +70,10 @@ final class MappedSlots extends Slots {
     chunk.putInt(at + POSITION_AT, position);
   }
 
-  @Override
   void file(int slot, int file) {
     chunks[slot >>> shift].putInt((slot & mask) * recordBytes + FILE_AT, file - KeyIndex.EMPTY);
   }
 
-  @Override
   void release() {
     for (ByteBuffer chunk : chunks) {
       files.release(chunk);
