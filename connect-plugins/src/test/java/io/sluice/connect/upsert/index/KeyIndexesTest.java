@@ -1,5 +1,9 @@
 package io.sluice.connect.upsert.index;
 
+import static io.sluice.connect.upsert.index.KeyTable.FIRST_KEY;
+import static io.sluice.connect.upsert.index.KeyTable.ID;
+import static io.sluice.connect.upsert.index.KeyTable.KEY;
+import static io.sluice.connect.upsert.index.KeyTable.key;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import ch.qos.logback.classic.Level;
@@ -7,28 +11,10 @@ import ch.qos.logback.classic.Logger;
 import ch.qos.logback.classic.spi.ILoggingEvent;
 import ch.qos.logback.core.read.ListAppender;
 import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.nio.file.Path;
 import java.util.List;
-import java.util.Map;
 import java.util.Optional;
-import java.util.Set;
 import java.util.concurrent.atomic.AtomicInteger;
-import org.apache.iceberg.DataFile;
-import org.apache.iceberg.FileFormat;
-import org.apache.iceberg.PartitionSpec;
-import org.apache.iceberg.Schema;
-import org.apache.iceberg.Table;
-import org.apache.iceberg.catalog.Namespace;
-import org.apache.iceberg.catalog.TableIdentifier;
-import org.apache.iceberg.data.GenericFileWriterFactory;
-import org.apache.iceberg.data.GenericRecord;
-import org.apache.iceberg.data.Record;
-import org.apache.iceberg.inmemory.InMemoryCatalog;
-import org.apache.iceberg.io.DataWriter;
-import org.apache.iceberg.io.OutputFileFactory;
-import org.apache.iceberg.types.TypeUtil;
-import org.apache.iceberg.types.Types;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -37,30 +23,13 @@ import org.slf4j.LoggerFactory;
 
 /** A task's key indexes of a table of Parquet files on Iceberg's in-memory catalog. */
 class KeyIndexesTest {
-  private static final TableIdentifier ID = TableIdentifier.of("shop", "orders_current");
-  private static final Schema SCHEMA =
-      new Schema(
-          List.of(
-              Types.NestedField.required(1, "id", Types.LongType.get()),
-              Types.NestedField.optional(2, "note", Types.StringType.get())),
-          Set.of(1));
-  private static final Schema KEY = TypeUtil.select(SCHEMA, SCHEMA.identifierFieldIds());
-
-  /** Keys far from any count or size a log line holds, so a key in a log would show. */
-  private static final long FIRST_KEY = 987_654_321_000L;
-
   @TempDir Path spillDir;
-  private InMemoryCatalog catalog;
-  private Table table;
+  private final KeyTable table = new KeyTable();
   private final ListAppender<ILoggingEvent> logs = new ListAppender<>();
   private final AtomicInteger builds = new AtomicInteger();
 
   @BeforeEach
-  void createTable() {
-    catalog = new InMemoryCatalog();
-    catalog.initialize("mem", Map.of());
-    catalog.createNamespace(Namespace.of("shop"));
-    table = catalog.createTable(ID, SCHEMA, PartitionSpec.unpartitioned());
+  void captureLogs() {
     logs.start();
     ((Logger) LoggerFactory.getLogger(KeyIndexes.class)).addAppender(logs);
   }
@@ -68,12 +37,12 @@ class KeyIndexesTest {
   @AfterEach
   void closeCatalog() throws IOException {
     ((Logger) LoggerFactory.getLogger(KeyIndexes.class)).detachAppender(logs);
-    catalog.close();
+    table.close();
   }
 
   @Test
   void anIndexPastTheHeapLimitSpillsAndPlacesEveryKey() {
-    append(0, 5_000);
+    table.append(0, 5_000);
     KeyIndexes indexes = new KeyIndexes(new KeyIndexLimits(4096, 64L << 20, spillDir));
 
     TableKeyIndex index = current(indexes).orElseThrow();
@@ -94,7 +63,7 @@ class KeyIndexesTest {
 
   @Test
   void anIndexPastTheHeapAndSpillLimitsIsRefusedWithOneWarningAndNotBuiltAgain() {
-    append(0, 5_000);
+    table.append(0, 5_000);
     KeyIndexes indexes = new KeyIndexes(new KeyIndexLimits(4096, 16 << 10, spillDir));
 
     assertThat(current(indexes)).isEmpty();
@@ -114,11 +83,11 @@ class KeyIndexesTest {
 
   @Test
   void anIndexCaughtUpPastItsLimitsIsDroppedWithAWarning() {
-    append(0, 100);
+    table.append(0, 100);
     KeyIndexes indexes = new KeyIndexes(new KeyIndexLimits(4096, 16 << 10, spillDir));
     assertThat(current(indexes)).isPresent();
 
-    append(100, 5_000);
+    table.append(100, 5_000);
 
     assertThat(current(indexes)).isEmpty();
     assertThat(indexes.held(ID)).isEmpty();
@@ -131,7 +100,7 @@ class KeyIndexesTest {
 
   @Test
   void withSpillingOffAnIndexPastTheHeapLimitIsRefused() {
-    append(0, 5_000);
+    table.append(0, 5_000);
     KeyIndexes indexes = new KeyIndexes(new KeyIndexLimits(4096, 0, spillDir));
 
     assertThat(current(indexes)).isEmpty();
@@ -144,8 +113,7 @@ class KeyIndexesTest {
   }
 
   private Optional<TableKeyIndex> current(KeyIndexes indexes) {
-    table.refresh();
-    return indexes.current(ID, table, KEY, (id, index, nanos) -> builds.incrementAndGet());
+    return indexes.current(ID, table.table(), KEY, (id, index, nanos) -> builds.incrementAndGet());
   }
 
   private List<String> warnings() {
@@ -161,33 +129,5 @@ class KeyIndexesTest {
         .filter(e -> e.getLevel() == level)
         .map(ILoggingEvent::getFormattedMessage)
         .toList();
-  }
-
-  /** Key {@code k} of the index: {@link #FIRST_KEY} + k in the table. */
-  private static GenericRecord key(long k) {
-    GenericRecord key = GenericRecord.create(KEY);
-    key.setField("id", FIRST_KEY + k);
-    return key;
-  }
-
-  /** Appends keys {@code from} to {@code to} (exclusive) in one Parquet file, in that order. */
-  private void append(long from, long to) {
-    GenericFileWriterFactory writers =
-        new GenericFileWriterFactory.Builder(table).dataFileFormat(FileFormat.PARQUET).build();
-    OutputFileFactory files =
-        OutputFileFactory.builderFor(table, 1, from).format(FileFormat.PARQUET).build();
-    DataWriter<Record> writer = writers.newDataWriter(files.newOutputFile(), table.spec(), null);
-    try (writer) {
-      for (long k = from; k < to; k++) {
-        GenericRecord row = GenericRecord.create(SCHEMA);
-        row.setField("id", FIRST_KEY + k);
-        row.setField("note", "n" + k);
-        writer.write(row);
-      }
-    } catch (IOException e) {
-      throw new UncheckedIOException(e);
-    }
-    DataFile file = writer.toDataFile();
-    table.newAppend().appendFile(file).commit();
   }
 }
