@@ -304,7 +304,7 @@ class UpsertSinkConfigTest {
     MaintenanceSettings settings = defaults.maintenance();
     assertThat(settings.rewriteDeleteFiles())
         .isEqualTo(MaintenanceConfig.REWRITE_DELETE_FILES_DEFAULT);
-    assertThat(settings.rewriteDeletedFraction()).isEqualTo(0.2);
+    assertThat(settings.rewriteDeletedFraction()).isEqualTo(0.15);
     assertThat(settings.targetFileSizeBytes()).isEqualTo(128L << 20);
     assertThat(settings.keepLastSnapshots()).isEqualTo(100);
     assertThat(settings.orphansOlderThanMs()).isEqualTo(3 * 86_400_000L);
