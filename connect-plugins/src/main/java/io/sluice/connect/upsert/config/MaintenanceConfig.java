@@ -29,8 +29,8 @@ public final class MaintenanceConfig {
           + " at commit (copy-on-write): their live rows and the batch's are written into new"
           + " data files that replace all their files, so those partitions hold no delete file"
           + " and read like a compacted table. Larger ones, and a merge that conflicts with"
-          + " another writer's commit, are written with equality deletes, which the rewrites"
-          + " below apply later. The cost is a read and a write of those partitions per commit"
+          + " another writer's commit, are written with deletes by position (key-index.max-bytes;"
+          + " equality deletes without a key index), which the rewrites below apply later. The cost is a read and a write of those partitions per commit"
           + " (docs/design.md#table-maintenance); 0 never merges.";
   static final long MERGE_MAX_BYTES_DEFAULT = 2L * 1024 * 1024;
 
