@@ -2,6 +2,7 @@ package io.sluice.connect.upsert;
 
 import io.sluice.connect.upsert.write.DataFileRows;
 import io.sluice.connect.upsert.write.PositionDeletes;
+import io.sluice.connect.upsert.write.RollingFiles;
 import io.sluice.connect.upsert.write.RowLineage;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -10,28 +11,23 @@ import java.util.List;
 import java.util.Map;
 import java.util.Random;
 import java.util.Set;
-import java.util.UUID;
 import org.apache.iceberg.DataFile;
 import org.apache.iceberg.DeleteFile;
 import org.apache.iceberg.FileContent;
-import org.apache.iceberg.FileFormat;
 import org.apache.iceberg.FileScanTask;
 import org.apache.iceberg.MetadataColumns;
-import org.apache.iceberg.PartitionSpec;
 import org.apache.iceberg.RowDelta;
 import org.apache.iceberg.Schema;
 import org.apache.iceberg.Snapshot;
 import org.apache.iceberg.Table;
 import org.apache.iceberg.catalog.Catalog;
 import org.apache.iceberg.catalog.TableIdentifier;
-import org.apache.iceberg.data.GenericFileWriterFactory;
 import org.apache.iceberg.data.GenericRecord;
 import org.apache.iceberg.data.Record;
 import org.apache.iceberg.exceptions.ValidationException;
 import org.apache.iceberg.io.CloseableIterable;
-import org.apache.iceberg.io.DataWriter;
 import org.apache.iceberg.io.DeleteWriteResult;
-import org.apache.iceberg.io.OutputFileFactory;
+import org.apache.iceberg.io.RollingDataWriter;
 import org.apache.iceberg.types.TypeUtil;
 import org.apache.iceberg.util.ContentFileUtil;
 import org.slf4j.LoggerFactory;
@@ -150,24 +146,18 @@ public final class ExternalRowMove {
     return moved.size() + " rows of " + file.location();
   }
 
+  /** The rows in one new data file of {@code like}'s partition (the sink's own rolling writer). */
   private static DataFile write(Table table, DataFile like, List<Record> rows) {
-    Schema carried = RowLineage.carried(table, table.schema());
-    PartitionSpec spec = table.specs().get(like.specId());
-    GenericFileWriterFactory writers =
-        new GenericFileWriterFactory.Builder(table)
-            .dataSchema(carried)
-            .dataFileFormat(FileFormat.PARQUET)
-            .build();
-    OutputFileFactory files =
-        OutputFileFactory.builderFor(table, 98, 1)
-            .format(FileFormat.PARQUET)
-            .operationId("external-move-" + UUID.randomUUID())
-            .build();
-    DataWriter<Record> writer =
-        writers.newDataWriter(
-            files.newOutputFile(spec, like.partition()),
-            spec,
-            spec.isUnpartitioned() ? null : like.partition());
+    RollingDataWriter<Record> writer =
+        RollingFiles.open(
+            table,
+            RowLineage.carried(table, table.schema()),
+            98,
+            1,
+            "external-move",
+            Long.MAX_VALUE,
+            table.specs().get(like.specId()),
+            like.partition());
     try {
       try (writer) {
         rows.forEach(writer::write);
@@ -175,6 +165,6 @@ public final class ExternalRowMove {
     } catch (IOException e) {
       throw new UncheckedIOException(e);
     }
-    return writer.toDataFile();
+    return writer.result().dataFiles().get(0);
   }
 }
