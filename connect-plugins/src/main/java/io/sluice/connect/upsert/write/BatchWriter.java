@@ -34,9 +34,9 @@ import org.slf4j.LoggerFactory;
  * cannot take is known before anything is written; a failure while writing is the storage's, never
  * a record's. On failure the files written so far are deleted.
  *
- * <p>The rows the batch's keys had are deleted by equality deletes, and where the table's live
- * files span several partition specs or one is partitioned by a column that is not the key, in
- * every spec they may be in ({@link KeyDeleteTargets}).
+ * <p>The rows the batch's keys had are deleted by equality deletes in each partition spec the
+ * table's live files are in, or by position in the files of a spec whose partition of a row the key
+ * alone does not give ({@link KeyDeleteTargets}).
  */
 public final class BatchWriter {
   private static final Logger log = LoggerFactory.getLogger(BatchWriter.class);
@@ -189,11 +189,16 @@ public final class BatchWriter {
   private static void abort(UpsertTaskWriter writer, SpecEqualityDeletes otherSpecs, Table table) {
     try {
       writer.abort();
+    } catch (IOException | RuntimeException e) {
+      log.warn("Could not delete the uncommitted files of a failed batch for {}", table.name(), e);
+    }
+    try {
       if (otherSpecs != null) {
         otherSpecs.abort();
       }
     } catch (IOException | RuntimeException e) {
-      log.warn("Could not delete the uncommitted files of a failed batch for {}", table.name(), e);
+      log.warn(
+          "Could not delete the uncommitted deletes of a failed batch for {}", table.name(), e);
     }
   }
 }
