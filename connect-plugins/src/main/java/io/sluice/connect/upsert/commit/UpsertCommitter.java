@@ -276,7 +276,8 @@ public final class UpsertCommitter implements Closeable {
       if (snapshot == null) {
         mode = MODE_EQUALITY_DELETES;
         summary.put(COMMIT_MODE, mode);
-        WriteResult result = writer.write(table, converter, batch, converted);
+        WriteResult result =
+            writer.write(table, table.currentSnapshot(), converter, batch, converted);
         snapshot = committer.commit(table, result, offsets, expected, summary);
       }
     } catch (OffsetFenceException | DataException e) {

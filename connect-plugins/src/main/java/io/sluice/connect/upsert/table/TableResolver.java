@@ -6,7 +6,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
-import org.apache.iceberg.PartitionField;
 import org.apache.iceberg.PartitionSpec;
 import org.apache.iceberg.Schema;
 import org.apache.iceberg.Table;
@@ -24,8 +23,10 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Loads, creates and evolves the sink's tables. A table is usable only when its identifier fields
- * are the records' primary key and it is partitioned by key columns alone (equality deletes are
- * partition-scoped: a key whose rows sit in two partitions could keep a stale row).
+ * are the records' primary key. The tables it creates are partitioned by key columns alone
+ * (equality deletes are partition-scoped, and placed from the key alone); one an operator
+ * partitioned otherwise is written too, its old rows found where they are (the key index, or a
+ * scan: {@code BatchWriter}).
  */
 public final class TableResolver {
   private static final Logger log = LoggerFactory.getLogger(TableResolver.class);
@@ -171,18 +172,6 @@ public final class TableResolver {
               + " but the records' primary key is "
               + recordKey
               + "; upserts need the table keyed by the same columns");
-    }
-    Set<Integer> keyIds = table.schema().identifierFieldIds();
-    for (PartitionField field : table.spec().fields()) {
-      if (!keyIds.contains(field.sourceId())) {
-        throw new DataException(
-            "table "
-                + id
-                + " is partitioned by "
-                + table.schema().findColumnName(field.sourceId())
-                + ", not a key column: equality deletes are partition-scoped, so an upsert could"
-                + " leave a stale row; partition by key columns only");
-      }
     }
   }
 

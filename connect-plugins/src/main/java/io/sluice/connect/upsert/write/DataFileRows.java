@@ -20,7 +20,9 @@ import org.apache.iceberg.data.DeleteFilter;
 import org.apache.iceberg.data.GenericDeleteFilter;
 import org.apache.iceberg.data.IdentityPartitionConverters;
 import org.apache.iceberg.data.Record;
+import org.apache.iceberg.expressions.Expression;
 import org.apache.iceberg.formats.FormatModelRegistry;
+import org.apache.iceberg.formats.ReadBuilder;
 import org.apache.iceberg.io.CloseableIterable;
 import org.apache.iceberg.util.PartitionUtil;
 
@@ -115,16 +117,30 @@ public final class DataFileRows {
    * partition, which every row of the file is in.
    */
   private static CloseableIterable<Record> open(Table table, FileScanTask task, Schema projection) {
+    return open(table, task, projection, null);
+  }
+
+  /**
+   * One file's rows with its deletes applied, but those of row groups that {@code filter} shows to
+   * hold no matching row: a row returned may still not match.
+   *
+   * @param projection the schema of the rows returned, which may hold {@code _pos}
+   * @param filter a filter of the table's columns; null: none
+   */
+  static CloseableIterable<Record> open(
+      Table table, FileScanTask task, Schema projection, Expression filter) {
     DeleteFilter<Record> deletes =
         new GenericDeleteFilter(table.io(), task, table.schema(), projection);
-    CloseableIterable<Record> rows =
+    ReadBuilder<Record, Object> reader =
         FormatModelRegistry.<Record, Object>readBuilder(
                 task.file().format(), Record.class, table.io().newInputFile(task.file()))
             .project(deletes.requiredSchema())
             .idToConstant(
                 PartitionUtil.constantsMap(task, IdentityPartitionConverters::convertConstant))
-            .split(task.start(), task.length())
-            .build();
-    return deletes.filter(rows);
+            .split(task.start(), task.length());
+    if (filter != null) {
+      reader = reader.filter(filter);
+    }
+    return deletes.filter(reader.build());
   }
 }

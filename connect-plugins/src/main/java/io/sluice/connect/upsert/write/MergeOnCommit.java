@@ -44,9 +44,9 @@ import org.slf4j.LoggerFactory;
  *
  * <p>Only for batches whose touched partitions are small: the work is a read and a write of those
  * partitions at every commit. A batch that touches more than {@code maxBytes} of data files, or a
- * table whose live files are in more than one partition spec, is not merged ({@link #write} is
- * empty) and goes the merge-on-read way ({@link BatchWriter}: equality deletes, applied later by
- * the table maintenance).
+ * table whose live files are in more than one partition spec or that is partitioned by a column
+ * that is not the key, is not merged ({@link #write} is empty) and goes the merge-on-read way
+ * ({@link BatchWriter}: equality deletes, applied later by the table maintenance).
  */
 public final class MergeOnCommit {
   private static final Logger log = LoggerFactory.getLogger(MergeOnCommit.class);
@@ -97,6 +97,10 @@ public final class MergeOnCommit {
     }
     Schema schema = table.schema();
     PartitionSpec spec = table.spec();
+    if (!KeyDeleteTargets.byKey(spec, schema.identifierFieldIds())) {
+      // A key's old row may be in another partition than its new one, which a merge leaves alone.
+      return Optional.empty();
+    }
     Map<StructLike, List<ChangeEvent>> byPartition = byPartition(schema, spec, batch, converted);
     Expression filter = Expressions.alwaysFalse();
     for (StructLike partition : byPartition.keySet()) {

@@ -23,22 +23,33 @@ import org.apache.iceberg.util.PropertyUtil;
  * identifier fields, one equality-delta writer per partition. {@link #upsert} always deletes the
  * key before writing the row, so a replayed batch replaces rows instead of duplicating them. With
  * deletion vectors (format v3) the in-batch position deletes are DVs.
+ *
+ * <p>The equality deletes are in the current spec, at the partition of the new row (or of the key,
+ * for a delete): they reach the key's old rows only when those are in files of the current spec
+ * partitioned by key columns. When they are not ({@link KeyDeleteTargets}), the writer is told to
+ * write none, and the batch's deletes go where they reach.
  */
 final class UpsertTaskWriter extends BaseTaskWriter<Record> {
   private final Schema schema;
   private final Schema keySchema;
   private final boolean useDv;
+  private final boolean deleteKeys;
   private final PartitionKey partitionKey;
   private final InternalRecordWrapper rowWrapper;
   private final Map<PartitionKey, Delta> writers = new HashMap<>();
 
+  /**
+   * @param deleteKeys whether each key's equality delete is written in the current spec (false: the
+   *     batch's deletes are written elsewhere)
+   */
   UpsertTaskWriter(
       Table table,
       Schema schema,
       Schema keySchema,
       FileWriterFactory<Record> writerFactory,
       OutputFileFactory files,
-      boolean useDv) {
+      boolean useDv,
+      boolean deleteKeys) {
     super(
         table.spec(),
         FileFormat.PARQUET,
@@ -53,14 +64,17 @@ final class UpsertTaskWriter extends BaseTaskWriter<Record> {
     this.schema = schema;
     this.keySchema = keySchema;
     this.useDv = useDv;
+    this.deleteKeys = deleteKeys;
     this.partitionKey = new PartitionKey(table.spec(), schema);
     this.rowWrapper = new InternalRecordWrapper(schema.asStruct());
   }
 
-  /** Deletes {@code key}'s current row, then writes {@code row}. */
+  /** Deletes {@code key}'s current row (unless told to delete no key), then writes {@code row}. */
   void upsert(Record row, Record key) throws IOException {
     Delta writer = writerFor(row);
-    writer.deleteKey(key);
+    if (deleteKeys) {
+      writer.deleteKey(key);
+    }
     writer.write(row);
   }
 
@@ -70,7 +84,9 @@ final class UpsertTaskWriter extends BaseTaskWriter<Record> {
    * @param keyAsRow the key as a row of the table schema, to find its partition
    */
   void delete(Record key, Record keyAsRow) throws IOException {
-    writerFor(keyAsRow).deleteKey(key);
+    if (deleteKeys) {
+      writerFor(keyAsRow).deleteKey(key);
+    }
   }
 
   /** Not used: rows go through {@link #upsert}, which needs the key. */
