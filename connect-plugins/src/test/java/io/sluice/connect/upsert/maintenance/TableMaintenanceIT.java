@@ -36,11 +36,15 @@ import java.util.concurrent.locks.ReentrantLock;
 import java.util.stream.Stream;
 import org.apache.iceberg.DataFile;
 import org.apache.iceberg.DataFiles;
+import org.apache.iceberg.GenericStatisticsFile;
+import org.apache.iceberg.ImmutableGenericPartitionStatisticsFile;
 import org.apache.iceberg.Snapshot;
 import org.apache.iceberg.Table;
 import org.apache.iceberg.TableProperties;
 import org.apache.iceberg.catalog.TableIdentifier;
+import org.apache.iceberg.data.IcebergGenerics;
 import org.apache.iceberg.data.Record;
+import org.apache.iceberg.io.CloseableIterable;
 import org.apache.iceberg.io.FileIO;
 import org.apache.iceberg.io.InputFile;
 import org.apache.iceberg.io.OutputFile;
@@ -274,6 +278,61 @@ class TableMaintenanceIT {
   }
 
   @Test
+  void orphanRemovalUnderADataPathHoldingTheMetadataKeepsEveryReachableFile() throws IOException {
+    // Position deletes too (no merge at commit): delete files among the data files.
+    SinkHarness task = start(Map.of("maintenance.merge.max-bytes", "0"), List.of(P0, P1));
+    task.put(upserts(P0, 1, 10, "a"));
+    task.commit();
+    Table table = lake.table(TABLE);
+    table.updateProperties().set(TableProperties.WRITE_DATA_LOCATION, table.location()).commit();
+    for (int batch = 0; batch < 4; batch++) {
+      task.put(upserts(P0, 1 + batch * 3, 5, "b" + batch));
+      task.commit();
+    }
+    task.put(delete(P0, 2));
+    task.commit();
+    table = lake.table(TABLE);
+    long snapshotId = table.currentSnapshot().snapshotId();
+    // Statistics files another engine wrote beside the data (not under the metadata location).
+    Path location = Path.of(URI.create(table.location()).getPath());
+    Path stats = Files.writeString(location.resolve("stats-" + snapshotId + ".puffin"), "puffin");
+    Path partitionStats =
+        Files.writeString(location.resolve("partition-stats-" + snapshotId + ".parquet"), "par");
+    table
+        .updateStatistics()
+        .setStatistics(
+            new GenericStatisticsFile(
+                snapshotId, stats.toUri().toString(), Files.size(stats), 0, List.of()))
+        .commit();
+    table
+        .updatePartitionStatistics()
+        .setPartitionStatistics(
+            ImmutableGenericPartitionStatisticsFile.builder()
+                .snapshotId(snapshotId)
+                .path(partitionStats.toUri().toString())
+                .fileSizeInBytes(Files.size(partitionStats))
+                .build())
+        .commit();
+    Path orphan = Files.writeString(location.resolve("left-by-a-crash.parquet"), "x");
+    List<Path> before = filesUnder(location);
+    for (Path file : before) {
+      Files.setLastModifiedTime(file, FileTime.fromMillis(NOW - 7_200_000));
+    }
+    List<String> rows = rows();
+    Map<Long, Integer> rowsPerSnapshot = rowsPerSnapshot(lake.table(TABLE));
+    table = lake.table(TABLE);
+
+    int removed = new OrphanFiles().remove(table, table.io(), NOW - 3_600_000);
+
+    assertThat(filesUnder(location))
+        .containsExactlyInAnyOrderElementsOf(
+            before.stream().filter(f -> !f.equals(orphan)).toList());
+    assertThat(removed).isEqualTo(1);
+    assertThat(rows()).isEqualTo(rows).hasSize(13);
+    assertThat(rowsPerSnapshot(lake.table(TABLE))).isEqualTo(rowsPerSnapshot);
+  }
+
+  @Test
   void withoutPrefixListingOrphanRemovalIsSkippedWithOneInfoLine() {
     SinkHarness task = start(Map.of(), List.of(P0, P1));
     task.put(upserts(P0, 1, 1, "a"));
@@ -360,6 +419,28 @@ class TableMaintenanceIT {
     return lake.rows(TABLE, "id").stream()
         .map((Record r) -> r.getField("id") + "=" + r.getField("customer"))
         .toList();
+  }
+
+  private static List<Path> filesUnder(Path dir) throws IOException {
+    try (Stream<Path> files = Files.walk(dir)) {
+      return files.filter(Files::isRegularFile).sorted().toList();
+    }
+  }
+
+  /** How many rows each snapshot reads as (time travel to every retained one). */
+  private static Map<Long, Integer> rowsPerSnapshot(Table table) throws IOException {
+    Map<Long, Integer> counts = new HashMap<>();
+    for (Snapshot snapshot : table.snapshots()) {
+      try (CloseableIterable<Record> records =
+          IcebergGenerics.read(table).useSnapshot(snapshot.snapshotId()).build()) {
+        int count = 0;
+        for (Record ignored : records) {
+          count++;
+        }
+        counts.put(snapshot.snapshotId(), count);
+      }
+    }
+    return counts;
   }
 
   /** The live files of the unpartitioned table. */
