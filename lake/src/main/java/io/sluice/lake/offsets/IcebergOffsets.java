@@ -1,5 +1,6 @@
 package io.sluice.lake.offsets;
 
+import java.util.ArrayList;
 import java.util.Collection;
 import java.util.HashMap;
 import java.util.HashSet;
@@ -39,25 +40,86 @@ public final class IcebergOffsets {
    * @return the index, -1 when no snapshot records offsets
    */
   public static int oldestNeeded(List<Snapshot> ancestry) {
-    Set<String> named = new HashSet<>();
+    return oldestNeeded(ancestry, Long.MIN_VALUE);
+  }
+
+  /**
+   * {@link #oldestNeeded(List)} of the entries still in use: a (connector, partition) whose newest
+   * naming snapshot was committed before {@code cutoffMs} no longer counts ({@link #retired}), nor
+   * does a snapshot older than that whose offsets cannot be read. A task re-records every partition
+   * it holds at least every idle-commit interval, so only partitions nobody holds any more (a topic
+   * retired, a connector renamed) grow that old; their offsets may then expire with their snapshot.
+   *
+   * @param cutoffMs the horizon: now minus how long an entry counts without being recorded again
+   */
+  public static int oldestNeeded(List<Snapshot> ancestry, long cutoffMs) {
     int oldest = -1;
+    for (Newest entry : newest(ancestry)) {
+      if (!retired(entry.snapshot(), cutoffMs)) {
+        oldest = Math.max(oldest, entry.index());
+      }
+    }
+    return oldest;
+  }
+
+  /**
+   * The (connector, partition) entries of {@code ancestry} (newest first) that {@link
+   * #oldestNeeded(List, long)} no longer counts, oldest snapshot last.
+   */
+  public static List<Retired> retired(List<Snapshot> ancestry, long cutoffMs) {
+    List<Retired> retired = new ArrayList<>();
+    for (Newest entry : newest(ancestry)) {
+      if (entry.partition() != null && retired(entry.snapshot(), cutoffMs)) {
+        retired.add(
+            new Retired(
+                entry.connector(),
+                entry.partition(),
+                entry.snapshot().snapshotId(),
+                entry.snapshot().timestampMillis()));
+      }
+    }
+    return retired;
+  }
+
+  /**
+   * A connector's partition that no task recorded again since {@code timestampMillis}.
+   *
+   * @param snapshotId the newest snapshot naming it
+   */
+  public record Retired(
+      String connector, TopicPartition partition, long snapshotId, long timestampMillis) {}
+
+  /**
+   * The newest snapshot naming a connector's partition, at {@code index} of the ancestry; {@code
+   * partition} null for a snapshot whose offsets cannot be read.
+   */
+  private record Newest(String connector, TopicPartition partition, Snapshot snapshot, int index) {}
+
+  private static List<Newest> newest(List<Snapshot> ancestry) {
+    Set<String> named = new HashSet<>();
+    List<Newest> newest = new ArrayList<>();
     for (int i = 0; i < ancestry.size(); i++) {
-      Map<String, String> summary = ancestry.get(i).summary();
+      Snapshot snapshot = ancestry.get(i);
+      Map<String, String> summary = snapshot.summary();
       for (String connector : SnapshotOffsets.connectors(summary)) {
         try {
           Map<TopicPartition, Long> offsets =
               SnapshotOffsets.fromSummary(summary, connector).orElse(Map.of());
           for (TopicPartition tp : offsets.keySet()) {
             if (named.add(connector + '\u0000' + tp)) {
-              oldest = i;
+              newest.add(new Newest(connector, tp, snapshot, i));
             }
           }
         } catch (IllegalStateException e) {
-          oldest = i;
+          newest.add(new Newest(connector, null, snapshot, i));
         }
       }
     }
-    return oldest;
+    return newest;
+  }
+
+  private static boolean retired(Snapshot snapshot, long cutoffMs) {
+    return snapshot.timestampMillis() < cutoffMs;
   }
 
   /**

@@ -60,6 +60,47 @@ class IcebergOffsetsTest {
   }
 
   @Test
+  void anEntryWhoseNewestSnapshotIsOlderThanTheHorizonNoLongerCounts() {
+    // Snapshot i was committed at 1,000 - 100 i; "old" (a renamed connector) last wrote at 500.
+    List<Snapshot> newestFirst =
+        List.of(
+            snapshot(10, 1_000, SnapshotOffsets.toSummary("s", Map.of(P0, 30L, P1, 9L))),
+            snapshot(11, 900, SnapshotOffsets.toSummary("s", Map.of(P0, 20L, P1, 8L))),
+            snapshot(12, 800, Map.of("operation", "replace")),
+            snapshot(13, 700, SnapshotOffsets.toSummary("s", Map.of(P0, 10L))),
+            snapshot(14, 600, SnapshotOffsets.toSummary("s", Map.of(P1, 5L))),
+            snapshot(15, 500, SnapshotOffsets.toSummary("old", Map.of(P0, 7L, P1, 3L))),
+            snapshot(16, 400, SnapshotOffsets.toSummary("old", Map.of(P0, 6L))));
+
+    assertThat(IcebergOffsets.oldestNeeded(newestFirst)).isEqualTo(5);
+    assertThat(IcebergOffsets.oldestNeeded(newestFirst, 500)).as("at the horizon").isEqualTo(5);
+    assertThat(IcebergOffsets.retired(newestFirst, 500)).isEmpty();
+    assertThat(IcebergOffsets.oldestNeeded(newestFirst, 501)).isEqualTo(0);
+    assertThat(IcebergOffsets.retired(newestFirst, 501))
+        .containsExactlyInAnyOrder(
+            new IcebergOffsets.Retired("old", P0, 15, 500),
+            new IcebergOffsets.Retired("old", P1, 15, 500));
+    // Only the newest snapshot naming an entry dates it: s's older mentions do not retire it.
+    assertThat(IcebergOffsets.oldestNeeded(newestFirst, 950)).isEqualTo(0);
+    assertThat(IcebergOffsets.retired(newestFirst, 950)).hasSize(2);
+    assertThat(IcebergOffsets.oldestNeeded(newestFirst, 1_001)).isEqualTo(-1);
+    assertThat(IcebergOffsets.retired(newestFirst, 1_001))
+        .extracting(IcebergOffsets.Retired::connector)
+        .containsExactly("s", "s", "old", "old");
+  }
+
+  @Test
+  void anUnreadableSnapshotCountsUntilItIsOlderThanTheHorizon() {
+    List<Snapshot> newestFirst =
+        List.of(
+            snapshot(1, 1_000, SnapshotOffsets.toSummary("s", Map.of(P0, 30L))),
+            snapshot(2, 500, Map.of("sluice.offsets.s", "{}", "sluice.offsets-version", "9")));
+    assertThat(IcebergOffsets.oldestNeeded(newestFirst, 500)).isEqualTo(1);
+    assertThat(IcebergOffsets.oldestNeeded(newestFirst, 501)).isEqualTo(0);
+    assertThat(IcebergOffsets.retired(newestFirst, 501)).as("no partition to name").isEmpty();
+  }
+
+  @Test
   void aSnapshotWhoseOffsetsCannotBeReadCountsAsNeeded() {
     List<Snapshot> newestFirst =
         List.of(
@@ -69,15 +110,20 @@ class IcebergOffsetsTest {
   }
 
   private static Snapshot snapshot(Map<String, String> summary) {
+    return snapshot(0, 0, summary);
+  }
+
+  private static Snapshot snapshot(long id, long timestampMillis, Map<String, String> summary) {
     return (Snapshot)
         Proxy.newProxyInstance(
             Snapshot.class.getClassLoader(),
             new Class<?>[] {Snapshot.class},
-            (proxy, method, args) -> {
-              if (method.getName().equals("summary")) {
-                return summary;
-              }
-              throw new UnsupportedOperationException(method.getName());
-            });
+            (proxy, method, args) ->
+                switch (method.getName()) {
+                  case "summary" -> summary;
+                  case "snapshotId" -> id;
+                  case "timestampMillis" -> timestampMillis;
+                  default -> throw new UnsupportedOperationException(method.getName());
+                });
   }
 }

@@ -89,6 +89,28 @@ public final class MaintenanceConfig {
           + " maintenance.snapshots.keep-last). A query running longer than this on an expired"
           + " snapshot can find its files gone.";
 
+  public static final String SNAPSHOTS_OFFSETS_HORIZON_MS_CONFIG =
+      "maintenance.snapshots.offsets-horizon-ms";
+  public static final String SNAPSHOTS_OFFSETS_HORIZON_MS_DOC =
+      "Snapshot expiry keeps the newest snapshot naming each partition the sink's offsets were"
+          + " ever recorded for, under any connector name, until that snapshot is older than"
+          + " this. A task records every partition it holds again at least every"
+          + " maintenance.idle-commit.interval-ms, so only partitions no task holds any more grow"
+          + " that old (a topic left topics.regex or was deleted, the connector was renamed,"
+          + " another connector wrote the table once); without a bound they would keep every"
+          + " later snapshot for good. Past it they are logged, counted by"
+          + " sluice_sink_offsets_retired_partitions, and their offsets may expire with their"
+          + " snapshot. A task assigned such a partition again then finds no offset for it in"
+          + " the table and starts from the consumer group's committed offset (the sink commits"
+          + " to Connect only offsets the table holds, or past records it skips) or, without"
+          + " one, from the consumer's auto.offset.reset (earliest for Connect's sinks): it"
+          + " writes the records from there again, upserts and deletes by key, so the rows"
+          + " converge once it has caught up. At least 3 x maintenance.idle-commit.interval-ms.";
+  static final long SNAPSHOTS_OFFSETS_HORIZON_MS_DEFAULT = 7 * 86_400_000L;
+
+  /** How many idle-commit intervals the horizon must span at least. */
+  static final int OFFSETS_HORIZON_MIN_IDLE_INTERVALS = 3;
+
   public static final String ORPHANS_OLDER_THAN_MS_CONFIG = "maintenance.orphans.older-than-ms";
   public static final String ORPHANS_OLDER_THAN_MS_DOC =
       "Files under the table's data location that no snapshot references are deleted once they"
@@ -131,6 +153,7 @@ public final class MaintenanceConfig {
         config.getLong(TARGET_FILE_SIZE_BYTES_CONFIG),
         config.getInt(SNAPSHOTS_KEEP_LAST_CONFIG),
         config.getLong(SNAPSHOTS_MAX_AGE_MS_CONFIG),
+        config.getLong(SNAPSHOTS_OFFSETS_HORIZON_MS_CONFIG),
         config.getLong(ORPHANS_OLDER_THAN_MS_CONFIG),
         config.getLong(ORPHANS_INTERVAL_MS_CONFIG),
         config.getInt(MANIFESTS_MAX_COUNT_CONFIG),
@@ -226,6 +249,17 @@ public final class MaintenanceConfig {
         ++order,
         Width.SHORT,
         "Snapshot max age (ms)");
+    def.define(
+        SNAPSHOTS_OFFSETS_HORIZON_MS_CONFIG,
+        Type.LONG,
+        SNAPSHOTS_OFFSETS_HORIZON_MS_DEFAULT,
+        Range.atLeast(1_000L),
+        Importance.LOW,
+        SNAPSHOTS_OFFSETS_HORIZON_MS_DOC,
+        GROUP,
+        ++order,
+        Width.SHORT,
+        "Offsets horizon (ms)");
     def.define(
         ORPHANS_OLDER_THAN_MS_CONFIG,
         Type.LONG,

@@ -12,6 +12,8 @@ package io.sluice.connect.upsert.config;
  * @param targetFileSizeBytes size of the data files a rewrite writes
  * @param keepLastSnapshots snapshots always kept
  * @param snapshotMaxAgeMs snapshots younger than this are always kept
+ * @param offsetsHorizonMs a connector's partition whose newest snapshot is older than this no
+ *     longer keeps snapshots from expiring
  * @param orphansOlderThanMs unreferenced files younger than this are never removed
  * @param orphansIntervalMs how often a table's data location is searched for orphans
  * @param manifestsMaxCount data manifests of the current snapshot above which they are rewritten
@@ -24,6 +26,7 @@ public record MaintenanceSettings(
     long targetFileSizeBytes,
     int keepLastSnapshots,
     long snapshotMaxAgeMs,
+    long offsetsHorizonMs,
     long orphansOlderThanMs,
     long orphansIntervalMs,
     int manifestsMaxCount,

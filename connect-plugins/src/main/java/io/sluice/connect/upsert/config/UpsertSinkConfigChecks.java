@@ -148,6 +148,8 @@ final class UpsertSinkConfigChecks {
       }
     }
 
+    offsetsHorizonCheck(values);
+
     @SuppressWarnings("unchecked")
     List<String> keyFields = (List<String>) values.get(PRIMARY_KEY_FIELDS_CONFIG).value();
     List<PartitionTerm> terms =
@@ -170,6 +172,36 @@ final class UpsertSinkConfigChecks {
                     + keyFields
                     + ": partition by key fields only, or drop the term");
       }
+    }
+  }
+
+  /**
+   * A held partition is recorded again only every idle-commit interval, so a horizon not a few of
+   * them long could expire the offsets of a partition a task still holds.
+   */
+  private static void offsetsHorizonCheck(Map<String, ConfigValue> values) {
+    if (!Boolean.TRUE.equals(values.get(MaintenanceConfig.ENABLED_CONFIG).value())) {
+      return;
+    }
+    long horizon = (Long) values.get(MaintenanceConfig.SNAPSHOTS_OFFSETS_HORIZON_MS_CONFIG).value();
+    long idle = (Long) values.get(MaintenanceConfig.IDLE_COMMIT_INTERVAL_MS_CONFIG).value();
+    int intervals = MaintenanceConfig.OFFSETS_HORIZON_MIN_IDLE_INTERVALS;
+    if (horizon / intervals < idle) {
+      String message =
+          MaintenanceConfig.SNAPSHOTS_OFFSETS_HORIZON_MS_CONFIG
+              + " ("
+              + horizon
+              + ") must be at least "
+              + intervals
+              + " x "
+              + MaintenanceConfig.IDLE_COMMIT_INTERVAL_MS_CONFIG
+              + " ("
+              + idle
+              + "): a task records the offsets of a partition it holds again only every"
+              + " idle-commit interval, so a shorter horizon could expire them while it holds it;"
+              + " raise the horizon or lower the interval";
+      values.get(MaintenanceConfig.SNAPSHOTS_OFFSETS_HORIZON_MS_CONFIG).addErrorMessage(message);
+      values.get(MaintenanceConfig.IDLE_COMMIT_INTERVAL_MS_CONFIG).addErrorMessage(message);
     }
   }
 

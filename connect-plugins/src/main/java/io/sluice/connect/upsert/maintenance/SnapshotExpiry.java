@@ -1,10 +1,15 @@
 package io.sluice.connect.upsert.maintenance;
 
+import io.sluice.connect.upsert.metrics.MaintenanceMeters;
 import io.sluice.lake.SameThreadExecutor;
 import io.sluice.lake.offsets.IcebergOffsets;
+import java.time.Duration;
+import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import org.apache.iceberg.ExpireSnapshots;
 import org.apache.iceberg.Snapshot;
@@ -26,6 +31,11 @@ import org.slf4j.LoggerFactory;
  * so the plan stays safe. The snapshots are named explicitly, and Iceberg's own age rule is set to
  * keep everything else, so that nothing but the planned suffix of the ancestry is expired.
  *
+ * <p>A partition counts only while its newest snapshot is younger than the offsets horizon: a task
+ * records every partition it holds again at least every idle-commit interval, so an older one is
+ * held by nobody (a topic retired, a connector renamed), and would otherwise keep every later
+ * snapshot for good. Each such entry is logged once, when it stops counting.
+ *
  * <p>Snapshots expire in batches of at least a tenth of the kept count: each expiry is a commit
  * that races the sink's own, so one every few passes rather than one per pass.
  */
@@ -34,19 +44,29 @@ final class SnapshotExpiry {
 
   private final int keepLast;
   private final long maxAgeMs;
+  private final long offsetsHorizonMs;
+  // Per table, the entries past the horizon at its last expiry: each is logged once.
+  private final Map<String, Set<IcebergOffsets.Retired>> retired = new HashMap<>();
 
-  SnapshotExpiry(int keepLast, long maxAgeMs) {
+  /**
+   * @param offsetsHorizonMs how long a connector's partition keeps its newest snapshot from
+   *     expiring without being recorded again
+   */
+  SnapshotExpiry(int keepLast, long maxAgeMs, long offsetsHorizonMs) {
     this.keepLast = keepLast;
     this.maxAgeMs = maxAgeMs;
+    this.offsetsHorizonMs = offsetsHorizonMs;
   }
 
   /**
    * The snapshots of {@code ancestry} (newest first) to expire: the longest oldest-first suffix
    * whose snapshots are all older than {@code cutoffMs}, beyond the first {@code keepLast}, and
-   * strictly older than the oldest snapshot the offsets need.
+   * strictly older than the oldest snapshot the offsets recorded since {@code offsetsCutoffMs}
+   * need.
    */
-  static List<Snapshot> expirable(List<Snapshot> ancestry, int keepLast, long cutoffMs) {
-    int first = Math.max(keepLast, IcebergOffsets.oldestNeeded(ancestry) + 1);
+  static List<Snapshot> expirable(
+      List<Snapshot> ancestry, int keepLast, long cutoffMs, long offsetsCutoffMs) {
+    int first = Math.max(keepLast, IcebergOffsets.oldestNeeded(ancestry, offsetsCutoffMs) + 1);
     int from = ancestry.size();
     while (from > first && ancestry.get(from - 1).timestampMillis() < cutoffMs) {
       from--;
@@ -55,17 +75,22 @@ final class SnapshotExpiry {
   }
 
   /**
-   * Expires what {@link #expirable} allows now, deleting files only they referenced.
+   * Expires what {@link #expirable} allows now, deleting files only they referenced, and publishes
+   * how many offsets entries are past the horizon.
    *
    * @return how many snapshots expired
    */
-  int expire(Table table, long nowMs) {
+  int expire(Table table, long nowMs, MaintenanceMeters meters) {
     List<Snapshot> ancestry = new ArrayList<>();
     SnapshotUtil.currentAncestors(table).forEach(ancestry::add);
+    long offsetsCutoffMs = nowMs - offsetsHorizonMs;
+    List<IcebergOffsets.Retired> pastHorizon = IcebergOffsets.retired(ancestry, offsetsCutoffMs);
+    logNewlyRetired(table.name(), pastHorizon, nowMs);
+    meters.offsetsRetired(pastHorizon.size());
     Set<Long> referenced = new HashSet<>();
     table.refs().values().stream().map(SnapshotRef::snapshotId).forEach(referenced::add);
     List<Snapshot> expired =
-        expirable(ancestry, keepLast, nowMs - maxAgeMs).stream()
+        expirable(ancestry, keepLast, nowMs - maxAgeMs, offsetsCutoffMs).stream()
             .filter(s -> !referenced.contains(s.snapshotId()))
             .toList();
     if (expired.isEmpty() || expired.size() < Math.max(1, keepLast / 10)) {
@@ -89,5 +114,28 @@ final class SnapshotExpiry {
         ancestry.get(ancestry.size() - expired.size() - 1).snapshotId(),
         ancestry.size() - expired.size());
     return expired.size();
+  }
+
+  /** Logs the entries of {@code table} past the horizon now that were not at its last expiry. */
+  private void logNewlyRetired(String table, List<IcebergOffsets.Retired> now, long nowMs) {
+    Set<IcebergOffsets.Retired> before = retired.getOrDefault(table, Set.of());
+    for (IcebergOffsets.Retired entry : now) {
+      if (!before.contains(entry)) {
+        log.info(
+            "Offsets of connector {} for {} no longer keep snapshots of {} from expiring: the"
+                + " newest snapshot naming them, {}, is {} old, past the offsets horizon of {} ms"
+                + " (maintenance.snapshots.offsets-horizon-ms). A task still holding the partition"
+                + " would have recorded it again every maintenance.idle-commit.interval-ms; once"
+                + " that snapshot expires, a task assigned the partition again starts from the"
+                + " consumer group's committed offset",
+            entry.connector(),
+            entry.partition(),
+            table,
+            entry.snapshotId(),
+            Duration.ofMillis(nowMs - entry.timestampMillis()).truncatedTo(ChronoUnit.SECONDS),
+            offsetsHorizonMs);
+      }
+    }
+    retired.put(table, Set.copyOf(now));
   }
 }

@@ -48,7 +48,9 @@ final class TableMaintenance {
     long target = settings.targetFileSizeBytes();
     this.partitionRewrite = new PartitionRewrite(taskId, target, stopping, commit);
     this.fileRewrite = new FileRewrite(taskId, target, stopping, commit);
-    this.expiry = new SnapshotExpiry(settings.keepLastSnapshots(), settings.snapshotMaxAgeMs());
+    this.expiry =
+        new SnapshotExpiry(
+            settings.keepLastSnapshots(), settings.snapshotMaxAgeMs(), settings.offsetsHorizonMs());
     this.manifests = new ManifestCompaction(settings.manifestsMaxCount(), commits);
     this.stopping = stopping;
   }
@@ -69,7 +71,7 @@ final class TableMaintenance {
     }
     boolean rewrote = rewriteDue(table, inventory, meters);
     checkStop();
-    int expired = expiry.expire(table, nowMs);
+    int expired = expiry.expire(table, nowMs, meters);
     checkStop();
     boolean compacted = manifests.compact(table);
     if (orphansDue) {

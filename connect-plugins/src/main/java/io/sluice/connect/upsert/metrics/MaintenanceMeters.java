@@ -26,6 +26,7 @@ public final class MaintenanceMeters {
   private final AtomicBoolean countGauges = new AtomicBoolean();
   private final AtomicLong lastRunMs = new AtomicLong();
   private final AtomicLong lastDurationNanos = new AtomicLong();
+  private final AtomicLong offsetsRetired = new AtomicLong();
 
   MaintenanceMeters(MeterRegistry registry, Clock clock, Tags tags) {
     this.registry = registry;
@@ -65,7 +66,23 @@ public final class MaintenanceMeters {
           "Snapshots the table keeps",
           null,
           TableFileCounts::snapshots);
+      Gauge.builder(SinkMeters.OFFSETS_RETIRED_PARTITIONS, offsetsRetired, AtomicLong::get)
+          .description(
+              "Partitions (of any connector name) whose recorded offsets are past"
+                  + " maintenance.snapshots.offsets-horizon-ms at the last expiry: no task"
+                  + " recorded them again, so they no longer keep snapshots from expiring")
+          .tags(tags)
+          .strongReference(true)
+          .register(registry);
     }
+  }
+
+  /**
+   * How many (connector, partition) entries of the table's offsets were past the offsets horizon at
+   * the last expiry (published with the pass's other gauges).
+   */
+  public void offsetsRetired(int entries) {
+    offsetsRetired.set(entries);
   }
 
   /** Records a finished maintenance pass over the table. */

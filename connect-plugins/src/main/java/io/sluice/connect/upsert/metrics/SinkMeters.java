@@ -19,8 +19,10 @@ import java.util.concurrent.ConcurrentHashMap;
  * {@code sluice_sink_table_delete_files{kind}} (equality, position), {@code
  * sluice_sink_table_equality_deleted_rows}, {@code sluice_sink_table_snapshots}, {@code
  * sluice_sink_maintenance_last_timestamp_seconds}, {@code
- * sluice_sink_maintenance_last_duration_seconds} and {@code
- * sluice_sink_maintenance_rewrites_total{result}} (success, failure).
+ * sluice_sink_maintenance_last_duration_seconds}, {@code
+ * sluice_sink_maintenance_rewrites_total{result}} (success, failure) and {@code
+ * sluice_sink_offsets_retired_partitions} (recorded partitions past the offsets horizon, which no
+ * longer keep snapshots from expiring).
  *
  * <p>The key index adds {@code sluice_sink_key_index_keys}, {@code sluice_sink_key_index_bytes},
  * {@code sluice_sink_key_index_spilled_bytes}, {@code sluice_sink_key_index_builds_total} and
@@ -44,6 +46,7 @@ public final class SinkMeters {
   public static final String MAINTENANCE_LAST_TIMESTAMP = "sluice.sink.maintenance.last.timestamp";
   public static final String MAINTENANCE_LAST_DURATION = "sluice.sink.maintenance.last.duration";
   public static final String MAINTENANCE_REWRITES = "sluice.sink.maintenance.rewrites";
+  public static final String OFFSETS_RETIRED_PARTITIONS = "sluice.sink.offsets.retired.partitions";
   public static final String KEY_INDEX_KEYS = "sluice.sink.key.index.keys";
   public static final String KEY_INDEX_BYTES = "sluice.sink.key.index.bytes";
   public static final String KEY_INDEX_SPILLED_BYTES = "sluice.sink.key.index.spilled.bytes";

@@ -329,6 +329,36 @@ class UpsertSinkConfigTest {
         .isEqualTo("Maintenance");
   }
 
+  @Test
+  void theOffsetsHorizonIsAWeekAndAtLeastThreeIdleCommitIntervals() {
+    assertThat(new UpsertSinkConfig(minimal()).maintenance().offsetsHorizonMs())
+        .isEqualTo(604_800_000L);
+
+    Map<String, String> props = minimal();
+    props.put("maintenance.idle-commit.interval-ms", "300000");
+    props.put("maintenance.snapshots.offsets-horizon-ms", "899999");
+    Map<String, List<String>> errors = errors(props);
+    String expected =
+        "maintenance.snapshots.offsets-horizon-ms (899999) must be at least 3 x"
+            + " maintenance.idle-commit.interval-ms (300000)";
+    assertThat(errors.get("maintenance.snapshots.offsets-horizon-ms"))
+        .singleElement(InstanceOfAssertFactories.STRING)
+        .startsWith(expected)
+        .contains("raise the horizon or lower the interval");
+    assertThat(errors.get("maintenance.idle-commit.interval-ms"))
+        .singleElement(InstanceOfAssertFactories.STRING)
+        .startsWith(expected);
+    assertThatThrownBy(() -> new UpsertSinkConfig(props))
+        .isInstanceOf(ConfigException.class)
+        .hasMessageContaining(expected);
+
+    props.put("maintenance.snapshots.offsets-horizon-ms", "900000");
+    assertThat(errors(props)).isEmpty();
+    props.put("maintenance.snapshots.offsets-horizon-ms", "1000");
+    props.put("maintenance.enabled", "false");
+    assertThat(errors(props)).as("nothing expires without maintenance").isEmpty();
+  }
+
   private static Map<String, List<String>> errors(Map<String, String> props) {
     return UpsertSinkConfig.validate(props).configValues().stream()
         .filter(v -> !v.errorMessages().isEmpty())

@@ -75,7 +75,8 @@ class FileRewriteIT {
       PartitionSpec.builderFor(SCHEMA).identity("region").build();
   // Partition-wide deletes: 3 (eu has 1 on v3, 2 on v2); no small-file merges.
   private static final MaintenanceSettings SETTINGS =
-      new MaintenanceSettings(3, 100, 0.2, 64L << 20, 2, 0, 3_600_000, 60_000, 3, 1_000);
+      new MaintenanceSettings(
+          3, 100, 0.2, 64L << 20, 2, 0, 604_800_000, 3_600_000, 60_000, 3, 1_000);
 
   @TempDir Path dir;
   private Lake lake;

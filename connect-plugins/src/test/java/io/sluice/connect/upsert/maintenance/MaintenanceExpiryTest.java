@@ -17,12 +17,15 @@ class MaintenanceExpiryTest {
   private static final TopicPartition P1 = new TopicPartition("t", 1);
   private static final long NOW = 1_000_000;
 
+  /** An offsets cutoff no snapshot is older than. */
+  private static final long NO_HORIZON = Long.MIN_VALUE;
+
   @Test
   void beyondTheLastNAndOlderThanTheAgeTheyExpire() {
     List<Snapshot> ancestry = ancestry(10, 5, Map.of(P0, 1L, P1, 1L));
-    assertThat(ids(SnapshotExpiry.expirable(ancestry, 3, NOW)))
+    assertThat(ids(SnapshotExpiry.expirable(ancestry, 3, NOW, NO_HORIZON)))
         .containsExactly(3L, 4L, 5L, 6L, 7L, 8L, 9L);
-    assertThat(SnapshotExpiry.expirable(ancestry, 10, NOW)).isEmpty();
+    assertThat(SnapshotExpiry.expirable(ancestry, 10, NOW, NO_HORIZON)).isEmpty();
   }
 
   @Test
@@ -30,7 +33,30 @@ class MaintenanceExpiryTest {
     List<Snapshot> ancestry = ancestry(10, 5, Map.of(P0, 1L));
     // Partition 1 was last committed (by another task) in snapshot 6.
     ancestry.set(6, snapshot(6, NOW - 6, SnapshotOffsets.toSummary("s", Map.of(P1, 4L))));
-    assertThat(ids(SnapshotExpiry.expirable(ancestry, 2, NOW))).containsExactly(7L, 8L, 9L);
+    assertThat(ids(SnapshotExpiry.expirable(ancestry, 2, NOW, NO_HORIZON)))
+        .containsExactly(7L, 8L, 9L);
+  }
+
+  @Test
+  void aPartitionNobodyRecordedWithinTheHorizonNoLongerKeepsSnapshots() {
+    // Snapshot i was committed (i + 1) seconds ago; all name s's P0, and snapshot 6 is the last
+    // that another connector name (the connector before its rename) recorded P1 in.
+    List<Snapshot> ancestry = new ArrayList<>();
+    for (int i = 0; i < 10; i++) {
+      ancestry.add(
+          snapshot(i, NOW - 1_000 * (i + 1), SnapshotOffsets.toSummary("s", Map.of(P0, 10L - i))));
+    }
+    ancestry.set(6, snapshot(6, NOW - 7_000, SnapshotOffsets.toSummary("old", Map.of(P1, 4L))));
+
+    assertThat(ids(SnapshotExpiry.expirable(ancestry, 2, NOW, NOW - 7_500)))
+        .as("within the horizon")
+        .containsExactly(7L, 8L, 9L);
+    assertThat(ids(SnapshotExpiry.expirable(ancestry, 2, NOW, NOW - 6_500)))
+        .as("past the horizon")
+        .containsExactly(2L, 3L, 4L, 5L, 6L, 7L, 8L, 9L);
+    assertThat(ids(SnapshotExpiry.expirable(ancestry, 2, NOW, NOW)))
+        .as("every entry past the horizon: the last ones kept all the same")
+        .containsExactly(2L, 3L, 4L, 5L, 6L, 7L, 8L, 9L);
   }
 
   @Test
@@ -41,7 +67,8 @@ class MaintenanceExpiryTest {
     for (int i = 2; i < 6; i++) {
       ancestry.add(snapshot(i, NOW - 1 - i, SnapshotOffsets.toSummary("s", Map.of(P0, 9L - i))));
     }
-    assertThat(ids(SnapshotExpiry.expirable(ancestry, 1, NOW))).containsExactly(2L, 3L, 4L, 5L);
+    assertThat(ids(SnapshotExpiry.expirable(ancestry, 1, NOW, NO_HORIZON)))
+        .containsExactly(2L, 3L, 4L, 5L);
   }
 
   @Test
@@ -49,7 +76,8 @@ class MaintenanceExpiryTest {
     List<Snapshot> ancestry = ancestry(10, 1_000, Map.of(P0, 1L));
     // Snapshot 7's writer's clock runs ahead: it looks young, so it and everything newer stay.
     ancestry.set(7, snapshot(7, NOW + 60_000, SnapshotOffsets.toSummary("s", Map.of(P0, 1L))));
-    assertThat(ids(SnapshotExpiry.expirable(ancestry, 1, NOW - 100))).containsExactly(8L, 9L);
+    assertThat(ids(SnapshotExpiry.expirable(ancestry, 1, NOW - 100, NO_HORIZON)))
+        .containsExactly(8L, 9L);
   }
 
   /** {@code count} snapshots, ids 0 (newest) up, each naming {@code offsets}, a ms apart. */

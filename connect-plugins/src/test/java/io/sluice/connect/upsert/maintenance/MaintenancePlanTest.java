@@ -19,7 +19,7 @@ class MaintenancePlanTest {
   private static final long MB = 1024 * 1024;
   // 4 delete files, 3 small files (below 3/4 of 8 MB), deleted fraction 0.2, 8 MB target.
   private static final MaintenanceSettings SETTINGS =
-      new MaintenanceSettings(4, 3, 0.2, 8 * MB, 10, 0, 3_600_000, 60_000, 50, 1_000);
+      new MaintenanceSettings(4, 3, 0.2, 8 * MB, 10, 0, 604_800_000, 3_600_000, 60_000, 50, 1_000);
   private final RewritePlanner planner = new RewritePlanner(SETTINGS);
 
   @Test
@@ -92,7 +92,8 @@ class MaintenancePlanTest {
     group.deleteFiles().add(dv(2, "all-deleted", 1000));
     RewritePlanner off =
         new RewritePlanner(
-            new MaintenanceSettings(4, 3, 2, 8 * MB, 10, 0, 3_600_000, 60_000, 50, 1_000));
+            new MaintenanceSettings(
+                4, 3, 2, 8 * MB, 10, 0, 604_800_000, 3_600_000, 60_000, 50, 1_000));
 
     assertThat(off.plan(List.of(group)).isEmpty()).isTrue();
     assertThat(planner.plan(List.of(group)).bins()).hasSize(1);
@@ -111,7 +112,8 @@ class MaintenancePlanTest {
     }
     RewritePlanner oneDeleteFile =
         new RewritePlanner(
-            new MaintenanceSettings(1, 3, 0.2, 8 * MB, 10, 0, 3_600_000, 60_000, 50, 1_000));
+            new MaintenanceSettings(
+                1, 3, 0.2, 8 * MB, 10, 0, 604_800_000, 3_600_000, 60_000, 50, 1_000));
     FileGroup withDv = group("b=1", 0);
     withDv.dataFiles().add(dataFile("dv", 7 * MB, 1000));
     withDv.deleteFiles().add(dv(2, "dv", 1));
@@ -190,7 +192,8 @@ class MaintenancePlanTest {
 
   private static RewritePlanner withSmallFiles(int smallFiles) {
     return new RewritePlanner(
-        new MaintenanceSettings(4, smallFiles, 0.2, 8 * MB, 10, 0, 3_600_000, 60_000, 50, 1_000));
+        new MaintenanceSettings(
+            4, smallFiles, 0.2, 8 * MB, 10, 0, 604_800_000, 3_600_000, 60_000, 50, 1_000));
   }
 
   /** A partition of {@code files} alike small files of {@code rows} rows each. */

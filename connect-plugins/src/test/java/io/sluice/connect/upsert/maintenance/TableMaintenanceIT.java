@@ -6,6 +6,7 @@ import static io.sluice.connect.testing.Envelopes.record;
 import static io.sluice.connect.testing.Envelopes.row;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.awaitility.Awaitility.await;
 
 import ch.qos.logback.classic.Logger;
 import ch.qos.logback.classic.spi.ILoggingEvent;
@@ -26,6 +27,7 @@ import java.net.URI;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.FileTime;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -36,14 +38,19 @@ import java.util.concurrent.locks.ReentrantLock;
 import java.util.stream.Stream;
 import org.apache.iceberg.DataFile;
 import org.apache.iceberg.DataFiles;
+import org.apache.iceberg.GenericStatisticsFile;
+import org.apache.iceberg.ImmutableGenericPartitionStatisticsFile;
 import org.apache.iceberg.Snapshot;
 import org.apache.iceberg.Table;
 import org.apache.iceberg.TableProperties;
 import org.apache.iceberg.catalog.TableIdentifier;
+import org.apache.iceberg.data.IcebergGenerics;
 import org.apache.iceberg.data.Record;
+import org.apache.iceberg.io.CloseableIterable;
 import org.apache.iceberg.io.FileIO;
 import org.apache.iceberg.io.InputFile;
 import org.apache.iceberg.io.OutputFile;
+import org.apache.iceberg.relocated.com.google.common.collect.Iterables;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.connect.sink.SinkRecord;
 import org.junit.jupiter.api.AfterEach;
@@ -62,14 +69,21 @@ class TableMaintenanceIT {
   private static final TopicPartition P1 = new TopicPartition("broker.cdc_lab.orders.clean", 1);
   private static final long NOW = System.currentTimeMillis();
   private static final MaintenanceSettings SETTINGS =
-      new MaintenanceSettings(3, 100, 0.2, 64L << 20, 2, 0, 3_600_000, 60_000, 3, 1_000);
+      new MaintenanceSettings(
+          3, 100, 0.2, 64L << 20, 2, 0, 604_800_000, 3_600_000, 60_000, 3, 1_000);
+  private static final long HORIZON_MS = 3_600_000;
+  // Expiry only: keep the last 3 snapshots, whatever their age; no rewrites.
+  private static final MaintenanceSettings RENAME_SETTINGS =
+      new MaintenanceSettings(
+          100, 100, 2, 64L << 20, 3, 0, HORIZON_MS, 3_600_000, 60_000, 50, 1_000);
 
   @TempDir Path dir;
   private Lake lake;
   private final List<SinkHarness> tasks = new ArrayList<>();
   private final Map<TopicPartition, Long> next = new HashMap<>(Map.of(P0, 0L, P1, 0L));
+  private final SimpleMeterRegistry registry = new SimpleMeterRegistry();
   private final MaintenanceMeters meters =
-      new SinkMeters(new SimpleMeterRegistry()).table("orders-upsert", "t").maintenance();
+      new SinkMeters(registry).table("orders-upsert", "t").maintenance();
 
   @BeforeEach
   void open() {
@@ -218,7 +232,9 @@ class TableMaintenanceIT {
       a.commit();
     }
 
-    int expired = new SnapshotExpiry(2, 0).expire(lake.table(TABLE), System.currentTimeMillis());
+    int expired =
+        new SnapshotExpiry(2, 0, HORIZON_MS)
+            .expire(lake.table(TABLE), System.currentTimeMillis(), meters);
 
     Table table = lake.table(TABLE);
     assertThat(expired).isEqualTo(1);
@@ -227,6 +243,68 @@ class TableMaintenanceIT {
     b.put(upserts(P1, 100, 1, "b2"));
     b.commit();
     assertThat(IcebergOffsets.all(lake.table(TABLE), "orders-upsert")).isEqualTo(next);
+  }
+
+  @Test
+  void aRenamedConnectorsOffsetsStopPinningExpiryOnceTheHorizonHasPassed() {
+    SinkHarness old = start(Map.of(), List.of(P0, P1));
+    for (int batch = 0; batch < 3; batch++) {
+      old.put(upserts(P0, 1, 5, "a" + batch));
+      old.put(upserts(P1, 100, 5, "a" + batch));
+      old.commit();
+    }
+    long oldLast = lake.table(TABLE).currentSnapshot().timestampMillis();
+    long oldLastId = lake.table(TABLE).currentSnapshot().snapshotId();
+    old.stop();
+    // The rename: the same partitions, recorded under another connector name from now on.
+    await("the wall clock past the old connector's last commit")
+        .atMost(Duration.ofSeconds(5))
+        .until(() -> System.currentTimeMillis() > oldLast);
+    SinkHarness renamed = start(Map.of("name", "orders-upsert-v2"), List.of(P0, P1));
+    TableMaintenance maintenance =
+        new TableMaintenance(RENAME_SETTINGS, 0, () -> false, new ReentrantLock());
+    List<Integer> kept = new ArrayList<>();
+    List<Double> retired = new ArrayList<>();
+    Long renamedFirst = null;
+    ListAppender<ILoggingEvent> logs = new ListAppender<>();
+    logs.start();
+    Logger logger = (Logger) LoggerFactory.getLogger(SnapshotExpiry.class);
+    logger.addAppender(logs);
+    try {
+      for (int round = 0; round < 12; round++) {
+        renamed.put(upserts(P0, 1, 5, "b" + round));
+        renamed.put(upserts(P1, 100, 5, "b" + round));
+        renamed.commit();
+        Table table = lake.table(TABLE);
+        if (renamedFirst == null) {
+          renamedFirst = table.currentSnapshot().timestampMillis();
+        }
+        // Each pass at the time of the last commit for 4 rounds, then a horizon after the rename:
+        // past it for the old name's entries, never for the new one's, recorded by every commit.
+        long now =
+            round < 4 ? table.currentSnapshot().timestampMillis() : renamedFirst + HORIZON_MS;
+        maintenance.run(table, meters, false, now);
+        kept.add(Iterables.size(lake.table(TABLE).snapshots()));
+        retired.add(registry.get(SinkMeters.OFFSETS_RETIRED_PARTITIONS).gauge().value());
+      }
+    } finally {
+      logger.detachAppender(logs);
+    }
+
+    // The old name's last snapshot pins every newer one while the horizon lasts.
+    assertThat(kept.subList(0, 4)).containsExactly(3, 3, 4, 5);
+    assertThat(kept.subList(4, 12)).as("snapshots kept after each round").containsOnly(3);
+    assertThat(retired).containsExactly(0.0, 0.0, 0.0, 0.0, 2.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0);
+    assertThat(logs.list)
+        .filteredOn(e -> e.getFormattedMessage().contains("no longer keep snapshots"))
+        .extracting(ILoggingEvent::getFormattedMessage)
+        .hasSize(2)
+        .allSatisfy(m -> assertThat(m).contains("connector orders-upsert for ", oldLastId + ","))
+        .anySatisfy(m -> assertThat(m).contains(P0.toString()))
+        .anySatisfy(m -> assertThat(m).contains(P1.toString()));
+    Table table = lake.table(TABLE);
+    assertThat(IcebergOffsets.all(table, "orders-upsert-v2")).isEqualTo(next);
+    assertThat(IcebergOffsets.all(table, "orders-upsert")).isEmpty();
   }
 
   @Test
@@ -271,6 +349,61 @@ class TableMaintenanceIT {
     assertThat(old).doesNotExist();
     assertThat(young).exists();
     assertThat(rows()).hasSize(10);
+  }
+
+  @Test
+  void orphanRemovalUnderADataPathHoldingTheMetadataKeepsEveryReachableFile() throws IOException {
+    // Position deletes too (no merge at commit): delete files among the data files.
+    SinkHarness task = start(Map.of("maintenance.merge.max-bytes", "0"), List.of(P0, P1));
+    task.put(upserts(P0, 1, 10, "a"));
+    task.commit();
+    Table table = lake.table(TABLE);
+    table.updateProperties().set(TableProperties.WRITE_DATA_LOCATION, table.location()).commit();
+    for (int batch = 0; batch < 4; batch++) {
+      task.put(upserts(P0, 1 + batch * 3, 5, "b" + batch));
+      task.commit();
+    }
+    task.put(delete(P0, 2));
+    task.commit();
+    table = lake.table(TABLE);
+    long snapshotId = table.currentSnapshot().snapshotId();
+    // Statistics files another engine wrote beside the data (not under the metadata location).
+    Path location = Path.of(URI.create(table.location()).getPath());
+    Path stats = Files.writeString(location.resolve("stats-" + snapshotId + ".puffin"), "puffin");
+    Path partitionStats =
+        Files.writeString(location.resolve("partition-stats-" + snapshotId + ".parquet"), "par");
+    table
+        .updateStatistics()
+        .setStatistics(
+            new GenericStatisticsFile(
+                snapshotId, stats.toUri().toString(), Files.size(stats), 0, List.of()))
+        .commit();
+    table
+        .updatePartitionStatistics()
+        .setPartitionStatistics(
+            ImmutableGenericPartitionStatisticsFile.builder()
+                .snapshotId(snapshotId)
+                .path(partitionStats.toUri().toString())
+                .fileSizeInBytes(Files.size(partitionStats))
+                .build())
+        .commit();
+    Path orphan = Files.writeString(location.resolve("left-by-a-crash.parquet"), "x");
+    List<Path> before = filesUnder(location);
+    for (Path file : before) {
+      Files.setLastModifiedTime(file, FileTime.fromMillis(NOW - 7_200_000));
+    }
+    List<String> rows = rows();
+    Map<Long, Integer> rowsPerSnapshot = rowsPerSnapshot(lake.table(TABLE));
+    table = lake.table(TABLE);
+
+    int removed = new OrphanFiles().remove(table, table.io(), NOW - 3_600_000);
+
+    assertThat(filesUnder(location))
+        .containsExactlyInAnyOrderElementsOf(
+            before.stream().filter(f -> !f.equals(orphan)).toList());
+    assertThat(removed).isEqualTo(1);
+    assertThat(rows()).isEqualTo(rows).hasSize(13);
+    assertThat(rowsPerSnapshot(lake.table(TABLE))).isEqualTo(rowsPerSnapshot);
   }
 
   @Test
@@ -360,6 +493,28 @@ class TableMaintenanceIT {
     return lake.rows(TABLE, "id").stream()
         .map((Record r) -> r.getField("id") + "=" + r.getField("customer"))
         .toList();
+  }
+
+  private static List<Path> filesUnder(Path dir) throws IOException {
+    try (Stream<Path> files = Files.walk(dir)) {
+      return files.filter(Files::isRegularFile).sorted().toList();
+    }
+  }
+
+  /** How many rows each snapshot reads as (time travel to every retained one). */
+  private static Map<Long, Integer> rowsPerSnapshot(Table table) throws IOException {
+    Map<Long, Integer> counts = new HashMap<>();
+    for (Snapshot snapshot : table.snapshots()) {
+      try (CloseableIterable<Record> records =
+          IcebergGenerics.read(table).useSnapshot(snapshot.snapshotId()).build()) {
+        int count = 0;
+        for (Record ignored : records) {
+          count++;
+        }
+        counts.put(snapshot.snapshotId(), count);
+      }
+    }
+    return counts;
   }
 
   /** The live files of the unpartitioned table. */

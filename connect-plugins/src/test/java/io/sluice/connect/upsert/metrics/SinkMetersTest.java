@@ -183,8 +183,10 @@ class SinkMetersTest {
             "sluice_sink_maintenance_rewrites_total{connector=\"orders-upsert\","
                 + "result=\"failure\",table=\"cdc_lab.orders_current\"} 0.0")
         .doesNotContain("sluice_sink_table_delete_files")
+        .doesNotContain("sluice_sink_offsets_retired_partitions")
         .doesNotContain("sluice_sink_maintenance_last_timestamp_seconds");
 
+    maintenance.offsetsRetired(2);
     maintenance.inspected(new TableFileCounts(3, 2, 1, 40, 7));
     maintenance.rewritten();
     maintenance.ran(250_000_000L);
@@ -199,6 +201,7 @@ class SinkMetersTest {
                 + "table=\"cdc_lab.orders_current\"} 1.0")
         .contains("sluice_sink_table_equality_deleted_rows{" + tags + "} 40.0")
         .contains("sluice_sink_table_snapshots{" + tags + "} 7.0")
+        .contains("sluice_sink_offsets_retired_partitions{" + tags + "} 2.0")
         .contains(
             "sluice_sink_maintenance_rewrites_total{connector=\"orders-upsert\","
                 + "result=\"success\",table=\"cdc_lab.orders_current\"} 1.0")
