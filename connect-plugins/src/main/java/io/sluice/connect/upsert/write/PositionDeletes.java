@@ -21,6 +21,7 @@ import org.apache.iceberg.deletes.PositionDelete;
 import org.apache.iceberg.deletes.PositionDeleteIndex;
 import org.apache.iceberg.deletes.PositionDeleteWriter;
 import org.apache.iceberg.io.DeleteWriteResult;
+import org.apache.iceberg.io.FileIO;
 import org.apache.iceberg.io.OutputFileFactory;
 import org.apache.iceberg.util.CharSequenceSet;
 
@@ -155,6 +156,11 @@ public final class PositionDeletes {
 
   /** Reads position deletes and DVs of {@code table}. */
   public static BaseDeleteLoader loader(Table table) {
-    return new BaseDeleteLoader(f -> table.io().newInputFile(f.location(), f.fileSizeInBytes()));
+    return loader(table.io());
+  }
+
+  /** Reads delete files (DVs, position and equality deletes) through {@code io}. */
+  public static BaseDeleteLoader loader(FileIO io) {
+    return new BaseDeleteLoader(f -> io.newInputFile(f.location(), f.fileSizeInBytes()));
   }
 }

@@ -80,12 +80,31 @@ public final class PositionDeltaWriter {
    *     that holds copied rows (the index reads its keys once it is committed)
    * @param deleted keys deleted without a new row
    * @param copied data files whose rows were copied into new ones: the commit removes them
+   * @param footprint what the batch takes for granted of its base snapshot, which the commit checks
    */
   public record Written(
       WriteResult result,
       Map<DataFile, List<StructLike>> keysByFile,
       List<StructLike> deleted,
-      List<DataFile> copied) {}
+      List<DataFile> copied,
+      Footprint footprint) {}
+
+  /**
+   * What a batch written by position takes for granted of the snapshot it was written at: the rows
+   * it deletes are its keys' only live rows. A commit since then that deleted one of those rows, or
+   * wrote one of its keys, makes the batch wrong (the key twice, or a deleted key back).
+   *
+   * @param keySchema the schema of {@code keys}
+   * @param keys every key of the batch, written or deleted (Iceberg's internal values)
+   * @param positions the row positions the batch deletes, by data file location (not those of files
+   *     it copies, which it removes)
+   * @param files the data file of each location of {@code positions}
+   */
+  public record Footprint(
+      Schema keySchema,
+      List<StructLike> keys,
+      Map<String, List<Long>> positions,
+      Map<String, DataFile> files) {}
 
   /**
    * @param copyFraction a touched data file that the batch would leave with at least this fraction
@@ -125,6 +144,7 @@ public final class PositionDeltaWriter {
     Map<String, List<Long>> positionsByFile = new LinkedHashMap<>();
     Map<String, DataFile> targets = new HashMap<>();
     List<StructLike> deleted = new ArrayList<>();
+    List<StructLike> keys = new ArrayList<>(batch.size());
     Map<StructLike, Rows> rowsByPartition = new HashMap<>();
     PartitionKey partitionKey = new PartitionKey(spec, schema);
     InternalRecordWrapper rowWrapper = new InternalRecordWrapper(schema.asStruct());
@@ -146,6 +166,7 @@ public final class PositionDeltaWriter {
       for (ChangeEvent event : batch) {
         BatchWriter.Converted rows = converted.get(event);
         StructLike key = new InternalRecordWrapper(index.keySchema().asStruct()).wrap(rows.key());
+        keys.add(key);
         TableKeyIndex.Location at = index.locate(key);
         if (at != null) {
           positionsByFile
@@ -199,7 +220,10 @@ public final class PositionDeltaWriter {
             .addRewrittenDeleteFiles(deletes.rewrittenDeleteFiles())
             .addReferencedDataFiles(new ArrayList<CharSequence>(positionsByFile.keySet()));
       }
-      return new Written(result.build(), keysByFile, deleted, List.copyOf(copied.values()));
+      targets.keySet().retainAll(positionsByFile.keySet());
+      Footprint footprint = new Footprint(index.keySchema(), keys, positionsByFile, targets);
+      return new Written(
+          result.build(), keysByFile, deleted, List.copyOf(copied.values()), footprint);
     } catch (IOException | RuntimeException e) {
       rowsByPartition.values().forEach(Rows::abandon);
       delete(table, List.of(), deleteFiles);
