@@ -40,6 +40,7 @@ import org.apache.iceberg.io.OutputFileFactory;
 import org.apache.iceberg.io.WriteResult;
 import org.apache.iceberg.types.TypeUtil;
 import org.apache.iceberg.util.ContentFileUtil;
+import org.apache.iceberg.util.PartitionMap;
 import org.apache.iceberg.util.StructLikeMap;
 import org.apache.kafka.connect.errors.ConnectException;
 import org.slf4j.Logger;
@@ -67,6 +68,8 @@ import org.slf4j.LoggerFactory;
 public final class PositionDeltaWriter {
   private static final Logger log = LoggerFactory.getLogger(PositionDeltaWriter.class);
   private static final int LENGTH_CHECK_ROWS = 1024;
+  private static final Set<Integer> PATH_COLUMN =
+      Set.of(MetadataColumns.DELETE_FILE_PATH.fieldId());
 
   private final int taskId;
   private final long targetFileSizeBytes;
@@ -181,10 +184,8 @@ public final class PositionDeltaWriter {
         }
       }
       Map<String, List<DeleteFile>> previous =
-          positionsByFile.isEmpty()
-              ? Map.of()
-              : previousDeletes(table, base, positionsByFile.keySet());
-      Map<String, DataFile> copied = toCopy(spec, positionsByFile, targets, previous);
+          positionsByFile.isEmpty() ? Map.of() : previousDeletes(table, base, targets);
+      Map<String, DataFile> copied = toCopy(table, spec, positionsByFile, targets, previous);
       WriteResult.Builder result = WriteResult.builder();
       if (!copied.isEmpty()) {
         long rows = copy(table, base, carried, copied.values(), positionsByFile, rowsOf);
@@ -198,7 +199,9 @@ public final class PositionDeltaWriter {
             copyFraction);
         for (String location : copied.keySet()) {
           positionsByFile.remove(location);
-          result.addRewrittenDeleteFiles(previous.getOrDefault(location, List.of()));
+          // A partition-scoped delete stays: it covers other data files too.
+          result.addRewrittenDeleteFiles(
+              PositionDeletes.fileScoped(previous.getOrDefault(location, List.of())));
         }
       }
       Map<DataFile, List<StructLike>> keysByFile = new LinkedHashMap<>();
@@ -243,6 +246,7 @@ public final class PositionDeltaWriter {
    * least {@link #copyFraction} of their rows deleted.
    */
   private Map<String, DataFile> toCopy(
+      Table table,
       PartitionSpec spec,
       Map<String, List<Long>> positionsByFile,
       Map<String, DataFile> targets,
@@ -257,9 +261,8 @@ public final class PositionDeltaWriter {
         continue;
       }
       long deletedBefore =
-          previous.getOrDefault(entry.getKey(), List.of()).stream()
-              .mapToLong(DeleteFile::recordCount)
-              .sum();
+          PositionDeletes.deletedRows(
+              table, entry.getKey(), previous.getOrDefault(entry.getKey(), List.of()));
       if (deletedBefore + entry.getValue().size() >= copyFraction * file.recordCount()) {
         copied.put(entry.getKey(), file);
       }
@@ -319,13 +322,21 @@ public final class PositionDeltaWriter {
     return written;
   }
 
-  /** The DVs and file-scoped position deletes {@code base} has for each of {@code paths}. */
+  /**
+   * The position deletes that apply at {@code base} to each of {@code targets}, as Iceberg's
+   * readers apply them: its DV alone when it has one, else its file-scoped position deletes and the
+   * partition-scoped ones of its spec and partition (kept through an upgrade from v2, or written by
+   * other engines) that are not older than it. A DV merges them all: once a file has a DV, readers
+   * ignore every other position delete of it.
+   */
   private static Map<String, List<DeleteFile>> previousDeletes(
-      Table table, Snapshot base, Set<String> paths) {
+      Table table, Snapshot base, Map<String, DataFile> targets) {
     Map<String, List<DeleteFile>> previous = new HashMap<>();
     if (base == null) {
       return previous;
     }
+    Map<String, DeleteFile> dvs = new HashMap<>();
+    PartitionMap<List<DeleteFile>> byPartition = PartitionMap.create(table.specs());
     for (ManifestFile manifest : base.deleteManifests(table.io())) {
       try (CloseableIterable<DeleteFile> deletes =
           ManifestFiles.readDeleteManifest(manifest, table.io(), table.specs())) {
@@ -334,12 +345,38 @@ public final class PositionDeltaWriter {
             continue;
           }
           String target = ContentFileUtil.referencedDataFileLocation(file);
-          if (target != null && paths.contains(target)) {
-            previous.computeIfAbsent(target, k -> new ArrayList<>()).add(file.copyWithoutStats());
+          // The bounds of the path column stay: a file-scoped delete of an older writer is told by
+          // them.
+          DeleteFile kept = file.copyWithStats(PATH_COLUMN);
+          if (target == null) {
+            byPartition.computeIfAbsent(kept.specId(), kept.partition(), ArrayList::new).add(kept);
+          } else if (targets.containsKey(target)) {
+            if (ContentFileUtil.isDV(file)) {
+              dvs.put(target, kept);
+            }
+            previous.computeIfAbsent(target, k -> new ArrayList<>()).add(kept);
           }
         }
       } catch (IOException e) {
         throw new UncheckedIOException("cannot read the delete manifests of " + table.name(), e);
+      }
+    }
+    for (DataFile target : targets.values()) {
+      DeleteFile dv = dvs.get(target.location());
+      if (dv != null) {
+        previous.put(target.location(), List.of(dv));
+        continue;
+      }
+      Long sequence = target.dataSequenceNumber();
+      List<DeleteFile> ofPartition = byPartition.get(target.specId(), target.partition());
+      for (DeleteFile file : ofPartition == null ? List.<DeleteFile>of() : ofPartition) {
+        // A position delete applies to data files of its sequence number and older; one of a file
+        // the index knows without its sequence number (the task's own) is taken to, harmlessly:
+        // reading it for the file's path finds none of an older delete.
+        Long deleteSequence = file.dataSequenceNumber();
+        if (sequence == null || deleteSequence == null || deleteSequence >= sequence) {
+          previous.computeIfAbsent(target.location(), k -> new ArrayList<>()).add(file);
+        }
       }
     }
     return previous;
