@@ -29,7 +29,6 @@ import org.apache.iceberg.io.CloseableIterable;
 import org.apache.iceberg.io.DeleteWriteResult;
 import org.apache.iceberg.io.RollingDataWriter;
 import org.apache.iceberg.types.TypeUtil;
-import org.apache.iceberg.util.ContentFileUtil;
 import org.slf4j.LoggerFactory;
 
 /**
@@ -105,11 +104,10 @@ public final class ExternalRowMove {
     if (moved.isEmpty()) {
       return null;
     }
+    // Every position delete that applies to the file: a DV merges them all, and on v2 the new
+    // file-scoped delete keeps partition-scoped ones (PositionDeletes).
     List<DeleteFile> previous =
-        task.deletes().stream()
-            .filter(d -> d.content() == FileContent.POSITION_DELETES)
-            .filter(d -> file.location().equals(ContentFileUtil.referencedDataFileLocation(d)))
-            .toList();
+        task.deletes().stream().filter(d -> d.content() == FileContent.POSITION_DELETES).toList();
     DataFile added = write(table, file, moved);
     DeleteWriteResult deletes;
     try {

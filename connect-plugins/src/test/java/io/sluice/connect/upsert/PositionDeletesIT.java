@@ -9,29 +9,43 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.sluice.connect.testing.Lake;
 import io.sluice.connect.upsert.commit.UpsertCommitter;
 import io.sluice.connect.upsert.quarantine.QuarantineClients;
+import io.sluice.connect.upsert.write.DataFileRows;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
+import java.util.Set;
 import java.util.TreeMap;
+import org.apache.iceberg.DataFile;
 import org.apache.iceberg.DeleteFile;
 import org.apache.iceberg.FileContent;
+import org.apache.iceberg.FileFormat;
 import org.apache.iceberg.FileScanTask;
 import org.apache.iceberg.MetadataColumns;
+import org.apache.iceberg.PartitionSpec;
+import org.apache.iceberg.Schema;
 import org.apache.iceberg.Snapshot;
 import org.apache.iceberg.Table;
+import org.apache.iceberg.TableProperties;
 import org.apache.iceberg.catalog.TableIdentifier;
+import org.apache.iceberg.data.GenericFileWriterFactory;
 import org.apache.iceberg.data.IcebergGenerics;
 import org.apache.iceberg.data.Record;
+import org.apache.iceberg.deletes.PositionDelete;
+import org.apache.iceberg.deletes.PositionDeleteWriter;
 import org.apache.iceberg.io.CloseableIterable;
+import org.apache.iceberg.io.OutputFileFactory;
+import org.apache.iceberg.types.TypeUtil;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.connect.sink.SinkRecord;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
 import org.junit.jupiter.params.provider.ValueSource;
 
 /**
@@ -143,6 +157,128 @@ class PositionDeletesIT {
     restarted.put(changes(random, 80, false));
     restarted.commit();
     assertTableEqualsModel("after a restart");
+  }
+
+  @ParameterizedTest(name = "upgraded to v3: {0}, rows the sink deletes: {1}")
+  @CsvSource({"false, 1", "false, 2", "true, 1", "true, 2"})
+  void olderPositionDeletesOfSeveralFilesStayAppliedWhenTheSinkDeletesByPosition(
+      boolean upgrade, int deletes) {
+    // A copy once a quarter of a file's rows are deleted (the maintenance's deleted fraction); no
+    // merge at commit, nor of small files.
+    SinkHarness task =
+        start(
+            2,
+            Map.of(
+                "maintenance.enabled", "true",
+                "maintenance.merge.max-bytes", "0",
+                "maintenance.rewrite.small-files", String.valueOf(Integer.MAX_VALUE),
+                "maintenance.rewrite.deleted-fraction", "0.25"));
+    task.put(inserts(1, 10));
+    task.commit();
+    task.put(inserts(11, 40));
+    task.commit();
+    // Another engine deletes rows of both data files with one position-delete file of the
+    // partition (no referenced data file), as older Spark or write.delete.granularity=partition do.
+    DeleteFile partitionScoped = deleteByPositionInOneFile(3, 13, 14, 15);
+    assertThat(partitionScoped.referencedDataFile()).isNull();
+    assertTableEqualsModel("after the partition-scoped delete");
+    if (upgrade) {
+      Table table = lake.table(TABLE);
+      table.updateProperties().set(TableProperties.FORMAT_VERSION, "3").commit();
+    }
+
+    List<SinkRecord> batch = new ArrayList<>();
+    for (int id = 5; id < 5 + deletes; id++) {
+      batch.add(record(0, offset++, key(id), change("d", row(id, "x"), null)));
+      model.remove(id);
+    }
+    task.put(batch);
+    task.commit();
+
+    assertTableEqualsModel("after the sink's delete by position");
+    Snapshot snapshot = current();
+    assertThat(snapshot.summary())
+        .containsEntry(UpsertCommitter.COMMIT_MODE, UpsertCommitter.MODE_POSITION_DELETES);
+    // The file of keys 1 to 10 has 1 row deleted by the partition's file (not its 4 rows): 2 of
+    // 10 stay under the quarter, 3 of 10 do not, and the file is copied. (The file of keys 11 to
+    // 40 stays under it, and the maintenance leaves it.)
+    if (deletes == 1) {
+      assertThat(snapshot.summary()).doesNotContainKey("deleted-data-files");
+    } else {
+      assertThat(snapshot.summary()).containsEntry("deleted-data-files", "1");
+    }
+    assertThat(deleteFiles())
+        .as("the partition's position-delete file, which still covers the other data file")
+        .anySatisfy(d -> assertThat(d.location()).isEqualTo(partitionScoped.location()));
+  }
+
+  private List<SinkRecord> inserts(int from, int to) {
+    List<SinkRecord> records = new ArrayList<>();
+    for (int id = from; id <= to; id++) {
+      records.add(record(0, offset++, key(id), change("c", null, row(id, "c" + id))));
+      model.put(id, "c" + id);
+    }
+    return records;
+  }
+
+  /** Deletes the rows of {@code ids} with one position-delete file of the (one) partition. */
+  private DeleteFile deleteByPositionInOneFile(int... ids) {
+    Table table = lake.table(TABLE);
+    Set<Integer> wanted = new HashSet<>();
+    for (int id : ids) {
+      wanted.add(id);
+      model.remove(id);
+    }
+    TreeMap<String, List<Long>> positions = new TreeMap<>();
+    Schema projection = TypeUtil.join(table.schema(), new Schema(MetadataColumns.ROW_POSITION));
+    try (CloseableIterable<FileScanTask> tasks = table.newScan().planFiles()) {
+      for (FileScanTask task : tasks) {
+        DataFile file = task.file();
+        try (CloseableIterable<Record> rows =
+            DataFileRows.read(
+                table,
+                table.currentSnapshot(),
+                file.specId(),
+                file.partition(),
+                Set.of(file.location()),
+                projection,
+                f -> {})) {
+          for (Record row : rows) {
+            if (wanted.contains((Integer) row.getField("id"))) {
+              positions
+                  .computeIfAbsent(file.location(), k -> new ArrayList<>())
+                  .add((Long) row.getField(MetadataColumns.ROW_POSITION.name()));
+            }
+          }
+        }
+      }
+    } catch (IOException e) {
+      throw new java.io.UncheckedIOException(e);
+    }
+    assertThat(positions).as("data files of the deleted rows").hasSize(2);
+    PartitionSpec spec = table.spec();
+    PositionDeleteWriter<Record> writer =
+        new GenericFileWriterFactory.Builder(table)
+            .deleteFileFormat(FileFormat.PARQUET)
+            .build()
+            .newPositionDeleteWriter(
+                OutputFileFactory.builderFor(table, 96, 1)
+                    .format(FileFormat.PARQUET)
+                    .operationId("other-engine")
+                    .build()
+                    .newOutputFile(spec, null),
+                spec,
+                null);
+    PositionDelete<Record> delete = PositionDelete.create();
+    try (writer) {
+      positions.forEach(
+          (path, rows) -> rows.stream().sorted().forEach(p -> writer.write(delete.set(path, p))));
+    } catch (IOException e) {
+      throw new java.io.UncheckedIOException(e);
+    }
+    DeleteFile file = writer.toDeleteFile();
+    table.newRowDelta().addDeletes(file).commit();
+    return file;
   }
 
   private SinkHarness start(int format) {

@@ -4,6 +4,7 @@ import io.sluice.connect.upsert.write.MergeOnCommit;
 import io.sluice.connect.upsert.write.PositionDeltaWriter;
 import io.sluice.lake.SameThreadExecutor;
 import io.sluice.lake.offsets.SnapshotOffsets;
+import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashMap;
 import java.util.List;
@@ -11,7 +12,6 @@ import java.util.Map;
 import java.util.UUID;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.Lock;
-import org.apache.iceberg.DataFile;
 import org.apache.iceberg.RowDelta;
 import org.apache.iceberg.Snapshot;
 import org.apache.iceberg.SnapshotAncestryValidator;
@@ -44,6 +44,8 @@ final class TableCommitter {
   }
 
   /**
+   * Commits a batch written with equality deletes, validated from the table's current snapshot.
+   *
    * @param offsets next offset per partition after this batch
    * @param expected the offsets Iceberg held for those partitions when the batch was read
    * @param summary further snapshot summary entries (where the DLQ stands)
@@ -56,69 +58,48 @@ final class TableCommitter {
       Map<TopicPartition, Long> offsets,
       Map<TopicPartition, Long> expected,
       Map<String, String> summary) {
-    return commit(table, result, List.of(), offsets, expected, summary);
-  }
-
-  /**
-   * As {@link #commit(Table, WriteResult, Map, Map, Map)}, also removing {@code copied}, data files
-   * whose live rows the result's data files hold (read at the table's current snapshot): refused
-   * when one of them is gone or a delete file committed since may apply to it.
-   */
-  private Snapshot commit(
-      Table table,
-      WriteResult result,
-      List<DataFile> copied,
-      Map<TopicPartition, Long> offsets,
-      Map<TopicPartition, Long> expected,
-      Map<String, String> summary) {
-    RowDelta delta = table.newRowDelta();
-    Arrays.stream(result.dataFiles()).forEach(delta::addRows);
-    copied.forEach(delta::removeRows);
-    Arrays.stream(result.deleteFiles()).forEach(delta::addDeletes);
-    // The DVs that the new ones merge (format v3: one DV per data file); a concurrent commit that
-    // added a DV for one of the same data files makes Iceberg refuse this one.
-    Arrays.stream(result.rewrittenDeleteFiles()).forEach(delta::removeDeletes);
-    if (result.referencedDataFiles().length > 0) {
-      delta.validateDataFilesExist(Arrays.asList(result.referencedDataFiles()));
-    }
-    Snapshot base = table.currentSnapshot();
-    if (base != null) {
-      delta.validateFromSnapshot(base.snapshotId());
-    }
-    SnapshotAncestryValidator copies = SnapshotAncestryValidator.NON_VALIDATING;
-    if (!copied.isEmpty()) {
-      delta.validateDeletedFiles();
-      copies = new NoDeletesForCopiedFiles(table.io(), base.snapshotId(), copied);
-    }
+    RowDelta delta = rowDelta(table, result, table.currentSnapshot());
     return commit(
-        table, delta, offsets, expected, summary, copies, () -> deleteFiles(table, result));
+        table, delta, offsets, expected, summary, List.of(), () -> deleteFiles(table, result));
   }
 
   /**
-   * Commits a batch written with deletes by position ({@code PositionDeltaWriter}) at {@code base},
-   * the snapshot the positions were found at.
+   * Commits a batch written with deletes by position ({@link PositionDeltaWriter}) at {@code base},
+   * the snapshot the positions were found at. Besides Iceberg's own checks, refused when a commit
+   * since {@code base} deleted a row the batch deletes or wrote one of its keys ({@link
+   * NoConcurrentChangesOfKeys}), or added a delete file that may apply to a data file the batch
+   * copied ({@link NoDeletesForCopiedFiles}): the copy removes those files.
    *
-   * @param copied data files the batch copied instead of deleting from ({@code
-   *     PositionDeltaWriter}): the commit removes them
+   * @param base the snapshot the batch was written at (null: the table had none)
    * @return the committed snapshot; null when it may have committed but is not found among the
    *     table's newest snapshots
    * @throws PositionConflictException when a commit since {@code base} removed a data file the
-   *     batch deletes from or copied (a rewrite), gave one of them a DV, or added a delete file
-   *     that may apply to a copied one; the batch's files are deleted
+   *     batch deletes from or copied (a rewrite), or changed its rows or keys as above; the batch's
+   *     files are deleted
    * @throws OffsetFenceException when the table's offsets for these partitions moved meanwhile
    */
   Snapshot commitPositions(
       Table table,
-      WriteResult result,
-      List<DataFile> copied,
+      Snapshot base,
+      PositionDeltaWriter.Written written,
       Map<TopicPartition, Long> offsets,
       Map<TopicPartition, Long> expected,
       Map<String, String> summary) {
     String commitId = UUID.randomUUID().toString();
     Map<String, String> withId = new HashMap<>(summary);
     withId.put(COMMIT_ID, commitId);
+    WriteResult result = written.result();
+    RowDelta delta = rowDelta(table, result, base);
+    List<SnapshotAncestryValidator> validators = new ArrayList<>();
+    validators.add(
+        new NoConcurrentChangesOfKeys(table.io(), table.specs(), base, written.footprint()));
+    if (!written.copied().isEmpty()) {
+      written.copied().forEach(delta::removeRows);
+      delta.validateDeletedFiles();
+      validators.add(new NoDeletesForCopiedFiles(table.io(), base.snapshotId(), written.copied()));
+    }
     try {
-      commit(table, result, copied, offsets, expected, withId);
+      commit(table, delta, offsets, expected, withId, validators, () -> deleteFiles(table, result));
     } catch (OffsetFenceException e) {
       throw e;
     } catch (ValidationException e) {
@@ -132,6 +113,23 @@ final class TableCommitter {
       snapshot = snapshot.parentId() == null ? null : table.snapshot(snapshot.parentId());
     }
     return null;
+  }
+
+  /** The row delta of {@code result}, validated from {@code base}. */
+  private static RowDelta rowDelta(Table table, WriteResult result, Snapshot base) {
+    RowDelta delta = table.newRowDelta();
+    Arrays.stream(result.dataFiles()).forEach(delta::addRows);
+    Arrays.stream(result.deleteFiles()).forEach(delta::addDeletes);
+    // The DVs that the new ones merge (format v3: one DV per data file); a concurrent commit that
+    // added a DV for one of the same data files makes Iceberg refuse this one.
+    Arrays.stream(result.rewrittenDeleteFiles()).forEach(delta::removeDeletes);
+    if (result.referencedDataFiles().length > 0) {
+      delta.validateDataFilesExist(Arrays.asList(result.referencedDataFiles()));
+    }
+    if (base != null) {
+      delta.validateFromSnapshot(base.snapshotId());
+    }
+    return delta;
   }
 
   /**
@@ -168,7 +166,7 @@ final class TableCommitter {
           offsets,
           expected,
           summary,
-          SnapshotAncestryValidator.NON_VALIDATING,
+          List.of(),
           () -> MergeOnCommit.delete(table, merged.added()));
     } catch (OffsetFenceException e) {
       throw e;
@@ -177,13 +175,17 @@ final class TableCommitter {
     }
   }
 
+  /**
+   * @param validators checks of the snapshots committed since the delta's base, after the offset
+   *     fence
+   */
   private Snapshot commit(
       Table table,
       RowDelta delta,
       Map<TopicPartition, Long> offsets,
       Map<TopicPartition, Long> expected,
       Map<String, String> summary,
-      SnapshotAncestryValidator also,
+      List<SnapshotAncestryValidator> validators,
       Runnable deleteFiles) {
     delta
         .scanManifestsWith(SameThreadExecutor.INSTANCE)
@@ -198,11 +200,11 @@ final class TableCommitter {
 
           @Override
           public boolean validate(Iterable<Snapshot> ancestry) {
-            problem = null;
-            if (!fence.validate(ancestry)) {
-              problem = fence.errorMessage();
-            } else if (!also.validate(ancestry)) {
-              problem = also.errorMessage();
+            problem = fence.validate(ancestry) ? null : fence.errorMessage();
+            for (int i = 0; problem == null && i < validators.size(); i++) {
+              if (!validators.get(i).validate(ancestry)) {
+                problem = validators.get(i).errorMessage();
+              }
             }
             return problem == null;
           }

@@ -351,9 +351,10 @@ public final class UpsertCommitter implements Closeable {
 
   /**
    * Commits {@code batch} with deletes by position of the rows its keys have, found in the table's
-   * key index ({@link PositionDeltaWriter}). A commit since the index's snapshot that removed or
-   * gave a DV to a data file the batch deletes from refuses it; the index catches up and the batch
-   * is written again, a few times.
+   * key index ({@link PositionDeltaWriter}). A commit since the index's snapshot that removed a
+   * data file the batch deletes from, deleted one of its rows or wrote one of its keys refuses it
+   * ({@link TableCommitter#commitPositions}); the index catches up and the batch is written again,
+   * a few times, then with equality deletes, which apply to every older row of its keys.
    *
    * @return the committed snapshot; null when the table has no key index or every attempt
    *     conflicted, and nothing was committed
@@ -382,8 +383,7 @@ public final class UpsertCommitter implements Closeable {
           positions.write(table, base, index.get(), batch, converted);
       try {
         Snapshot committed =
-            committer.commitPositions(
-                table, written.result(), written.copied(), offsets, expected, summary);
+            committer.commitPositions(table, base, written, offsets, expected, summary);
         if (committed != null) {
           index
               .get()

@@ -21,16 +21,19 @@ import org.apache.iceberg.deletes.PositionDelete;
 import org.apache.iceberg.deletes.PositionDeleteIndex;
 import org.apache.iceberg.deletes.PositionDeleteWriter;
 import org.apache.iceberg.io.DeleteWriteResult;
+import org.apache.iceberg.io.FileIO;
 import org.apache.iceberg.io.OutputFileFactory;
 import org.apache.iceberg.util.CharSequenceSet;
+import org.apache.iceberg.util.ContentFileUtil;
 
 /**
  * Deletes by position of rows of some data files, one delete file per data file, each merged with
  * the position deletes that data file had: on format v3 a deletion vector, on v2 a file-scoped
  * position-delete file (its referenced data file set, so that readers and the maintenance know its
- * one file). The delete files they replace are named in the result as rewritten. Used by the sink's
- * commits ({@link PositionDeltaWriter}) and by a file rewrite that carries deletes committed while
- * it ran over to its new files.
+ * one file). The delete files they replace are named in the result as rewritten; a partition-scoped
+ * position-delete file (one of several data files) never is, as it still covers the others. Used by
+ * the sink's commits ({@link PositionDeltaWriter}) and by a file rewrite that carries deletes
+ * committed while it ran over to its new files.
  */
 public final class PositionDeletes {
   private PositionDeletes() {}
@@ -51,7 +54,10 @@ public final class PositionDeletes {
   /**
    * @param positionsByFile new positions to delete, by data file location
    * @param targets the data file of each location of {@code positionsByFile}
-   * @param previous the DVs and file-scoped position deletes each data file has now (absent: none)
+   * @param previous every position delete that applies to each data file now (absent: none): its
+   *     DV, or its file-scoped and partition-scoped position deletes. A DV merges them all, since
+   *     readers apply a file's DV alone; on v2 the new file merges the file-scoped ones and the
+   *     partition-scoped ones stay as they are
    * @throws IOException when a file cannot be written; those written are then deleted
    */
   public static DeleteWriteResult write(
@@ -67,8 +73,9 @@ public final class PositionDeletes {
   }
 
   /**
-   * One DV per touched data file, holding the positions it had (its current DV, or file-scoped
-   * position deletes of a table upgraded from v2) and the new ones; the old ones are rewritten.
+   * One DV per touched data file, holding the positions it had (its current DV, or the position
+   * deletes of a table upgraded from v2) and the new ones; the old ones are rewritten but for
+   * partition-scoped ones ({@link BaseDVFileWriter} keeps those).
    */
   private static DeleteWriteResult writeDvs(
       Table table,
@@ -101,6 +108,7 @@ public final class PositionDeletes {
    * One position-delete file per touched data file, holding the positions its file-scoped position
    * deletes had and the new ones, in order; the old files are rewritten. So a v2 data file, like a
    * v3 one, has at most one delete file the sink wrote, however many commits touched it.
+   * Partition-scoped position deletes still apply next to it on v2, and are left alone.
    */
   private static DeleteWriteResult writePositionDeletes(
       Table table,
@@ -120,8 +128,8 @@ public final class PositionDeletes {
     try {
       for (Map.Entry<String, List<Long>> entry : positionsByFile.entrySet()) {
         List<Long> positions = new ArrayList<>(entry.getValue());
-        List<DeleteFile> old = previous.get(entry.getKey());
-        if (old != null) {
+        List<DeleteFile> old = fileScoped(previous.getOrDefault(entry.getKey(), List.of()));
+        if (!old.isEmpty()) {
           PositionDeleteIndex had = loader.loadPositionDeletes(old, entry.getKey());
           had.forEach(positions::add);
           rewritten.addAll(old);
@@ -153,8 +161,40 @@ public final class PositionDeletes {
     return new DeleteWriteResult(written, CharSequenceSet.of(positionsByFile.keySet()), rewritten);
   }
 
+  /** Those of {@code deletes} that name their one data file: DVs and file-scoped deletes. */
+  public static List<DeleteFile> fileScoped(List<DeleteFile> deletes) {
+    return deletes.stream().filter(ContentFileUtil::isFileScoped).toList();
+  }
+
+  /**
+   * How many rows of data file {@code location} {@code deletes} delete: the record count of a DV or
+   * file-scoped delete, the rows of that file in a partition-scoped one (read).
+   *
+   * @param deletes position deletes that apply to the file
+   */
+  public static long deletedRows(Table table, String location, List<DeleteFile> deletes) {
+    long rows = 0;
+    List<DeleteFile> ofSeveralFiles = new ArrayList<>();
+    for (DeleteFile delete : deletes) {
+      if (ContentFileUtil.isFileScoped(delete)) {
+        rows += delete.recordCount();
+      } else {
+        ofSeveralFiles.add(delete);
+      }
+    }
+    if (!ofSeveralFiles.isEmpty()) {
+      rows += loader(table).loadPositionDeletes(ofSeveralFiles, location).cardinality();
+    }
+    return rows;
+  }
+
   /** Reads position deletes and DVs of {@code table}. */
   public static BaseDeleteLoader loader(Table table) {
-    return new BaseDeleteLoader(f -> table.io().newInputFile(f.location(), f.fileSizeInBytes()));
+    return loader(table.io());
+  }
+
+  /** Reads delete files (DVs, position and equality deletes) through {@code io}. */
+  public static BaseDeleteLoader loader(FileIO io) {
+    return new BaseDeleteLoader(f -> io.newInputFile(f.location(), f.fileSizeInBytes()));
   }
 }

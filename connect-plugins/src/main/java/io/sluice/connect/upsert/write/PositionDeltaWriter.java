@@ -40,6 +40,7 @@ import org.apache.iceberg.io.OutputFileFactory;
 import org.apache.iceberg.io.WriteResult;
 import org.apache.iceberg.types.TypeUtil;
 import org.apache.iceberg.util.ContentFileUtil;
+import org.apache.iceberg.util.PartitionMap;
 import org.apache.iceberg.util.StructLikeMap;
 import org.apache.kafka.connect.errors.ConnectException;
 import org.slf4j.Logger;
@@ -67,6 +68,8 @@ import org.slf4j.LoggerFactory;
 public final class PositionDeltaWriter {
   private static final Logger log = LoggerFactory.getLogger(PositionDeltaWriter.class);
   private static final int LENGTH_CHECK_ROWS = 1024;
+  private static final Set<Integer> PATH_COLUMN =
+      Set.of(MetadataColumns.DELETE_FILE_PATH.fieldId());
 
   private final int taskId;
   private final long targetFileSizeBytes;
@@ -80,12 +83,31 @@ public final class PositionDeltaWriter {
    *     that holds copied rows (the index reads its keys once it is committed)
    * @param deleted keys deleted without a new row
    * @param copied data files whose rows were copied into new ones: the commit removes them
+   * @param footprint what the batch takes for granted of its base snapshot, which the commit checks
    */
   public record Written(
       WriteResult result,
       Map<DataFile, List<StructLike>> keysByFile,
       List<StructLike> deleted,
-      List<DataFile> copied) {}
+      List<DataFile> copied,
+      Footprint footprint) {}
+
+  /**
+   * What a batch written by position takes for granted of the snapshot it was written at: the rows
+   * it deletes are its keys' only live rows. A commit since then that deleted one of those rows, or
+   * wrote one of its keys, makes the batch wrong (the key twice, or a deleted key back).
+   *
+   * @param keySchema the schema of {@code keys}
+   * @param keys every key of the batch, written or deleted (Iceberg's internal values)
+   * @param positions the row positions the batch deletes, by data file location (not those of files
+   *     it copies, which it removes)
+   * @param files the data file of each location of {@code positions}
+   */
+  public record Footprint(
+      Schema keySchema,
+      List<StructLike> keys,
+      Map<String, List<Long>> positions,
+      Map<String, DataFile> files) {}
 
   /**
    * @param copyFraction a touched data file that the batch would leave with at least this fraction
@@ -125,6 +147,7 @@ public final class PositionDeltaWriter {
     Map<String, List<Long>> positionsByFile = new LinkedHashMap<>();
     Map<String, DataFile> targets = new HashMap<>();
     List<StructLike> deleted = new ArrayList<>();
+    List<StructLike> keys = new ArrayList<>(batch.size());
     Map<StructLike, Rows> rowsByPartition = new HashMap<>();
     PartitionKey partitionKey = new PartitionKey(spec, schema);
     InternalRecordWrapper rowWrapper = new InternalRecordWrapper(schema.asStruct());
@@ -146,6 +169,7 @@ public final class PositionDeltaWriter {
       for (ChangeEvent event : batch) {
         BatchWriter.Converted rows = converted.get(event);
         StructLike key = new InternalRecordWrapper(index.keySchema().asStruct()).wrap(rows.key());
+        keys.add(key);
         TableKeyIndex.Location at = index.locate(key);
         if (at != null) {
           positionsByFile
@@ -160,10 +184,8 @@ public final class PositionDeltaWriter {
         }
       }
       Map<String, List<DeleteFile>> previous =
-          positionsByFile.isEmpty()
-              ? Map.of()
-              : previousDeletes(table, base, positionsByFile.keySet());
-      Map<String, DataFile> copied = toCopy(spec, positionsByFile, targets, previous);
+          positionsByFile.isEmpty() ? Map.of() : previousDeletes(table, base, targets);
+      Map<String, DataFile> copied = toCopy(table, spec, positionsByFile, targets, previous);
       WriteResult.Builder result = WriteResult.builder();
       if (!copied.isEmpty()) {
         long rows = copy(table, base, carried, copied.values(), positionsByFile, rowsOf);
@@ -177,7 +199,9 @@ public final class PositionDeltaWriter {
             copyFraction);
         for (String location : copied.keySet()) {
           positionsByFile.remove(location);
-          result.addRewrittenDeleteFiles(previous.getOrDefault(location, List.of()));
+          // A partition-scoped delete stays: it covers other data files too.
+          result.addRewrittenDeleteFiles(
+              PositionDeletes.fileScoped(previous.getOrDefault(location, List.of())));
         }
       }
       Map<DataFile, List<StructLike>> keysByFile = new LinkedHashMap<>();
@@ -199,7 +223,10 @@ public final class PositionDeltaWriter {
             .addRewrittenDeleteFiles(deletes.rewrittenDeleteFiles())
             .addReferencedDataFiles(new ArrayList<CharSequence>(positionsByFile.keySet()));
       }
-      return new Written(result.build(), keysByFile, deleted, List.copyOf(copied.values()));
+      targets.keySet().retainAll(positionsByFile.keySet());
+      Footprint footprint = new Footprint(index.keySchema(), keys, positionsByFile, targets);
+      return new Written(
+          result.build(), keysByFile, deleted, List.copyOf(copied.values()), footprint);
     } catch (IOException | RuntimeException e) {
       rowsByPartition.values().forEach(Rows::abandon);
       delete(table, List.of(), deleteFiles);
@@ -219,6 +246,7 @@ public final class PositionDeltaWriter {
    * least {@link #copyFraction} of their rows deleted.
    */
   private Map<String, DataFile> toCopy(
+      Table table,
       PartitionSpec spec,
       Map<String, List<Long>> positionsByFile,
       Map<String, DataFile> targets,
@@ -233,9 +261,8 @@ public final class PositionDeltaWriter {
         continue;
       }
       long deletedBefore =
-          previous.getOrDefault(entry.getKey(), List.of()).stream()
-              .mapToLong(DeleteFile::recordCount)
-              .sum();
+          PositionDeletes.deletedRows(
+              table, entry.getKey(), previous.getOrDefault(entry.getKey(), List.of()));
       if (deletedBefore + entry.getValue().size() >= copyFraction * file.recordCount()) {
         copied.put(entry.getKey(), file);
       }
@@ -295,13 +322,21 @@ public final class PositionDeltaWriter {
     return written;
   }
 
-  /** The DVs and file-scoped position deletes {@code base} has for each of {@code paths}. */
+  /**
+   * The position deletes that apply at {@code base} to each of {@code targets}, as Iceberg's
+   * readers apply them: its DV alone when it has one, else its file-scoped position deletes and the
+   * partition-scoped ones of its spec and partition (kept through an upgrade from v2, or written by
+   * other engines) that are not older than it. A DV merges them all: once a file has a DV, readers
+   * ignore every other position delete of it.
+   */
   private static Map<String, List<DeleteFile>> previousDeletes(
-      Table table, Snapshot base, Set<String> paths) {
+      Table table, Snapshot base, Map<String, DataFile> targets) {
     Map<String, List<DeleteFile>> previous = new HashMap<>();
     if (base == null) {
       return previous;
     }
+    Map<String, DeleteFile> dvs = new HashMap<>();
+    PartitionMap<List<DeleteFile>> byPartition = PartitionMap.create(table.specs());
     for (ManifestFile manifest : base.deleteManifests(table.io())) {
       try (CloseableIterable<DeleteFile> deletes =
           ManifestFiles.readDeleteManifest(manifest, table.io(), table.specs())) {
@@ -310,12 +345,38 @@ public final class PositionDeltaWriter {
             continue;
           }
           String target = ContentFileUtil.referencedDataFileLocation(file);
-          if (target != null && paths.contains(target)) {
-            previous.computeIfAbsent(target, k -> new ArrayList<>()).add(file.copyWithoutStats());
+          // The bounds of the path column stay: a file-scoped delete of an older writer is told by
+          // them.
+          DeleteFile kept = file.copyWithStats(PATH_COLUMN);
+          if (target == null) {
+            byPartition.computeIfAbsent(kept.specId(), kept.partition(), ArrayList::new).add(kept);
+          } else if (targets.containsKey(target)) {
+            if (ContentFileUtil.isDV(file)) {
+              dvs.put(target, kept);
+            }
+            previous.computeIfAbsent(target, k -> new ArrayList<>()).add(kept);
           }
         }
       } catch (IOException e) {
         throw new UncheckedIOException("cannot read the delete manifests of " + table.name(), e);
+      }
+    }
+    for (DataFile target : targets.values()) {
+      DeleteFile dv = dvs.get(target.location());
+      if (dv != null) {
+        previous.put(target.location(), List.of(dv));
+        continue;
+      }
+      Long sequence = target.dataSequenceNumber();
+      List<DeleteFile> ofPartition = byPartition.get(target.specId(), target.partition());
+      for (DeleteFile file : ofPartition == null ? List.<DeleteFile>of() : ofPartition) {
+        // A position delete applies to data files of its sequence number and older; one of a file
+        // the index knows without its sequence number (the task's own) is taken to, harmlessly:
+        // reading it for the file's path finds none of an older delete.
+        Long deleteSequence = file.dataSequenceNumber();
+        if (sequence == null || deleteSequence == null || deleteSequence >= sequence) {
+          previous.computeIfAbsent(target.location(), k -> new ArrayList<>()).add(file);
+        }
       }
     }
     return previous;
