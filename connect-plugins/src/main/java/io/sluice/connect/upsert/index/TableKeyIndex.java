@@ -48,6 +48,7 @@ public final class TableKeyIndex {
   private final List<DataFile> files = new ArrayList<>();
   private final Map<String, Integer> numbers = new HashMap<>();
   private final BitSet removed = new BitSet();
+  private long removedRows;
   private final Set<Long> ownApplied = new HashSet<>();
   private long snapshotId = NONE;
   private long rowsRead;
@@ -59,6 +60,7 @@ public final class TableKeyIndex {
   private static final long NONE = 0;
 
   private static final int MIN_REMOVED_TO_COMPACT = 256;
+  private static final int MIN_REMOVED_ROWS_TO_COMPACT = 1024;
 
   private TableKeyIndex(Schema keySchema, int expectedKeys, KeyIndexLimits limits) {
     this.keySchema = keySchema;
@@ -121,9 +123,20 @@ public final class TableKeyIndex {
     return snapshotId;
   }
 
-  /** Keys with a slot (absent ones included). */
+  /**
+   * Keys with a slot: the live ones and absent ones (deleted, or of removed files) the index has
+   * not re-packed away yet, at most about as many as live ones.
+   */
   public int keys() {
     return index.size();
+  }
+
+  /**
+   * Keys placed in a data file: the live keys, and those of files removed since the index last
+   * forgot removed files (fewer than the others, or 1,024).
+   */
+  public int liveKeys() {
+    return index.liveKeys();
   }
 
   /** Bytes the index holds, on the heap and in mapped files ({@link #spilledBytes()}). */
@@ -197,10 +210,7 @@ public final class TableKeyIndex {
     for (int i = since.size() - 1; i >= 0; i--) {
       Snapshot snapshot = since.get(i);
       for (DataFile file : snapshot.removedDataFiles(table.io())) {
-        Integer number = numbers.get(file.location());
-        if (number != null) {
-          removed.set(number);
-        }
+        remove(file);
         added.remove(file.location());
       }
       for (DataFile file : snapshot.addedDataFiles(table.io())) {
@@ -221,9 +231,7 @@ public final class TableKeyIndex {
     }
     snapshotId = current.snapshotId();
     ownApplied.clear();
-    if (removed.cardinality() > Math.max(MIN_REMOVED_TO_COMPACT, files.size() / 2)) {
-      compactFiles();
-    }
+    compactFilesIfMostlyRemoved();
     return true;
   }
 
@@ -262,10 +270,7 @@ public final class TableKeyIndex {
       List<StructLike> deleted,
       List<DataFile> removed) {
     for (DataFile file : removed) {
-      Integer number = numbers.get(file.location());
-      if (number != null) {
-        this.removed.set(number);
-      }
+      remove(file);
     }
     for (Map.Entry<DataFile, List<StructLike>> entry : written.entrySet()) {
       int number = numberOf(entry.getKey());
@@ -285,6 +290,28 @@ public final class TableKeyIndex {
       snapshotId = committed.snapshotId();
     } else {
       ownApplied.add(committed.snapshotId());
+    }
+    compactFilesIfMostlyRemoved();
+  }
+
+  /** Treats the keys of {@code file} as absent from now on, if the index knows it. */
+  private void remove(DataFile file) {
+    Integer number = numbers.get(file.location());
+    if (number != null && !removed.get(number)) {
+      removed.set(number);
+      removedRows += files.get(number).recordCount();
+    }
+  }
+
+  /**
+   * Forgets the removed files once they are half the files, or their rows (an upper bound of the
+   * keys still placed in them) outnumber the other placed keys: then the index re-packs.
+   */
+  private void compactFilesIfMostlyRemoved() {
+    if (removed.cardinality() > Math.max(MIN_REMOVED_TO_COMPACT, files.size() / 2)
+        || (removedRows > MIN_REMOVED_ROWS_TO_COMPACT
+            && removedRows > index.liveKeys() - removedRows)) {
+      compactFiles();
     }
   }
 
@@ -317,6 +344,7 @@ public final class TableKeyIndex {
     files.clear();
     files.addAll(kept);
     removed.clear();
+    removedRows = 0;
   }
 
   private int numberOf(DataFile file) {
