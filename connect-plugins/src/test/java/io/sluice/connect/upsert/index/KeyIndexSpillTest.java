@@ -4,14 +4,18 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.channels.FileChannel;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -182,6 +186,33 @@ class KeyIndexSpillTest {
     }
     index.release();
     assertThat(dir).isEmptyDirectory();
+  }
+
+  /**
+   * A full disk (or no file descriptor left) while the third chunk of new slots is mapped: the two
+   * mapped before it are released, not left holding their disk space and descriptors.
+   */
+  @Test
+  void slotsThatCannotMapEveryChunkReleaseTheChunksMappedBeforeTheFailure() {
+    AtomicInteger opened = new AtomicInteger();
+    SpillFiles files =
+        new SpillFiles(
+            spillDir,
+            file -> {
+              if (opened.incrementAndGet() == 3) {
+                throw new IOException("No space left on device");
+              }
+              return FileChannel.open(file, StandardOpenOption.READ, StandardOpenOption.WRITE);
+            });
+
+    assertThatThrownBy(() -> new MappedSlots(256, true, CHUNK_BYTES, files))
+        .isInstanceOf(UncheckedIOException.class)
+        .hasMessage("cannot map 1024 bytes of key index in " + spillDir + " (key-index.spill.dir)")
+        .hasRootCauseMessage("No space left on device");
+
+    assertThat(opened).hasValue(3);
+    assertThat(files.mapped()).as("chunks still mapped").isZero();
+    assertThat(spillDir).isEmptyDirectory();
   }
 
   /** A long key or a byte key of 1 to 300 bytes (past one varint byte, past a chunk sometimes). */
