@@ -21,7 +21,8 @@ import java.util.function.Supplier;
  * heap again brings them back). Growth past both throws {@link KeyIndexLimitException} while the
  * index is {@link #strict} (built or caught up, so that an oversized index never materializes);
  * otherwise (the task's own commit, which has landed and must be applied whole) the index grows
- * where it is, and {@link #pastLimits()} says it should go.
+ * where it is, and {@link #pastLimits()} says it should go. A spill file that cannot be made throws
+ * {@link KeyIndexSpillException}, strict or not.
  */
 final class KeyIndex {
   /** The file number of a key that has no row. */
@@ -67,10 +68,16 @@ final class KeyIndex {
 
   /** With mapped chunks of {@code chunkBytes} (tests cross chunk boundaries with small ones). */
   KeyIndex(boolean longKeys, int expectedKeys, KeyIndexLimits limits, int chunkBytes) {
+    this(longKeys, expectedKeys, limits, chunkBytes, new SpillFiles(limits.spillDir()));
+  }
+
+  /** With its mapped memory from {@code spill} (tests fail it on purpose). */
+  KeyIndex(
+      boolean longKeys, int expectedKeys, KeyIndexLimits limits, int chunkBytes, SpillFiles spill) {
     this.longKeys = longKeys;
     this.limits = limits;
     this.chunkBytes = chunkBytes;
-    this.spill = new SpillFiles(limits.spillDir());
+    this.spill = spill;
     int wanted = Integer.highestOneBit(Math.max(16, (int) (expectedKeys / MAX_LOAD) + 1) * 2 - 1);
     // The expected keys are a snapshot's row count, an estimate: room for fewer is made when room
     // for all would pass a limit, and growth decides.
@@ -436,14 +443,16 @@ final class KeyIndex {
 
   /**
    * Makes mapped memory: a spill file that cannot be made (a full disk, too many open files) stops
-   * the index as its limits would, strict or not, since its keys have nowhere to go.
+   * the index, strict or not, since its keys have nowhere to go; the index is left as it was before
+   * the allocation (still sound), but is to be dropped, and may be built again later.
+   *
+   * @throws KeyIndexSpillException when the spill file cannot be made
    */
   private <T> T mapping(Supplier<T> allocation) {
     try {
       return allocation.get();
     } catch (UncheckedIOException e) {
-      pastLimits = e.getMessage() + " (" + e.getCause() + ")";
-      throw new KeyIndexLimitException(size, bytes(), pastLimits);
+      throw new KeyIndexSpillException(e);
     }
   }
 

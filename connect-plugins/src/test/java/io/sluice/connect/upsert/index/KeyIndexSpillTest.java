@@ -215,6 +215,46 @@ class KeyIndexSpillTest {
     assertThat(spillDir).isEmptyDirectory();
   }
 
+  /**
+   * A spill file that cannot be made while the index grows is no limit: it throws a {@link
+   * KeyIndexSpillException} (the table is indexed again later), and the index still places every
+   * key it took before.
+   */
+  @ParameterizedTest
+  @ValueSource(booleans = {true, false})
+  void aSpillFileThatCannotBeMadeIsNoLimitAndLeavesTheIndexAsItWas(boolean longKeys) {
+    AtomicInteger opened = new AtomicInteger();
+    SpillFiles files =
+        new SpillFiles(
+            spillDir,
+            file -> {
+              if (opened.incrementAndGet() > 40) {
+                throw new IOException("Too many open files");
+              }
+              return FileChannel.open(file, StandardOpenOption.READ, StandardOpenOption.WRITE);
+            });
+    KeyIndex index =
+        new KeyIndex(longKeys, 0, new KeyIndexLimits(4096, 1L << 30, spillDir), CHUNK_BYTES, files);
+    Random random = new Random(5);
+    Map<Key, Integer> placed = new HashMap<>();
+    assertThatThrownBy(
+            () -> {
+              for (int i = 0; i < 100_000; i++) {
+                Key key = Key.random(longKeys, random);
+                key.put(index, 1, i);
+                placed.put(key, i);
+              }
+            })
+        .isInstanceOf(KeyIndexSpillException.class)
+        .hasMessageContaining("key-index.spill.dir) (java.io.IOException: Too many open files)");
+    assertThat(index.pastLimits()).isNull();
+    placed.forEach(
+        (key, position) ->
+            assertThat(index.position(key.find(index))).as("%s", key).isEqualTo(position));
+    index.release();
+    assertThat(files.mapped()).isZero();
+  }
+
   /** A long key or a byte key of 1 to 300 bytes (past one varint byte, past a chunk sometimes). */
   private record Key(long value, String bytes) {
     static Key random(boolean longKeys, Random random) {
