@@ -481,8 +481,10 @@ public final class UpsertCommitter implements Closeable {
     return Optional.ofNullable(table).or(() -> tables.find(id));
   }
 
+  /** Releases the key indexes and closes the catalog: the task stops. */
   @Override
   public void close() throws IOException {
+    indexes.releaseAll();
     if (catalog instanceof Closeable closeable) {
       closeable.close();
     }

@@ -154,6 +154,15 @@ public final class KeyIndexes {
     drop(id);
   }
 
+  /**
+   * Releases every index (their mapped memory and spill files at once, not at a GC): the task
+   * stops. Connect may stop a task without closing its partitions first.
+   */
+  public void releaseAll() {
+    indexes.values().forEach(TableKeyIndex::release);
+    indexes.clear();
+  }
+
   private void drop(TableIdentifier id) {
     TableKeyIndex index = indexes.remove(id);
     if (index != null) {
