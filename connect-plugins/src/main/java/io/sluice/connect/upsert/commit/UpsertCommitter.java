@@ -372,7 +372,10 @@ public final class UpsertCommitter implements Closeable {
               id,
               table,
               converter.keySchema(),
-              (t, built, nanos) -> metrics.table(t).keyIndexBuilt(built.keys(), nanos));
+              (t, built, nanos) -> {
+                metrics.table(t).keyIndexBuilt(built.keys(), nanos);
+                metrics.table(t).duplicateKeys("index-build", built.duplicateKeys());
+              });
       if (index.isEmpty()) {
         return null;
       }

@@ -180,7 +180,8 @@ final class KeyIndex {
     return (int) previous;
   }
 
-  private static long at(int file, int position) {
+  /** A place as {@link #put} returns it. */
+  static long at(int file, int position) {
     return (long) file << 32 | (position & 0xFFFFFFFFL);
   }
 
