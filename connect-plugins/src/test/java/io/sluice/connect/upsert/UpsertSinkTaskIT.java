@@ -52,6 +52,7 @@ import org.apache.kafka.connect.errors.ConnectException;
 import org.apache.kafka.connect.errors.DataException;
 import org.apache.kafka.connect.sink.SinkRecord;
 import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -785,6 +786,51 @@ class UpsertSinkTaskIT {
         .containsEntry("sluice.commit.mode", "position-deletes")
         .containsEntry("total-equality-deletes", "0");
     assertThat(spill).as("each spill file deleted once mapped").isEmptyDirectory();
+  }
+
+  /**
+   * Connect may stop a task without closing its partitions first (a worker shutting down): the
+   * spilled key index is released all the same, its spill files closed and their disk freed.
+   */
+  @Test
+  void stopWithoutCloseReleasesTheSpilledKeyIndex() throws IOException {
+    Path spill = dir.resolve("key-index");
+    SinkHarness task =
+        start(
+            Map.of(
+                "maintenance.merge.max-bytes",
+                "0",
+                "key-index.max-bytes",
+                "1",
+                "key-index.spill.dir",
+                spill.toString()),
+            List.of(ITEMS_P0),
+            QuarantineClients.KAFKA);
+    updateAndDeleteOneLineEach(task);
+    assertThat(openFilesIn(spill)).as("spill files the index holds").isPositive();
+
+    task.stop();
+
+    assertThat(openFilesIn(spill)).as("spill files still open after stop").isZero();
+  }
+
+  /** Files this JVM holds open under {@code dir} (deleted ones included), from /proc/self/fd. */
+  private static long openFilesIn(Path dir) throws IOException {
+    Path fds = Path.of("/proc/self/fd");
+    Assumptions.assumeTrue(Files.isDirectory(fds), "needs Linux's /proc/self/fd");
+    long open = 0;
+    try (var links = Files.list(fds)) {
+      for (Path fd : links.toList()) {
+        try {
+          if (Files.readSymbolicLink(fd).toString().startsWith(dir.toString())) {
+            open++;
+          }
+        } catch (IOException e) {
+          // Closed since it was listed (the listing's own descriptor, among others).
+        }
+      }
+    }
+    return open;
   }
 
   @Test

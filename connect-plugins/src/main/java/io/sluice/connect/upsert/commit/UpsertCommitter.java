@@ -374,7 +374,10 @@ public final class UpsertCommitter implements Closeable {
               id,
               table,
               converter.keySchema(),
-              (t, built, nanos) -> metrics.table(t).keyIndexBuilt(built.keys(), nanos));
+              (t, built, nanos) -> {
+                metrics.table(t).keyIndexBuilt(built.keys(), nanos);
+                metrics.table(t).duplicateKeys("index-build", built.duplicateKeys());
+              });
       if (index.isEmpty()) {
         return null;
       }
@@ -482,8 +485,10 @@ public final class UpsertCommitter implements Closeable {
     return Optional.ofNullable(table).or(() -> tables.find(id));
   }
 
+  /** Releases the key indexes and closes the catalog: the task stops. */
   @Override
   public void close() throws IOException {
+    indexes.releaseAll();
     if (catalog instanceof Closeable closeable) {
       closeable.close();
     }

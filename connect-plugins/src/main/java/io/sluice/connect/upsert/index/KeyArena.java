@@ -22,7 +22,12 @@ final class KeyArena {
 
   /** An empty arena on the heap. */
   static KeyArena onHeap() {
-    return new KeyArena(new byte[1024], null);
+    return onHeap(0);
+  }
+
+  /** An empty arena on the heap with room for {@code bytes} (1 KiB at least). */
+  static KeyArena onHeap(long bytes) {
+    return new KeyArena(new byte[(int) Math.min(MAX_HEAP_BYTES, Math.max(1024, bytes))], null);
   }
 
   /** An empty arena in mapped files, in chunks of at most {@code chunkBytes} (but for a key). */
@@ -33,6 +38,15 @@ final class KeyArena {
   /** Bytes of a key of {@code length} bytes in the arena, its length's varint at most. */
   static long recordBytes(int length) {
     return 5L + length;
+  }
+
+  /** Bytes of a key of {@code length} bytes in the arena, with its length's varint. */
+  static long storedBytes(int length) {
+    int varint = 1;
+    for (int rest = length >>> 7; rest != 0; rest >>>= 7) {
+      varint++;
+    }
+    return varint + (long) length;
   }
 
   /** Bytes the arena holds. */
@@ -95,6 +109,33 @@ final class KeyArena {
       shift += 7;
     } while ((b & 0x80) != 0);
     return length == key.length && Arrays.equals(heap, at, at + length, key, 0, length);
+  }
+
+  /** The length of the key at {@code reference}. */
+  int length(long reference) {
+    if (mapped != null) {
+      return mapped.length(reference);
+    }
+    int at = (int) reference;
+    int length = 0;
+    int shift = 0;
+    byte b;
+    do {
+      b = heap[at++];
+      length |= (b & 0x7F) << shift;
+      shift += 7;
+    } while ((b & 0x80) != 0);
+    return length;
+  }
+
+  /** The key at {@code reference}. */
+  byte[] key(long reference) {
+    if (mapped != null) {
+      return mapped.key(reference);
+    }
+    int length = length(reference);
+    int end = (int) reference + (int) storedBytes(length);
+    return Arrays.copyOfRange(heap, end - length, end);
   }
 
   /** The same keys in mapped files, under the same references (this one is on the heap). */

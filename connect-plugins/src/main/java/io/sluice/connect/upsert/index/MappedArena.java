@@ -92,6 +92,28 @@ final class MappedArena {
     return true;
   }
 
+  int length(long reference) {
+    ByteBuffer chunk = chunks[(int) (reference >>> 32)];
+    int at = (int) reference;
+    int length = 0;
+    int shift = 0;
+    byte b;
+    do {
+      b = chunk.get(at++);
+      length |= (b & 0x7F) << shift;
+      shift += 7;
+    } while ((b & 0x80) != 0);
+    return length;
+  }
+
+  byte[] key(long reference) {
+    int length = length(reference);
+    byte[] key = new byte[length];
+    int end = (int) reference + (int) KeyArena.storedBytes(length);
+    chunks[(int) (reference >>> 32)].get(end - length, key);
+    return key;
+  }
+
   void release() {
     for (int i = 0; i < count; i++) {
       files.release(chunks[i]);

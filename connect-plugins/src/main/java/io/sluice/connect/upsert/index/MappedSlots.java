@@ -34,7 +34,13 @@ final class MappedSlots {
     this.files = files;
     this.chunks = new ByteBuffer[capacity / perChunk];
     for (int i = 0; i < chunks.length; i++) {
-      chunks[i] = files.allocate(perChunk * recordBytes);
+      try {
+        chunks[i] = files.allocate(perChunk * recordBytes);
+      } catch (RuntimeException e) {
+        // A full disk fails here: the chunks mapped so far would hold their space until a GC.
+        release();
+        throw e;
+      }
     }
   }
 
@@ -76,7 +82,9 @@ final class MappedSlots {
 
   void release() {
     for (ByteBuffer chunk : chunks) {
-      files.release(chunk);
+      if (chunk != null) {
+        files.release(chunk);
+      }
     }
   }
 }

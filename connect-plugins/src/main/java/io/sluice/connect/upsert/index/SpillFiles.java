@@ -25,11 +25,27 @@ final class SpillFiles {
   private static final int PAGE_BYTES = 4096;
 
   private final Path dir;
+  private final Opener opener;
   private final Map<ByteBuffer, FileChannel> channels = new IdentityHashMap<>();
   private ByteBuffer zeros;
 
+  /** Opens a new spill file for reading and writing (tests fail it on purpose). */
+  interface Opener {
+    FileChannel open(Path file) throws IOException;
+  }
+
   SpillFiles(Path dir) {
+    this(dir, file -> FileChannel.open(file, StandardOpenOption.READ, StandardOpenOption.WRITE));
+  }
+
+  SpillFiles(Path dir, Opener opener) {
     this.dir = dir;
+    this.opener = opener;
+  }
+
+  /** Buffers of {@link #allocate} not released yet, each holding a file and its disk space. */
+  int mapped() {
+    return channels.size();
   }
 
   /**
@@ -62,7 +78,7 @@ final class SpillFiles {
     try {
       Files.createDirectories(dir);
       file = Files.createTempFile(dir, "key-index-", ".spill");
-      channel = FileChannel.open(file, StandardOpenOption.READ, StandardOpenOption.WRITE);
+      channel = opener.open(file);
       // Written, not left sparse: a full disk fails this write, not a later access to the mapping
       // (a SIGBUS). Then every page is touched in order: faulting 256 MiB in this way took 0.4 s,
       // where the index's writes at random places faulted them in 2-4 s.

@@ -2,6 +2,7 @@ package io.sluice.connect.upsert.index;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.BitSet;
 import java.util.HashMap;
@@ -25,6 +26,8 @@ import org.apache.iceberg.formats.FormatModelRegistry;
 import org.apache.iceberg.io.CloseableIterable;
 import org.apache.iceberg.types.TypeUtil;
 import org.apache.iceberg.util.StructProjection;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * Where every live key of one table is at one snapshot: its data file and row position. Built from
@@ -42,15 +45,23 @@ import org.apache.iceberg.util.StructProjection;
  * it is placed already, or it is in a data file added since, which is read (rows as live now).
  */
 public final class TableKeyIndex {
+  private static final Logger log = LoggerFactory.getLogger(TableKeyIndex.class);
+
   private final Schema keySchema;
   private final KeyEncoder encoder;
   private final KeyIndex index;
   private final List<DataFile> files = new ArrayList<>();
   private final Map<String, Integer> numbers = new HashMap<>();
   private final BitSet removed = new BitSet();
+  private long removedRows;
   private final Set<Long> ownApplied = new HashSet<>();
   private long snapshotId = NONE;
   private long rowsRead;
+  // The other live rows (KeyIndex.at) of keys the build found live more than once, by key
+  // encoding (a Long or a ByteBuffer): deleted with the key's next change, then forgotten.
+  private final Map<Object, List<Long>> extraRows = new HashMap<>();
+  private long duplicateKeys;
+  private String firstDuplicate;
 
   /** Where a key's live row is. */
   public record Location(DataFile file, long position) {}
@@ -59,6 +70,7 @@ public final class TableKeyIndex {
   private static final long NONE = 0;
 
   private static final int MIN_REMOVED_TO_COMPACT = 256;
+  private static final int MIN_REMOVED_ROWS_TO_COMPACT = 1024;
 
   private TableKeyIndex(Schema keySchema, int expectedKeys, KeyIndexLimits limits) {
     this.keySchema = keySchema;
@@ -98,7 +110,7 @@ public final class TableKeyIndex {
     try (CloseableIterable<FileScanTask> tasks =
         table.newScan().useSnapshot(snapshot.snapshotId()).planFiles()) {
       for (FileScanTask task : tasks) {
-        built.read(table, task);
+        built.read(table, task, true);
       }
     } catch (IOException e) {
       built.release();
@@ -109,7 +121,24 @@ public final class TableKeyIndex {
     }
     built.index.strict(false);
     built.snapshotId = snapshot.snapshotId();
+    if (built.duplicateKeys > 0) {
+      log.error(
+          "Table {} holds {} keys with more than one live row at snapshot {}, e.g. {}: two live"
+              + " rows for one key. The sink writes one row per key; the others came from another"
+              + " writer (an engine inserting a key the table holds) or from a key that moved"
+              + " between Kafka partitions held by two tasks. The sink deletes every row of such"
+              + " a key at the key's next change; to fix the table now, delete the extra rows",
+          table.name(),
+          built.duplicateKeys,
+          snapshot.snapshotId(),
+          built.firstDuplicate);
+    }
     return built;
+  }
+
+  /** Keys the build found with more than one live row (see {@link #locateAll}). */
+  public long duplicateKeys() {
+    return duplicateKeys;
   }
 
   public Schema keySchema() {
@@ -121,14 +150,25 @@ public final class TableKeyIndex {
     return snapshotId;
   }
 
-  /** Keys with a slot (absent ones included). */
+  /**
+   * Keys with a slot: the live ones and absent ones (deleted, or of removed files) the index has
+   * not re-packed away yet, at most about as many as live ones.
+   */
   public int keys() {
     return index.size();
   }
 
+  /**
+   * Keys placed in a data file: the live keys, and those of files removed since the index last
+   * forgot removed files (fewer than the others, or 1,024).
+   */
+  public int liveKeys() {
+    return index.liveKeys();
+  }
+
   /** Bytes the index holds, on the heap and in mapped files ({@link #spilledBytes()}). */
   public long bytes() {
-    return index.bytes() + files.size() * 64L;
+    return index.bytes() + files.size() * 64L + extraRows.size() * 96L;
   }
 
   /** Bytes of the index in memory-mapped files: past its heap limit, it spilled. */
@@ -197,10 +237,7 @@ public final class TableKeyIndex {
     for (int i = since.size() - 1; i >= 0; i--) {
       Snapshot snapshot = since.get(i);
       for (DataFile file : snapshot.removedDataFiles(table.io())) {
-        Integer number = numbers.get(file.location());
-        if (number != null) {
-          removed.set(number);
-        }
+        remove(file);
         added.remove(file.location());
       }
       for (DataFile file : snapshot.addedDataFiles(table.io())) {
@@ -212,7 +249,7 @@ public final class TableKeyIndex {
           table.newScan().useSnapshot(current.snapshotId()).planFiles()) {
         for (FileScanTask task : tasks) {
           if (added.contains(task.file().location())) {
-            read(table, task);
+            read(table, task, false);
           }
         }
       } catch (IOException e) {
@@ -221,9 +258,7 @@ public final class TableKeyIndex {
     }
     snapshotId = current.snapshotId();
     ownApplied.clear();
-    if (removed.cardinality() > Math.max(MIN_REMOVED_TO_COMPACT, files.size() / 2)) {
-      compactFiles();
-    }
+    compactFilesIfMostlyRemoved();
     return true;
   }
 
@@ -246,6 +281,32 @@ public final class TableKeyIndex {
   }
 
   /**
+   * Where every live row of {@code key} is: none, one ({@link #locate}), or more when the build
+   * found the key live more than once (another writer's row, a key that moved between partitions):
+   * a change of the key deletes them all.
+   *
+   * @param key the key's columns in {@link #keySchema()} order, Iceberg's internal values
+   */
+  public List<Location> locateAll(StructLike key) {
+    Location at = locate(key);
+    List<Long> extra = extraRows.isEmpty() ? null : extraRows.get(encoded(key));
+    if (extra == null) {
+      return at == null ? List.of() : List.of(at);
+    }
+    List<Location> all = new ArrayList<>(extra.size() + 1);
+    if (at != null) {
+      all.add(at);
+    }
+    for (long row : extra) {
+      int file = KeyIndex.fileOf(row);
+      if (!removed.get(file)) {
+        all.add(new Location(files.get(file), KeyIndex.positionOf(row)));
+      }
+    }
+    return all;
+  }
+
+  /**
    * Applies the task's own commit: every written key's row is at its new place, every deleted key
    * has none. The index then knows {@code committed} and, when it is not the snapshot after the
    * index's own, still has the snapshots between them to catch up.
@@ -261,11 +322,15 @@ public final class TableKeyIndex {
       Map<DataFile, List<StructLike>> written,
       List<StructLike> deleted,
       List<DataFile> removed) {
+    if (!extraRows.isEmpty()) {
+      // The commit deleted every row the batch's keys had (locateAll).
+      written.values().stream()
+          .filter(keys -> keys != null)
+          .forEach(keys -> keys.forEach(key -> extraRows.remove(encoded(key))));
+      deleted.forEach(key -> extraRows.remove(encoded(key)));
+    }
     for (DataFile file : removed) {
-      Integer number = numbers.get(file.location());
-      if (number != null) {
-        this.removed.set(number);
-      }
+      remove(file);
     }
     for (Map.Entry<DataFile, List<StructLike>> entry : written.entrySet()) {
       int number = numberOf(entry.getKey());
@@ -286,16 +351,78 @@ public final class TableKeyIndex {
     } else {
       ownApplied.add(committed.snapshotId());
     }
+    compactFilesIfMostlyRemoved();
   }
 
-  private void put(StructLike key, int file, long position) {
+  /** Treats the keys of {@code file} as absent from now on, if the index knows it. */
+  private void remove(DataFile file) {
+    Integer number = numbers.get(file.location());
+    if (number != null && !removed.get(number)) {
+      removed.set(number);
+      removedRows += files.get(number).recordCount();
+    }
+  }
+
+  /**
+   * Forgets the removed files once they are half the files, or their rows (an upper bound of the
+   * keys still placed in them) outnumber the other placed keys: then the index re-packs.
+   */
+  private void compactFilesIfMostlyRemoved() {
+    if (removed.cardinality() > Math.max(MIN_REMOVED_TO_COMPACT, files.size() / 2)
+        || (removedRows > MIN_REMOVED_ROWS_TO_COMPACT
+            && removedRows > index.liveKeys() - removedRows)) {
+      compactFiles();
+    }
+  }
+
+  /** Places {@code key}; returns where it was ({@link KeyIndex#put}). */
+  private long put(StructLike key, int file, long position) {
     if (position > Integer.MAX_VALUE) {
       throw new IllegalStateException("a data file of more than 2^31 rows cannot be indexed");
     }
     if (encoder.longKeys()) {
-      index.put(encoder.asLong(key), file, (int) position);
-    } else {
-      index.put(encoder.asBytes(key), file, (int) position);
+      return index.put(encoder.asLong(key), file, (int) position);
+    }
+    return index.put(encoder.asBytes(key), file, (int) position);
+  }
+
+  private Object encoded(StructLike key) {
+    return encoder.longKeys()
+        ? (Object) encoder.asLong(key)
+        : ByteBuffer.wrap(encoder.asBytes(key));
+  }
+
+  /** Keeps {@code previous}, a live row of {@code key} that a place of another row displaced. */
+  private void keepExtraRow(StructLike key, long previous) {
+    extraRows.computeIfAbsent(encoded(key), k -> new ArrayList<>(1)).add(previous);
+  }
+
+  /** The build read a second live row of {@code key}: a duplicate key in the table. */
+  private void duplicate(StructLike key, long previous, int file, long position) {
+    Object encoded = encoded(key);
+    if (!extraRows.containsKey(encoded)) {
+      duplicateKeys++;
+    }
+    keepExtraRow(key, previous);
+    if (firstDuplicate == null) {
+      StringBuilder values = new StringBuilder("key (");
+      for (int i = 0; i < keySchema.columns().size(); i++) {
+        values
+            .append(i == 0 ? "" : ", ")
+            .append(keySchema.columns().get(i).name())
+            .append('=')
+            .append(key.get(i, Object.class));
+      }
+      firstDuplicate =
+          values
+              + ") at "
+              + files.get(KeyIndex.fileOf(previous)).location()
+              + " position "
+              + KeyIndex.positionOf(previous)
+              + " and at "
+              + files.get(file).location()
+              + " position "
+              + position;
     }
   }
 
@@ -314,9 +441,19 @@ public final class TableKeyIndex {
       }
     }
     index.renumberFiles(renumbered);
+    extraRows
+        .values()
+        .forEach(
+            rows -> {
+              rows.removeIf(row -> renumbered[KeyIndex.fileOf(row)] < 0);
+              rows.replaceAll(
+                  row -> KeyIndex.at(renumbered[KeyIndex.fileOf(row)], KeyIndex.positionOf(row)));
+            });
+    extraRows.values().removeIf(List::isEmpty);
     files.clear();
     files.addAll(kept);
     removed.clear();
+    removedRows = 0;
   }
 
   private int numberOf(DataFile file) {
@@ -344,7 +481,13 @@ public final class TableKeyIndex {
             .project(keySchema)
             .build()) {
       for (Record row : rows) {
-        put(internal.wrap(row), number, position++);
+        StructLike key = internal.wrap(row);
+        long previous = put(key, number, position++);
+        int was = KeyIndex.fileOf(previous);
+        if (was >= 0 && !removed.get(was)) {
+          // A copied row's key placed in a file not removed: an extra row of a duplicate key.
+          keepExtraRow(key, previous);
+        }
         rowsRead++;
       }
     } catch (IOException e) {
@@ -353,8 +496,13 @@ public final class TableKeyIndex {
     }
   }
 
-  /** Indexes the live rows of one data file, as the task's delete files leave them. */
-  private void read(Table table, FileScanTask task) {
+  /**
+   * Indexes the live rows of one data file, as the task's delete files leave them.
+   *
+   * @param building whether every row read is live with the others placed (a build): a key placed
+   *     already is then a duplicate key
+   */
+  private void read(Table table, FileScanTask task, boolean building) {
     DataFile file = task.file();
     if (file.format() != FileFormat.PARQUET) {
       throw new UnsupportedOperationException(
@@ -377,7 +525,11 @@ public final class TableKeyIndex {
                 .build())) {
       for (Record row : rows) {
         long position = (Long) row.getField(MetadataColumns.ROW_POSITION.name());
-        put(key.wrap(internal.wrap(row)), number, position);
+        StructLike rowKey = key.wrap(internal.wrap(row));
+        long previous = put(rowKey, number, position);
+        if (building && KeyIndex.fileOf(previous) >= 0) {
+          duplicate(rowKey, previous, number, position);
+        }
         rowsRead++;
       }
     } catch (IOException e) {

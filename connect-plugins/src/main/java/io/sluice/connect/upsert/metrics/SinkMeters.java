@@ -26,7 +26,8 @@ import java.util.concurrent.ConcurrentHashMap;
  *
  * <p>The key index adds {@code sluice_sink_key_index_keys}, {@code sluice_sink_key_index_bytes},
  * {@code sluice_sink_key_index_spilled_bytes}, {@code sluice_sink_key_index_builds_total} and
- * {@code sluice_sink_key_index_build_duration_*}.
+ * {@code sluice_sink_key_index_build_duration_*}; {@code sluice_sink_duplicate_keys_total{found}}
+ * counts keys found with more than one live row (found: index-build).
  */
 public final class SinkMeters {
   public static final String RECORDS = "sluice.sink.records";
@@ -52,6 +53,7 @@ public final class SinkMeters {
   public static final String KEY_INDEX_SPILLED_BYTES = "sluice.sink.key.index.spilled.bytes";
   public static final String KEY_INDEX_BUILDS = "sluice.sink.key.index.builds";
   public static final String KEY_INDEX_BUILD_DURATION = "sluice.sink.key.index.build.duration";
+  public static final String DUPLICATE_KEYS = "sluice.sink.duplicate.keys";
 
   private final MeterRegistry registry;
   private final Clock clock;

@@ -41,6 +41,7 @@ public final class TableMeters {
   private final AtomicLong indexSpilledBytes = new AtomicLong();
   private final Counter indexBuilds;
   private final Timer indexBuildDuration;
+  private final Counter duplicateKeysAtBuild;
 
   TableMeters(MeterRegistry registry, Clock clock, String connector, String table) {
     this.registry = registry;
@@ -132,6 +133,7 @@ public final class TableMeters {
             .description("Time to build the table's key index from its key columns")
             .tags(tags)
             .register(registry);
+    duplicateKeysAtBuild = duplicateKeysCounter("index-build");
   }
 
   /** The meters of the table's maintenance. */
@@ -220,6 +222,28 @@ public final class TableMeters {
     indexKeys.set(keys);
     indexBytes.set(bytes);
     indexSpilledBytes.set(spilledBytes);
+  }
+
+  /**
+   * Records keys found with more than one live row in the table.
+   *
+   * @param found where: {@code index-build} (the key index read the table)
+   */
+  public void duplicateKeys(String found, long keys) {
+    if (keys > 0) {
+      ("index-build".equals(found) ? duplicateKeysAtBuild : duplicateKeysCounter(found))
+          .increment(keys);
+    }
+  }
+
+  private Counter duplicateKeysCounter(String found) {
+    return Counter.builder(SinkMeters.DUPLICATE_KEYS)
+        .description(
+            "Keys found with more than one live row in the table (another writer's row, or a key"
+                + " that moved between partitions two tasks held), by where they were found")
+        .tags(tags)
+        .tag("found", found)
+        .register(registry);
   }
 
   /** Records a batch whose files could not be written or whose commit was refused. */

@@ -170,8 +170,8 @@ public final class PositionDeltaWriter {
         BatchWriter.Converted rows = converted.get(event);
         StructLike key = new InternalRecordWrapper(index.keySchema().asStruct()).wrap(rows.key());
         keys.add(key);
-        TableKeyIndex.Location at = index.locate(key);
-        if (at != null) {
+        // More than one row when the key is in the table twice: all are deleted.
+        for (TableKeyIndex.Location at : index.locateAll(key)) {
           positionsByFile
               .computeIfAbsent(at.file().location(), k -> new ArrayList<>())
               .add(at.position());

@@ -41,6 +41,44 @@ class KeyIndexMeasurement {
     measure("1M byte keys of 16 bytes", keys.length, keys);
   }
 
+  /**
+   * A queue table: 1M live long keys, then 10M changes that each insert a new key and delete the
+   * oldest; the most bytes per live key seen (checked every 100,000 changes) and the time per
+   * change.
+   */
+  @Test
+  void bytesPerLiveKeyUnderChurn() {
+    int live = 1_000_000;
+    int changes = 10_000_000;
+    for (boolean spilled : new boolean[] {false, true}) {
+      KeyIndex index = new KeyIndex(true, live, limits(spilled));
+      for (long k = 0; k < live; k++) {
+        index.put(k * 0x9E3779B97F4A7C15L, (int) (k & 63), (int) k);
+      }
+      double most = index.bytes() / (double) live;
+      long started = System.nanoTime();
+      for (long k = live; k < live + changes; k++) {
+        index.put(k * 0x9E3779B97F4A7C15L, (int) (k & 63), (int) k);
+        index.put((k - live) * 0x9E3779B97F4A7C15L, KeyIndex.ABSENT, 0);
+        if (k % 100_000 == 0) {
+          most = Math.max(most, index.bytes() / (double) index.liveKeys());
+        }
+      }
+      long took = System.nanoTime() - started;
+      assertThat(index.liveKeys()).isEqualTo(live);
+      log.info(
+          "KEY INDEX churn of 1M live long keys {}: {} changes, at most {} bytes per live key ({}"
+              + " at the end, {} keys with a slot), {} ns per change",
+          spilled ? "spilled" : "on the heap",
+          changes,
+          String.format("%.1f", most),
+          String.format("%.1f", index.bytes() / (double) live),
+          index.size(),
+          String.format("%.0f", took / (double) changes));
+      index.release();
+    }
+  }
+
   /** What a restarting task does: the index built from a table's Parquet files (key column). */
   @Test
   void rebuildFromParquetOnTheHeapAndSpilled() throws IOException {

@@ -4,14 +4,18 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.channels.FileChannel;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -64,17 +68,23 @@ class KeyIndexSpillTest {
       heap.renumberFiles(renumbered);
       model.replaceAll((k, v) -> v[0] < 0 ? v : new int[] {renumbered[v[0]], v[1]});
 
-      assertThat(spilled.size()).as("round %d", round).isEqualTo(model.size());
-      assertThat(heap.size()).isEqualTo(model.size());
+      long live = model.values().stream().filter(v -> v[0] >= 0).count();
+      assertThat(spilled.liveKeys()).as("round %d", round).isEqualTo(live);
+      assertThat(heap.liveKeys()).isEqualTo(live);
       for (Map.Entry<Key, int[]> entry : model.entrySet()) {
         int[] expected = entry.getValue();
         for (KeyIndex index : List.of(spilled, heap)) {
           int slot = entry.getKey().find(index);
+          if (expected[0] == KeyIndex.ABSENT) {
+            // No slot (never placed, or re-packed away) or an absent one.
+            assertThat(slot < 0 || index.file(slot) == KeyIndex.ABSENT)
+                .as("round %d %s has no row", round, entry.getKey())
+                .isTrue();
+            continue;
+          }
           assertThat(slot).as("round %d %s", round, entry.getKey()).isNotNegative();
           assertThat(index.file(slot)).as("%s", entry.getKey()).isEqualTo(expected[0]);
-          if (expected[0] != KeyIndex.ABSENT) {
-            assertThat(index.position(slot)).as("%s", entry.getKey()).isEqualTo(expected[1]);
-          }
+          assertThat(index.position(slot)).as("%s", entry.getKey()).isEqualTo(expected[1]);
         }
       }
       for (int i = 0; i < 200; i++) {
@@ -178,6 +188,73 @@ class KeyIndexSpillTest {
     assertThat(dir).isEmptyDirectory();
   }
 
+  /**
+   * A full disk (or no file descriptor left) while the third chunk of new slots is mapped: the two
+   * mapped before it are released, not left holding their disk space and descriptors.
+   */
+  @Test
+  void slotsThatCannotMapEveryChunkReleaseTheChunksMappedBeforeTheFailure() {
+    AtomicInteger opened = new AtomicInteger();
+    SpillFiles files =
+        new SpillFiles(
+            spillDir,
+            file -> {
+              if (opened.incrementAndGet() == 3) {
+                throw new IOException("No space left on device");
+              }
+              return FileChannel.open(file, StandardOpenOption.READ, StandardOpenOption.WRITE);
+            });
+
+    assertThatThrownBy(() -> new MappedSlots(256, true, CHUNK_BYTES, files))
+        .isInstanceOf(UncheckedIOException.class)
+        .hasMessage("cannot map 1024 bytes of key index in " + spillDir + " (key-index.spill.dir)")
+        .hasRootCauseMessage("No space left on device");
+
+    assertThat(opened).hasValue(3);
+    assertThat(files.mapped()).as("chunks still mapped").isZero();
+    assertThat(spillDir).isEmptyDirectory();
+  }
+
+  /**
+   * A spill file that cannot be made while the index grows is no limit: it throws a {@link
+   * KeyIndexSpillException} (the table is indexed again later), and the index still places every
+   * key it took before.
+   */
+  @ParameterizedTest
+  @ValueSource(booleans = {true, false})
+  void aSpillFileThatCannotBeMadeIsNoLimitAndLeavesTheIndexAsItWas(boolean longKeys) {
+    AtomicInteger opened = new AtomicInteger();
+    SpillFiles files =
+        new SpillFiles(
+            spillDir,
+            file -> {
+              if (opened.incrementAndGet() > 40) {
+                throw new IOException("Too many open files");
+              }
+              return FileChannel.open(file, StandardOpenOption.READ, StandardOpenOption.WRITE);
+            });
+    KeyIndex index =
+        new KeyIndex(longKeys, 0, new KeyIndexLimits(4096, 1L << 30, spillDir), CHUNK_BYTES, files);
+    Random random = new Random(5);
+    Map<Key, Integer> placed = new HashMap<>();
+    assertThatThrownBy(
+            () -> {
+              for (int i = 0; i < 100_000; i++) {
+                Key key = Key.random(longKeys, random);
+                key.put(index, 1, i);
+                placed.put(key, i);
+              }
+            })
+        .isInstanceOf(KeyIndexSpillException.class)
+        .hasMessageContaining("key-index.spill.dir) (java.io.IOException: Too many open files)");
+    assertThat(index.pastLimits()).isNull();
+    placed.forEach(
+        (key, position) ->
+            assertThat(index.position(key.find(index))).as("%s", key).isEqualTo(position));
+    index.release();
+    assertThat(files.mapped()).isZero();
+  }
+
   /** A long key or a byte key of 1 to 300 bytes (past one varint byte, past a chunk sometimes). */
   private record Key(long value, String bytes) {
     static Key random(boolean longKeys, Random random) {
@@ -202,7 +279,10 @@ class KeyIndexSpillTest {
     }
 
     void clear(KeyIndex index) {
-      index.clear(find(index));
+      int slot = find(index);
+      if (slot >= 0) {
+        index.clear(slot);
+      }
     }
 
     @Override

@@ -11,6 +11,7 @@ import ch.qos.logback.classic.Logger;
 import ch.qos.logback.classic.spi.ILoggingEvent;
 import ch.qos.logback.core.read.ListAppender;
 import java.io.IOException;
+import java.nio.channels.FileChannel;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Optional;
@@ -110,6 +111,54 @@ class KeyIndexesTest {
         .asString()
         .contains("above key-index.max-bytes (4096), and key-index.spill.max-bytes is 0");
     assertThat(spillDir).isEmptyDirectory();
+  }
+
+  /**
+   * A spill file that cannot be made (the disk full for a moment, no file descriptor left) while
+   * the index is built: that batch goes by equality deletes with a warning, and the index is built
+   * again at the next batch; after a second failure in a row, at the second batch after it.
+   */
+  @Test
+  void aSpillFileThatCannotBeMadeFallsBackForTheBatchAndTheIndexIsBuiltAgainLater() {
+    table.append(0, 100);
+    KeyIndexLimits limits = new KeyIndexLimits(1, 64L << 20, spillDir);
+    AtomicInteger attempts = new AtomicInteger();
+    AtomicInteger failing = new AtomicInteger(1);
+    KeyIndexes indexes =
+        new KeyIndexes(
+            limits,
+            (t, snapshot, keySchema, l) -> {
+              attempts.incrementAndGet();
+              if (failing.getAndDecrement() > 0) {
+                // What the index throws when its first spill file cannot be made.
+                new KeyIndex(true, 100, l, 1024, new SpillFiles(spillDir, file -> fullDisk()));
+              }
+              return TableKeyIndex.build(t, snapshot, keySchema, l);
+            });
+
+    assertThat(current(indexes)).as("the failed batch").isEmpty();
+    assertThat(warnings())
+        .singleElement()
+        .asString()
+        .startsWith("The key index of shop.orders_current could not map a spill file")
+        .contains("No space left on device", "equality deletes", "built again at the next batch");
+    assertThat(current(indexes)).as("the next batch").isPresent();
+    assertThat(attempts).hasValue(2);
+
+    indexes.forget(ID);
+    failing.set(2);
+    assertThat(current(indexes)).isEmpty();
+    assertThat(current(indexes)).isEmpty();
+    assertThat(attempts).hasValue(4);
+    assertThat(warnings().get(2)).contains("built again in 2 batches");
+    assertThat(current(indexes)).as("a batch skipped").isEmpty();
+    assertThat(attempts).hasValue(4);
+    assertThat(current(indexes)).isPresent();
+    assertThat(attempts).hasValue(5);
+  }
+
+  private static FileChannel fullDisk() throws IOException {
+    throw new IOException("No space left on device");
   }
 
   private Optional<TableKeyIndex> current(KeyIndexes indexes) {

@@ -58,8 +58,12 @@ final class KeyTable implements AutoCloseable {
     return key;
   }
 
-  /** Commits keys {@code from} to {@code to} (exclusive) in one Parquet file, in that order. */
-  void append(long from, long to) {
+  /**
+   * Commits keys {@code from} to {@code to} (exclusive) in one Parquet file, in that order.
+   *
+   * @return the file
+   */
+  DataFile append(long from, long to) {
     GenericFileWriterFactory writers =
         new GenericFileWriterFactory.Builder(table).dataFileFormat(FileFormat.PARQUET).build();
     OutputFileFactory files =
@@ -77,6 +81,12 @@ final class KeyTable implements AutoCloseable {
     }
     DataFile file = writer.toDataFile();
     table.newAppend().appendFile(file).commit();
+    return file;
+  }
+
+  /** Commits the removal of {@code file} (its rows deleted). */
+  void remove(DataFile file) {
+    table.newDelete().deleteFile(file).commit();
   }
 
   @Override

@@ -173,6 +173,22 @@ class SinkMetersTest {
   }
 
   @Test
+  void duplicateKeysFoundAtAnIndexBuildCountFromZero() {
+    PrometheusMeterRegistry prometheus = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
+    TableMeters table = new SinkMeters(prometheus, CLOCK).table("orders-upsert", TABLE.toString());
+    String series =
+        "sluice_sink_duplicate_keys_total{connector=\"orders-upsert\",found=\"index-build\","
+            + "table=\"cdc_lab.orders_current\"}";
+    assertThat(prometheus.scrape()).contains(series + " 0.0");
+
+    table.duplicateKeys("index-build", 0);
+    table.duplicateKeys("index-build", 2);
+
+    assertThat(prometheus.scrape()).contains(series + " 2.0");
+    prometheus.close();
+  }
+
+  @Test
   void maintenanceRewritesCountFromZeroAndTheTableGaugesAppearWithTheFirstPass() {
     PrometheusMeterRegistry prometheus = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
     MaintenanceMeters maintenance =
