@@ -195,7 +195,7 @@ final class Simulation {
     // Some seeds index by position with a small limit and a topic of key churn: the index of the
     // keys ever seen passes it, the live keys are far within it.
     boolean churn = writeMode != 2 && random.nextInt(3) == 0;
-    keyIndexLimit = writeMode == 2 ? 0 : churn ? 4096 : 64L << 20;
+    keyIndexLimit = writeMode == 2 ? 0 : churn ? 2048 : 64L << 20;
     props.put("key-index.max-bytes", String.valueOf(keyIndexLimit));
     if (churn) {
       props.put("key-index.spill.max-bytes", "0");
@@ -892,7 +892,7 @@ final class Simulation {
       produce();
       return;
     }
-    int n = 20 + random.nextInt(40);
+    int n = 40 + random.nextInt(40);
     List<SourceModel.Event> events = source.churn(tp, n, 3);
     count("churn");
     schedule.add(
@@ -1416,7 +1416,7 @@ final class Simulation {
 
   /**
    * With a small key-index limit: an index given up (past its limits) while the table's live keys
-   * would take a small part of the limit (64 bytes each) grew with keys no longer there.
+   * would take at most half the limit at 64 bytes each grew with keys no longer there.
    */
   private void checkKeyIndexBounded(String when) {
     for (KeyIndexWarnings.GivenUp g : indexWarnings.drain()) {
@@ -1436,7 +1436,7 @@ final class Simulation {
               + " bytes; "
               + live
               + " keys live");
-      if (live >= 0 && live * 64 * 4 <= keyIndexLimit) {
+      if (live >= 0 && live * 64 * 2 <= keyIndexLimit) {
         throw new Violation(
             when
                 + ": the key index of "
