@@ -111,7 +111,9 @@ public final class ExternalDml {
           String path = at.task().file().location();
           positions.computeIfAbsent(path, k -> new ArrayList<>()).add(at.position());
           targets.put(path, at.task().file());
-          List<DeleteFile> had = fileScoped(at.task());
+          // Every position delete that applies to the file, partition-scoped ones too: once the
+          // file has a DV, readers ignore the others.
+          List<DeleteFile> had = positionDeletes(at.task());
           if (!had.isEmpty()) {
             previous.put(path, had);
           }
@@ -136,7 +138,10 @@ public final class ExternalDml {
     RowDelta delta = table.newRowDelta();
     dataFiles.forEach(delta::addRows);
     deletes.deleteFiles().forEach(delta::addDeletes);
-    deletes.rewrittenDeleteFiles().forEach(delta::removeDeletes);
+    // Only the file's own deletes leave; a partition-scoped one still covers other files.
+    deletes.rewrittenDeleteFiles().stream()
+        .filter(d -> ContentFileUtil.referencedDataFileLocation(d) != null)
+        .forEach(delta::removeDeletes);
     return commit(table, base, delta, List.copyOf(positions.keySet()), dataFiles, deletes)
         ? found.keySet()
         : Set.of();
@@ -145,7 +150,8 @@ public final class ExternalDml {
   /**
    * Format v2: moves the live rows of {@code keys} unchanged (lineage kept) into a new data file,
    * deleting them with one position-delete file for all their data files and no referenced data
-   * file. Only keys of one partition that live in at least two data files are taken.
+   * file. Only keys of one partition that live in at least two data files are taken, at most two of
+   * each file.
    *
    * @return a description, or null when nothing was moved
    */
@@ -175,6 +181,12 @@ public final class ExternalDml {
     if (moved == null) {
       return null;
     }
+    // At most two rows of each file: the delete covers several files, not whole ones.
+    Map<String, Integer> perFile = new HashMap<>();
+    moved =
+        moved.stream()
+            .filter(l -> perFile.merge(l.task().file().location(), 1, Integer::sum) <= 2)
+            .toList();
     DataFile first = moved.get(0).task().file();
     PartitionSpec spec = table.specs().get(first.specId());
     StructLike partition = spec.isUnpartitioned() ? null : first.partition();
@@ -387,11 +399,10 @@ public final class ExternalDml {
     return out;
   }
 
-  /** The DVs and file-scoped position deletes of the task's file. */
-  private static List<DeleteFile> fileScoped(FileScanTask task) {
+  /** The DVs and position deletes that apply to the task's file. */
+  private static List<DeleteFile> positionDeletes(FileScanTask task) {
     return task.deletes().stream()
         .filter(d -> d.content() == FileContent.POSITION_DELETES)
-        .filter(d -> task.file().location().equals(ContentFileUtil.referencedDataFileLocation(d)))
         .toList();
   }
 

@@ -105,11 +105,10 @@ public final class ExternalRowMove {
     if (moved.isEmpty()) {
       return null;
     }
+    // Every position delete that applies to the file, partition-scoped ones of a table upgraded
+    // from v2 too: once the file has a DV, readers ignore the others. Only the file's own leave.
     List<DeleteFile> previous =
-        task.deletes().stream()
-            .filter(d -> d.content() == FileContent.POSITION_DELETES)
-            .filter(d -> file.location().equals(ContentFileUtil.referencedDataFileLocation(d)))
-            .toList();
+        task.deletes().stream().filter(d -> d.content() == FileContent.POSITION_DELETES).toList();
     DataFile added = write(table, file, moved);
     DeleteWriteResult deletes;
     try {
@@ -133,7 +132,9 @@ public final class ExternalRowMove {
             // moved rows, which take a new sequence number.
             .validateNoConflictingDeleteFiles();
     deletes.deleteFiles().forEach(delta::addDeletes);
-    deletes.rewrittenDeleteFiles().forEach(delta::removeDeletes);
+    deletes.rewrittenDeleteFiles().stream()
+        .filter(d -> ContentFileUtil.referencedDataFileLocation(d) != null)
+        .forEach(delta::removeDeletes);
     try {
       delta.commit();
     } catch (ValidationException e) {
