@@ -77,6 +77,9 @@ public final class ExternalDml {
 
   private record Located(FileScanTask task, long position, Record row) {}
 
+  /** What {@link #moveScoped} moved, and the keys of the other live rows of the files it named. */
+  public record ScopedMove(String description, Set<Long> neighbours) {}
+
   private final Catalog catalog;
   private final TableIdentifier id;
 
@@ -153,9 +156,9 @@ public final class ExternalDml {
    * file. Only keys of one partition that live in at least two data files are taken, at most two of
    * each file.
    *
-   * @return a description, or null when nothing was moved
+   * @return what was moved, or null when nothing was
    */
-  public String moveScoped(Set<Long> keys) {
+  public ScopedMove moveScoped(Set<Long> keys) {
     Table table = catalog.loadTable(id);
     Snapshot base = table.currentSnapshot();
     if (base == null || TableUtil.formatVersion(table) >= 3) {
@@ -238,7 +241,18 @@ public final class ExternalDml {
     if (!commit(table, base, delta, referenced, dataFiles, result)) {
       return null;
     }
-    return moved.size() + " rows of " + referenced.size() + " files with one scoped delete";
+    Set<Long> neighbours = new java.util.TreeSet<>();
+    Set<Long> movedKeys = new java.util.HashSet<>();
+    moved.forEach(l -> movedKeys.add(((Number) l.row().getField("id")).longValue()));
+    found.forEach(
+        (key, l) -> {
+          if (referenced.contains(l.task().file().location()) && !movedKeys.contains(key)) {
+            neighbours.add(key);
+          }
+        });
+    return new ScopedMove(
+        moved.size() + " rows of " + referenced.size() + " files with one scoped delete",
+        neighbours);
   }
 
   /**

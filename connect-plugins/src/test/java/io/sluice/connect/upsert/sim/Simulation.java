@@ -59,6 +59,16 @@ final class Simulation {
   static final String CONNECTOR = "sim-upsert";
   private static final long INTERVAL_MS = 1_000;
 
+  /**
+   * {@code -Dsluice.sim.other-writers=false}: the schedules as before the lake's other writers (no
+   * partitioned tables, spec evolution, upgrades, DML of other engines, renames, retired topics,
+   * churn, moved keys, external expiry or orphan removal).
+   */
+  private static final boolean OTHER_WRITERS =
+      Boolean.parseBoolean(System.getProperty("sluice.sim.other-writers", "true"));
+
+  private static final int FIRST_LAKE_FAULT = SimWorld.CommitFault.CONCURRENT_UPDATE.ordinal();
+
   /** How a run ended: the schedule it ran, and the first broken invariant (null if none). */
   record Outcome(
       long seed,
@@ -194,7 +204,7 @@ final class Simulation {
     props.put("maintenance.merge.max-bytes", writeMode == 0 ? String.valueOf(2L << 20) : "0");
     // Some seeds index by position with a small limit and a topic of key churn: the index of the
     // keys ever seen passes it, the live keys are far within it.
-    boolean churn = writeMode != 2 && random.nextInt(3) == 0;
+    boolean churn = OTHER_WRITERS && writeMode != 2 && random.nextInt(3) == 0;
     keyIndexLimit = writeMode == 2 ? 0 : churn ? 2048 : 64L << 20;
     props.put("key-index.max-bytes", String.valueOf(keyIndexLimit));
     if (churn) {
@@ -202,11 +212,11 @@ final class Simulation {
     }
     // Some seeds create partitioned tables; some copy no file for its deletes (another engine
     // compacts), so a row a concurrent writer deletes stays in a file the commit deletes from.
-    boolean partitioned = random.nextInt(3) == 0;
+    boolean partitioned = OTHER_WRITERS && random.nextInt(3) == 0;
     if (partitioned) {
       props.put("table.partition.by", "bucket(id, " + (2 + random.nextInt(3)) + ")");
     }
-    if (random.nextInt(3) == 0) {
+    if (OTHER_WRITERS && random.nextInt(3) == 0) {
       props.put("maintenance.rewrite.deleted-fraction", "2");
     }
     props.put("maintenance.rewrite.delete-files", String.valueOf(1 + random.nextInt(3)));
@@ -250,7 +260,7 @@ final class Simulation {
 
   private void step() {
     clock.advanceMs(random.nextInt(400));
-    int r = random.nextInt(126);
+    int r = random.nextInt(OTHER_WRITERS ? 126 : 100);
     if (r >= 100) {
       lakeStep(r - 100);
       return;
@@ -450,7 +460,7 @@ final class Simulation {
 
   private void armFault() {
     SimWorld.CommitFault[] all = SimWorld.CommitFault.values();
-    arm(all[random.nextInt(all.length)]);
+    arm(all[random.nextInt(OTHER_WRITERS ? all.length : FIRST_LAKE_FAULT)]);
   }
 
   private void arm(SimWorld.CommitFault fault) {
@@ -638,17 +648,37 @@ final class Simulation {
     List<Long> keys = new ArrayList<>(rows(table).keySet());
     keys.removeAll(source.moved(tableTopic(id)));
     java.util.Collections.shuffle(keys, random);
-    String moved = new ExternalDml(observer, id).moveScoped(Set.copyOf(keys));
-    if (moved != null) {
-      count("scoped position deletes");
-    }
+    ExternalDml.ScopedMove moved = new ExternalDml(observer, id).moveScoped(Set.copyOf(keys));
     schedule.add(
         "another engine moves rows of "
             + id
             + " with a partition-scoped delete: "
-            + (moved == null ? "nothing moved" : moved));
-    if (moved != null && random.nextBoolean()) {
-      upgrade(id);
+            + (moved == null ? "nothing moved" : moved.description()));
+    if (moved == null) {
+      return;
+    }
+    count("scoped position deletes");
+    if (random.nextBoolean()) {
+      return;
+    }
+    // The upgrade, then updates of keys whose rows share a file with the moved ones: the sink's
+    // first DVs of those files.
+    upgrade(id);
+    String topic = tableTopic(id);
+    List<TopicPartition> touched = new ArrayList<>();
+    for (Long key : moved.neighbours()) {
+      TopicPartition tp = new TopicPartition(topic, (int) (key / 1_000));
+      if (source.partitions().contains(tp) && !source.moved(topic).contains(key)) {
+        SourceModel.Event e = source.produceUpsert(tp, key, random);
+        schedule.add("produce " + tp + ": " + e.offset() + "=UPSERT(" + key + ")");
+        touched.add(tp);
+      }
+    }
+    for (SimTask t : live()) {
+      if (t.assignment().stream().anyMatch(touched::contains)) {
+        poll(t);
+        commitTick(t);
+      }
     }
   }
 

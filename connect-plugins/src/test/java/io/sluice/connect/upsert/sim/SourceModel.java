@@ -179,6 +179,11 @@ final class SourceModel {
     return out;
   }
 
+  /** An upsert of {@code key} on {@code tp}, its own partition. */
+  Event produceUpsert(TopicPartition tp, long key, Random random) {
+    return append(tp, key, Kind.UPSERT, random);
+  }
+
   /** Whether {@code key} has an upsert or a delete on {@code tp} in [{@code from}, {@code to}). */
   boolean touched(TopicPartition tp, long key, long from, long to) {
     for (Event e : events(tp)) {
