@@ -1246,8 +1246,12 @@ final class Simulation {
           .filter(tp -> tp.topic().equals(topic))
           .forEach(tp -> ends.put(tp, source.end(tp)));
       Map<Long, String> expected = source.state(topic, ends);
-      Map<Long, String> actual =
-          new TreeMap<>(observer.tableExists(id) ? rows(observer.loadTable(id)) : Map.of());
+      Map<Long, String> actual;
+      try {
+        actual = new TreeMap<>(observer.tableExists(id) ? rows(observer.loadTable(id)) : Map.of());
+      } catch (Violation e) {
+        throw new Violation("while catching up: " + e.getMessage());
+      }
       expected.keySet().removeAll(source.moved(topic));
       actual.keySet().removeAll(source.moved(topic));
       if (!expected.equals(actual)) {
