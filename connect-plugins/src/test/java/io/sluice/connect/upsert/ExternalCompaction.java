@@ -12,14 +12,18 @@ import java.util.concurrent.atomic.AtomicInteger;
 import org.apache.iceberg.DataFile;
 import org.apache.iceberg.FileFormat;
 import org.apache.iceberg.FileScanTask;
+import org.apache.iceberg.PartitionKey;
+import org.apache.iceberg.PartitionSpec;
 import org.apache.iceberg.RewriteFiles;
 import org.apache.iceberg.Schema;
 import org.apache.iceberg.Snapshot;
+import org.apache.iceberg.StructLike;
 import org.apache.iceberg.Table;
 import org.apache.iceberg.catalog.Catalog;
 import org.apache.iceberg.catalog.TableIdentifier;
 import org.apache.iceberg.data.GenericFileWriterFactory;
 import org.apache.iceberg.data.IcebergGenerics;
+import org.apache.iceberg.data.InternalRecordWrapper;
 import org.apache.iceberg.data.Record;
 import org.apache.iceberg.exceptions.ValidationException;
 import org.apache.iceberg.io.CloseableIterable;
@@ -27,10 +31,10 @@ import org.apache.iceberg.io.DataWriter;
 import org.apache.iceberg.io.OutputFileFactory;
 
 /**
- * Another engine's compaction of an unpartitioned table, as Spark's {@code rewrite_data_files}
- * commits it: every data file of a snapshot S into one, {@code validateFromSnapshot(S)} and S's
- * sequence number as the data sequence number of the new file; delete files are left alone. Its own
- * catalog client, as another engine would have.
+ * Another engine's compaction, as Spark's {@code rewrite_data_files} commits it: every data file of
+ * a snapshot S into one per partition of the current spec (files of older specs too), {@code
+ * validateFromSnapshot(S)} and S's sequence number as the data sequence number of the new files;
+ * delete files are left alone. Its own catalog client, as another engine would have.
  */
 public final class ExternalCompaction {
   private final Catalog catalog;
@@ -66,31 +70,27 @@ public final class ExternalCompaction {
       // Nothing to compact (every row deleted), as rewrite_data_files then commits nothing.
       return;
     }
-    // Null when every row is deleted: the files are replaced by none, as Spark then commits.
-    DataFile compacted = write(table, base);
+    // None when every row is deleted: the files are replaced by none, as Spark then commits.
+    List<DataFile> compacted = write(table, base);
     RewriteFiles rewrite =
         table
             .newRewrite()
             .validateFromSnapshot(base.snapshotId())
             .dataSequenceNumber(base.sequenceNumber());
     replaced.values().forEach(rewrite::deleteFile);
-    if (compacted != null) {
-      rewrite.addFile(compacted);
-    }
+    compacted.forEach(rewrite::addFile);
     try {
       rewrite.commit();
       committed.incrementAndGet();
     } catch (ValidationException e) {
-      if (compacted != null) {
-        table.io().deleteFile(compacted.location());
-      }
+      compacted.forEach(f -> table.io().deleteFile(f.location()));
       refused.incrementAndGet();
       org.slf4j.LoggerFactory.getLogger(ExternalCompaction.class)
           .info("External compaction of {} refused: {}", id, e.getMessage());
     }
   }
 
-  private static DataFile write(Table table, Snapshot base) {
+  private static List<DataFile> write(Table table, Snapshot base) {
     // Lineage kept, as Spark's rewrite_data_files keeps it on v3.
     Schema carried = RowLineage.carried(table, table.schema());
     GenericFileWriterFactory writers =
@@ -110,17 +110,29 @@ public final class ExternalCompaction {
     } catch (IOException e) {
       throw new UncheckedIOException(e);
     }
-    if (rows.isEmpty()) {
-      return null;
+    PartitionSpec spec = table.spec();
+    PartitionKey key = new PartitionKey(spec, table.schema());
+    InternalRecordWrapper wrapper = new InternalRecordWrapper(carried.asStruct());
+    Map<PartitionKey, List<Record>> byPartition = new LinkedHashMap<>();
+    for (Record row : rows) {
+      key.partition(wrapper.wrap(row));
+      byPartition.computeIfAbsent(key.copy(), k -> new ArrayList<>()).add(row);
     }
-    DataWriter<Record> writer = writers.newDataWriter(files.newOutputFile(), table.spec(), null);
-    try {
-      try (writer) {
-        rows.forEach(writer::write);
-      }
-    } catch (IOException e) {
-      throw new UncheckedIOException(e);
-    }
-    return writer.toDataFile();
+    List<DataFile> written = new ArrayList<>();
+    byPartition.forEach(
+        (partition, part) -> {
+          StructLike tuple = spec.isUnpartitioned() ? null : partition;
+          DataWriter<Record> writer =
+              writers.newDataWriter(files.newOutputFile(spec, tuple), spec, tuple);
+          try {
+            try (writer) {
+              part.forEach(writer::write);
+            }
+          } catch (IOException e) {
+            throw new UncheckedIOException(e);
+          }
+          written.add(writer.toDataFile());
+        });
+    return written;
   }
 }

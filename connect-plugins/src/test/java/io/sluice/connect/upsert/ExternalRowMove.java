@@ -131,7 +131,9 @@ public final class ExternalRowMove {
             // moved rows, which take a new sequence number.
             .validateNoConflictingDeleteFiles();
     deletes.deleteFiles().forEach(delta::addDeletes);
-    deletes.rewrittenDeleteFiles().forEach(delta::removeDeletes);
+    deletes.rewrittenDeleteFiles().stream()
+        .filter(d -> ContentFileUtil.referencedDataFileLocation(d) != null)
+        .forEach(delta::removeDeletes);
     try {
       delta.commit();
     } catch (ValidationException e) {

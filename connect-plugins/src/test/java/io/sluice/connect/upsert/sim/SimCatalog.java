@@ -115,6 +115,11 @@ public final class SimCatalog extends BaseMetastoreCatalog {
       if (fault == SimWorld.CommitFault.CONCURRENT_SINK_COMMIT && !create) {
         world.runConcurrentSinkCommit(id);
       }
+      if ((fault == SimWorld.CommitFault.CONCURRENT_UPDATE
+              || fault == SimWorld.CommitFault.CONCURRENT_EQUALITY_UPSERT)
+          && !create) {
+        world.runConcurrentDml(id, fault);
+      }
       if (fault == SimWorld.CommitFault.UNKNOWN_NOT_APPLIED) {
         throw new CommitStateUnknownException(new RuntimeException("simulated: not applied"));
       }

@@ -113,6 +113,11 @@ final class SimTask {
     return safe;
   }
 
+  /** Where the consumer of {@code tp} stands: the records before it were put. */
+  long position(TopicPartition tp) {
+    return positions.getOrDefault(tp, 0L);
+  }
+
   boolean caughtUp(SourceModel source) {
     return positions.entrySet().stream().allMatch(e -> e.getValue() >= source.end(e.getKey()));
   }

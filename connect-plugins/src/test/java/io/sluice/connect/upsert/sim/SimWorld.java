@@ -43,7 +43,18 @@ final class SimWorld implements AutoCloseable {
      * A sink task commits new records of the table between the writer's refresh and its commit:
      * another task, or the same task when the writer is its maintenance.
      */
-    CONCURRENT_SINK_COMMIT
+    CONCURRENT_SINK_COMMIT,
+    /**
+     * Another engine's merge-on-read UPDATE commits between the writer's refresh and its commit: a
+     * delete by position of rows of keys of the committing task's pending batch, and new rows of
+     * those keys.
+     */
+    CONCURRENT_UPDATE,
+    /**
+     * Another engine's upsert by equality deletes (Flink) commits between the writer's refresh and
+     * its commit, on keys of the committing task's pending batch.
+     */
+    CONCURRENT_EQUALITY_UPSERT
   }
 
   final String id;
@@ -53,6 +64,7 @@ final class SimWorld implements AutoCloseable {
   private final List<String> events;
   private Consumer<TableIdentifier> concurrentWriter = id -> {};
   private Consumer<TableIdentifier> concurrentSink = id -> {};
+  private java.util.function.BiConsumer<TableIdentifier, CommitFault> concurrentDml = (id, f) -> {};
 
   SimWorld(LongSupplier wallClock, List<String> events) {
     this.id = "w" + NEXT.incrementAndGet();
@@ -79,6 +91,14 @@ final class SimWorld implements AutoCloseable {
 
   void onConcurrentSinkCommit(Consumer<TableIdentifier> sink) {
     this.concurrentSink = sink;
+  }
+
+  void onConcurrentDml(java.util.function.BiConsumer<TableIdentifier, CommitFault> dml) {
+    this.concurrentDml = dml;
+  }
+
+  void runConcurrentDml(TableIdentifier table, CommitFault fault) {
+    concurrentDml.accept(table, fault);
   }
 
   void runConcurrentSinkCommit(TableIdentifier table) {

@@ -49,6 +49,9 @@ final class SourceModel {
     int partitions;
     boolean wide;
     final int keysPerPartition;
+    // Queue-like: every key new, deleted soon after ({@link #churn}); the next key per partition.
+    boolean churn;
+    final Map<Integer, Long> nextChurnKey = new HashMap<>();
 
     Topic(String name, int partitions, int keysPerPartition) {
       this.name = name;
@@ -63,6 +66,8 @@ final class SourceModel {
   private final Map<TopicPartition, List<SinkRecord>> records = new HashMap<>();
   // The source database: key -> v of every live row, per topic.
   private final Map<String, Map<Long, String>> live = new HashMap<>();
+  // Keys whose events were produced on a partition other than their own, per topic.
+  private final Map<String, java.util.Set<Long>> moved = new HashMap<>();
 
   SourceModel(SimKafka kafka) {
     this.kafka = kafka;
@@ -85,6 +90,113 @@ final class SourceModel {
       events.put(new TopicPartition(name, p), new ArrayList<>());
     }
     return name;
+  }
+
+  /** A topic whose keys are ever new and deleted soon after, as a queue or an outbox. */
+  String addChurnTopic(int partitions) {
+    String name = addTopic(partitions, 1);
+    topics.get(name).churn = true;
+    return name;
+  }
+
+  boolean churn(String topic) {
+    return topics.get(topic).churn;
+  }
+
+  /**
+   * {@code n} new keys on {@code tp}, each followed by the delete of the key {@code lag} keys older
+   * than it: about {@code lag} keys live at any time, {@code n} more ever seen.
+   */
+  List<Event> churn(TopicPartition tp, int n, int lag) {
+    Topic topic = topics.get(tp.topic());
+    List<Event> out = new ArrayList<>();
+    for (int i = 0; i < n; i++) {
+      long next = topic.nextChurnKey.merge(tp.partition(), 1L, Long::sum) - 1;
+      long base = (tp.partition() + 1) * 1_000_000L + 100;
+      out.add(append(tp, base + next, Kind.UPSERT, new Random(next)));
+      if (next >= lag) {
+        out.add(append(tp, base + next - lag, Kind.DELETE, new Random(next)));
+      }
+    }
+    return out;
+  }
+
+  /**
+   * One change of a key of another partition of {@code tp}'s topic, produced on {@code tp}: the key
+   * moves (the topic gained partitions, its key changed), and the order of its events across the
+   * two partitions is not defined. Null when the topic has one partition.
+   */
+  Event produceMoved(TopicPartition tp, Random random) {
+    Topic topic = topics.get(tp.topic());
+    if (topic.partitions < 2 || topic.churn) {
+      return null;
+    }
+    int other = random.nextInt(topic.partitions - 1);
+    if (other >= tp.partition()) {
+      other++;
+    }
+    long key = other * 1_000L + random.nextInt(topic.keysPerPartition);
+    moved.computeIfAbsent(tp.topic(), k -> new java.util.HashSet<>()).add(key);
+    Map<Long, String> rows = live.computeIfAbsent(tp.topic(), k -> new HashMap<>());
+    Kind kind = rows.containsKey(key) && random.nextInt(3) == 0 ? Kind.DELETE : Kind.UPSERT;
+    return append(tp, key, kind, random);
+  }
+
+  /** The keys of {@code topic} that moved between partitions. */
+  java.util.Set<Long> moved(String topic) {
+    return moved.getOrDefault(topic, java.util.Set.of());
+  }
+
+  /**
+   * The rows a moved key may end with: its state after the last event of each partition that had
+   * events of it (null: absent), as each partition's events may be applied last.
+   */
+  java.util.Set<String> endStates(String topic, long key) {
+    java.util.Set<String> out = new java.util.HashSet<>();
+    events.forEach(
+        (tp, log) -> {
+          if (!tp.topic().equals(topic)) {
+            return;
+          }
+          boolean touched = false;
+          String state = null;
+          for (Event e : log) {
+            if (e.key() != key) {
+              continue;
+            }
+            if (e.kind() == Kind.UPSERT) {
+              state = e.v() + "/" + e.amount();
+              touched = true;
+            } else if (e.kind() == Kind.DELETE) {
+              state = null;
+              touched = true;
+            }
+          }
+          if (touched) {
+            out.add(state);
+          }
+        });
+    return out;
+  }
+
+  /** An upsert of {@code key} on {@code tp}, its own partition. */
+  Event produceUpsert(TopicPartition tp, long key, Random random) {
+    return append(tp, key, Kind.UPSERT, random);
+  }
+
+  /** Whether {@code key} has an upsert or a delete on {@code tp} in [{@code from}, {@code to}). */
+  boolean touched(TopicPartition tp, long key, long from, long to) {
+    for (Event e : events(tp)) {
+      if (e.offset() >= to) {
+        break;
+      }
+      if (e.offset() >= from
+          && e.key() == key
+          && (e.kind() == Kind.UPSERT || e.kind() == Kind.DELETE)) {
+        return true;
+      }
+    }
+    return false;
   }
 
   /** One more partition of {@code topic}; new keys only (existing keys keep their partition). */
@@ -118,8 +230,6 @@ final class SourceModel {
     Topic topic = topics.get(tp.topic());
     long key = tp.partition() * 1_000L + random.nextInt(topic.keysPerPartition);
     Map<Long, String> rows = live.computeIfAbsent(tp.topic(), k -> new HashMap<>());
-    List<Event> log = events.get(tp);
-    long offset = log.size();
     Kind kind;
     if (poisonAllowed && random.nextInt(100) < 4) {
       kind = Kind.POISON;
@@ -129,6 +239,14 @@ final class SourceModel {
       int r = random.nextInt(10);
       kind = r < 6 ? Kind.UPSERT : r < 9 ? Kind.DELETE : Kind.TOMBSTONE;
     }
+    return append(tp, key, kind, random);
+  }
+
+  private Event append(TopicPartition tp, long key, Kind kind, Random random) {
+    Topic topic = topics.get(tp.topic());
+    Map<Long, String> rows = live.computeIfAbsent(tp.topic(), k -> new HashMap<>());
+    List<Event> log = events.get(tp);
+    long offset = log.size();
     String v = "v" + tp.partition() + "." + offset;
     long amount = random.nextInt(1_000);
     Event event = new Event(tp, offset, key, kind, v, amount);
@@ -169,21 +287,46 @@ final class SourceModel {
    * Partitions without an offset contribute nothing.
    */
   Map<Long, String> state(String topic, Map<TopicPartition, Long> offsets) {
+    return state(topic, List.of(offsets));
+  }
+
+  /**
+   * The rows {@code topic}'s table must hold when connectors of successive names wrote it, each up
+   * to its offsets ({@code layers}, oldest first; a renamed connector replays the log from its
+   * start): each key as the newest connector that wrote it left it.
+   */
+  Map<Long, String> state(String topic, List<Map<TopicPartition, Long>> layers) {
     Map<Long, String> rows = new TreeMap<>();
     events.forEach(
         (tp, log) -> {
           if (!tp.topic().equals(topic)) {
             return;
           }
-          long to = offsets.getOrDefault(tp, 0L);
-          for (Event e : log) {
-            if (e.offset() >= to) {
-              break;
+          java.util.Set<Long> decided = new java.util.HashSet<>();
+          for (int layer = layers.size() - 1; layer >= 0; layer--) {
+            long to = layers.get(layer).getOrDefault(tp, 0L);
+            Map<Long, String> at = new HashMap<>();
+            java.util.Set<Long> touched = new java.util.HashSet<>();
+            for (Event e : log) {
+              if (e.offset() >= to) {
+                break;
+              }
+              if (e.kind() == Kind.UPSERT) {
+                at.put(e.key(), e.v() + "/" + e.amount());
+                touched.add(e.key());
+              } else if (e.kind() == Kind.DELETE) {
+                at.remove(e.key());
+                touched.add(e.key());
+              }
             }
-            if (e.kind() == Kind.UPSERT) {
-              rows.put(e.key(), e.v() + "/" + e.amount());
-            } else if (e.kind() == Kind.DELETE) {
-              rows.remove(e.key());
+            for (Long key : touched) {
+              if (decided.add(key)) {
+                if (at.containsKey(key)) {
+                  rows.put(key, at.get(key));
+                } else {
+                  rows.remove(key);
+                }
+              }
             }
           }
         });

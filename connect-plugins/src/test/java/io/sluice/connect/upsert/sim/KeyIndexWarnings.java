@@ -1,0 +1,66 @@
+package io.sluice.connect.upsert.sim;
+
+import ch.qos.logback.classic.Level;
+import ch.qos.logback.classic.Logger;
+import ch.qos.logback.classic.spi.ILoggingEvent;
+import ch.qos.logback.core.AppenderBase;
+import io.sluice.connect.upsert.index.KeyIndexes;
+import java.util.ArrayList;
+import java.util.List;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The sink's warnings that a table's key index passed its limits ({@link KeyIndexes} gives the
+ * index up and the table goes by equality deletes), heard whether or not the run logs: the key
+ * index keeps no meter the simulation can read (the meters record nothing without an endpoint).
+ */
+final class KeyIndexWarnings extends AppenderBase<ILoggingEvent> {
+  /** One index given up: its table, keys and bytes when it was. */
+  record GivenUp(String table, long keys, long bytes) {}
+
+  private final List<GivenUp> heard = new ArrayList<>();
+  private Logger logger;
+  private Level level;
+
+  @Override
+  public void start() {
+    logger = (Logger) LoggerFactory.getLogger(KeyIndexes.class);
+    level = logger.getLevel();
+    if (!logger.isEnabledFor(Level.WARN)) {
+      logger.setLevel(Level.WARN);
+    }
+    logger.addAppender(this);
+    super.start();
+  }
+
+  @Override
+  public void stop() {
+    super.stop();
+    if (logger != null) {
+      logger.detachAppender(this);
+      logger.setLevel(level);
+      logger = null;
+    }
+  }
+
+  @Override
+  protected synchronized void append(ILoggingEvent event) {
+    Object[] args = event.getArgumentArray();
+    if (event.getLevel() == Level.WARN
+        && event.getMessage().startsWith("The key index of")
+        && args != null
+        && args.length >= 3) {
+      heard.add(
+          new GivenUp(
+              String.valueOf(args[0]),
+              ((Number) args[1]).longValue(),
+              ((Number) args[2]).longValue()));
+    }
+  }
+
+  synchronized List<GivenUp> drain() {
+    List<GivenUp> out = List.copyOf(heard);
+    heard.clear();
+    return out;
+  }
+}
