@@ -19,11 +19,16 @@ import org.apache.iceberg.jdbc.JdbcCatalog;
  * catalog-impl}; every instance in the JVM shares the armed actions.
  */
 public final class InFlightCatalog extends JdbcCatalog {
-  private static final Map<TableIdentifier, Runnable> ARMED = new ConcurrentHashMap<>();
+  private static final Map<TableIdentifier, Armed> ARMED = new ConcurrentHashMap<>();
 
-  /** Runs {@code action} once, inside the next commit to {@code table} through any instance. */
+  private record Armed(Thread committer, Runnable action) {}
+
+  /**
+   * Runs {@code action} once, inside the next commit to {@code table} that the calling thread makes
+   * through any instance: the sink task's own commit, not its maintenance thread's.
+   */
   static void beforeNextCommit(TableIdentifier table, Runnable action) {
-    ARMED.put(table, action);
+    ARMED.put(table, new Armed(Thread.currentThread(), action));
   }
 
   /** Whether the action armed for {@code table} has not run yet. */
@@ -52,9 +57,11 @@ public final class InFlightCatalog extends JdbcCatalog {
     @Override
     public void commit(TableMetadata base, TableMetadata metadata) {
       // Removed before it runs: the armed writer's own commit goes through untouched.
-      Runnable action = ARMED.remove(table);
-      if (action != null) {
-        action.run();
+      Armed armed = ARMED.get(table);
+      if (armed != null
+          && armed.committer() == Thread.currentThread()
+          && ARMED.remove(table, armed)) {
+        armed.action().run();
       }
       delegate.commit(base, metadata);
     }

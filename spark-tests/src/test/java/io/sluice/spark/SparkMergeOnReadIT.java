@@ -199,7 +199,8 @@ class SparkMergeOnReadIT {
           try {
             other.accept(keys);
             ran.add(lake.table(TABLE).currentSnapshot());
-          } catch (RuntimeException e) {
+          } catch (Exception e) {
+            // Spark's analysis and job failures are checked exceptions thrown unchecked.
             ran.add(e);
             throw e;
           }

@@ -131,9 +131,7 @@ public final class ExternalRowMove {
             // moved rows, which take a new sequence number.
             .validateNoConflictingDeleteFiles();
     deletes.deleteFiles().forEach(delta::addDeletes);
-    deletes.rewrittenDeleteFiles().stream()
-        .filter(d -> ContentFileUtil.referencedDataFileLocation(d) != null)
-        .forEach(delta::removeDeletes);
+    deletes.rewrittenDeleteFiles().forEach(delta::removeDeletes);
     try {
       delta.commit();
     } catch (ValidationException e) {
