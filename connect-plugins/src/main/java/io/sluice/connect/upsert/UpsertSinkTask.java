@@ -161,6 +161,7 @@ public class UpsertSinkTask extends SinkTask {
               config.taskId(),
               runtime.wallClock(),
               catalogTurns,
+              config.subscribedTopics(),
               runtime.maintenanceThread());
     }
     lastCommitNanos = runtime.intervalClock().getAsLong();

@@ -7,6 +7,7 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.function.BiPredicate;
 import org.apache.iceberg.Snapshot;
 import org.apache.iceberg.Table;
 import org.apache.iceberg.util.SnapshotUtil;
@@ -53,9 +54,19 @@ public final class IcebergOffsets {
    * @param cutoffMs the horizon: now minus how long an entry counts without being recorded again
    */
   public static int oldestNeeded(List<Snapshot> ancestry, long cutoffMs) {
+    return oldestNeeded(ancestry, cutoffMs, (connector, partition) -> false);
+  }
+
+  /**
+   * {@link #oldestNeeded(List, long)}, where the entries {@code kept} accepts count whatever their
+   * age: the partitions the connector asking still subscribes to, which its tasks re-record as long
+   * as they run, so that an outage of the connector longer than the horizon costs no offsets.
+   */
+  public static int oldestNeeded(
+      List<Snapshot> ancestry, long cutoffMs, BiPredicate<String, TopicPartition> kept) {
     int oldest = -1;
     for (Newest entry : newest(ancestry)) {
-      if (!retired(entry.snapshot(), cutoffMs)) {
+      if (!retired(entry, cutoffMs, kept)) {
         oldest = Math.max(oldest, entry.index());
       }
     }
@@ -67,9 +78,15 @@ public final class IcebergOffsets {
    * #oldestNeeded(List, long)} no longer counts, oldest snapshot last.
    */
   public static List<Retired> retired(List<Snapshot> ancestry, long cutoffMs) {
+    return retired(ancestry, cutoffMs, (connector, partition) -> false);
+  }
+
+  /** {@link #retired(List, long)} but for the entries {@code kept} accepts. */
+  public static List<Retired> retired(
+      List<Snapshot> ancestry, long cutoffMs, BiPredicate<String, TopicPartition> kept) {
     List<Retired> retired = new ArrayList<>();
     for (Newest entry : newest(ancestry)) {
-      if (entry.partition() != null && retired(entry.snapshot(), cutoffMs)) {
+      if (entry.partition() != null && retired(entry, cutoffMs, kept)) {
         retired.add(
             new Retired(
                 entry.connector(),
@@ -118,8 +135,10 @@ public final class IcebergOffsets {
     return newest;
   }
 
-  private static boolean retired(Snapshot snapshot, long cutoffMs) {
-    return snapshot.timestampMillis() < cutoffMs;
+  private static boolean retired(
+      Newest entry, long cutoffMs, BiPredicate<String, TopicPartition> kept) {
+    return entry.snapshot().timestampMillis() < cutoffMs
+        && (entry.partition() == null || !kept.test(entry.connector(), entry.partition()));
   }
 
   /**

@@ -93,19 +93,22 @@ public final class MaintenanceConfig {
       "maintenance.snapshots.offsets-horizon-ms";
   public static final String SNAPSHOTS_OFFSETS_HORIZON_MS_DOC =
       "Snapshot expiry keeps the newest snapshot naming each partition the sink's offsets were"
-          + " ever recorded for, under any connector name, until that snapshot is older than"
-          + " this. A task records every partition it holds again at least every"
-          + " maintenance.idle-commit.interval-ms, so only partitions no task holds any more grow"
-          + " that old (a topic left topics.regex or was deleted, the connector was renamed,"
-          + " another connector wrote the table once); without a bound they would keep every"
-          + " later snapshot for good. Past it they are logged, counted by"
-          + " sluice_sink_offsets_retired_partitions, and their offsets may expire with their"
-          + " snapshot. A task assigned such a partition again then finds no offset for it in"
-          + " the table and starts from the consumer group's committed offset (the sink commits"
-          + " to Connect only offsets the table holds, or past records it skips) or, without"
-          + " one, from the consumer's auto.offset.reset (earliest for Connect's sinks): it"
-          + " writes the records from there again, upserts and deletes by key, so the rows"
-          + " converge once it has caught up. At least 3 x maintenance.idle-commit.interval-ms.";
+          + " ever recorded for, under any connector name. The connector's own partitions of the"
+          + " topics it subscribes to (topics, topics.regex) keep theirs for good: its tasks"
+          + " record them again at least every maintenance.idle-commit.interval-ms while they"
+          + " run, and a connector stopped for longer keeps its offsets. Every other entry (a"
+          + " topic that left topics.regex, the connector's name before a rename, another"
+          + " connector that wrote the table) keeps its snapshot until that snapshot is older"
+          + " than this; without a bound they would keep every later snapshot for good. Past it"
+          + " they are logged, counted by sluice_sink_offsets_retired_partitions, and their"
+          + " offsets may expire with their snapshot. A task assigned such a partition again"
+          + " then finds no offset for it in the table and starts from the consumer group's"
+          + " committed offset (the sink commits to Connect only offsets the table holds, or"
+          + " past records it skips) or, without one, from the consumer's auto.offset.reset"
+          + " (earliest for Connect's sinks): it writes the records from there again, upserts"
+          + " and deletes by key, so the rows converge once it has caught up. A topic that was"
+          + " deleted but still matches topics.regex keeps its entries. At least 3 x"
+          + " maintenance.idle-commit.interval-ms.";
   static final long SNAPSHOTS_OFFSETS_HORIZON_MS_DEFAULT = 7 * 86_400_000L;
 
   /** How many idle-commit intervals the horizon must span at least. */

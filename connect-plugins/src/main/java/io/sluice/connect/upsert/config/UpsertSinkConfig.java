@@ -5,8 +5,11 @@ import io.sluice.observe.config.ConfigTable;
 import io.sluice.observe.config.Validators;
 import java.nio.file.Path;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
+import java.util.function.Predicate;
 import java.util.regex.Pattern;
 import org.apache.kafka.common.config.AbstractConfig;
 import org.apache.kafka.common.config.Config;
@@ -381,6 +384,26 @@ public final class UpsertSinkConfig extends AbstractConfig {
    */
   public TopicNames topicNames() {
     return TopicNames.of(getString(CLEAN_TOPIC_SUFFIX_CONFIG), getString(DLQ_TOPIC_SUFFIX_CONFIG));
+  }
+
+  /**
+   * Whether the connector subscribes to a topic, by Connect's {@code topics} list or {@code
+   * topics.regex} (both framework keys every task gets); every topic when neither is set.
+   */
+  public Predicate<String> subscribedTopics() {
+    String list = originalsStrings().get("topics");
+    String regex = originalsStrings().get("topics.regex");
+    if (list != null && !list.isBlank()) {
+      Set<String> topics = new HashSet<>();
+      for (String topic : list.split(",")) {
+        topics.add(topic.trim());
+      }
+      return topics::contains;
+    }
+    if (regex != null && !regex.isBlank()) {
+      return Pattern.compile(regex).asMatchPredicate();
+    }
+    return topic -> true;
   }
 
   public long errorsSinkRetryTimeoutMs() {

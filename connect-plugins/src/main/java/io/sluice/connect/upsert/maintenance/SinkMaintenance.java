@@ -15,6 +15,7 @@ import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.Lock;
 import java.util.function.Function;
+import java.util.function.Predicate;
 import org.apache.iceberg.Table;
 import org.apache.iceberg.catalog.Catalog;
 import org.apache.iceberg.catalog.TableIdentifier;
@@ -54,6 +55,8 @@ public final class SinkMaintenance implements AutoCloseable {
    * @param meters the maintenance meters of a table
    * @param commits held while a maintenance commit reaches the catalog, shared with the task's own
    *     commits so that the two take turns instead of racing
+   * @param subscribed whether the connector subscribes to a topic: its partitions' offsets keep
+   *     their snapshots whatever their age
    * @param threads makes the single thread the passes run on, given its name
    */
   public SinkMaintenance(
@@ -65,13 +68,20 @@ public final class SinkMaintenance implements AutoCloseable {
       int taskId,
       Clock clock,
       Lock commits,
+      Predicate<String> subscribed,
       Function<String, ScheduledExecutorService> threads) {
     this.catalog = catalog;
     this.tables = new MaintainedTables(names);
     this.settings = settings;
     this.meters = meters;
     this.clock = clock;
-    this.maintenance = new TableMaintenance(settings, taskId, () -> stopping, commits);
+    this.maintenance =
+        new TableMaintenance(
+            settings,
+            taskId,
+            () -> stopping,
+            commits,
+            (name, tp) -> name.equals(connector) && subscribed.test(tp.topic()));
     String name = "sluice-maintenance-" + connector + "-" + taskId;
     this.thread = threads.apply(name);
     long every = settings.checkIntervalMs();

@@ -11,11 +11,13 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.function.BiPredicate;
 import org.apache.iceberg.ExpireSnapshots;
 import org.apache.iceberg.Snapshot;
 import org.apache.iceberg.SnapshotRef;
 import org.apache.iceberg.Table;
 import org.apache.iceberg.util.SnapshotUtil;
+import org.apache.kafka.common.TopicPartition;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -31,10 +33,13 @@ import org.slf4j.LoggerFactory;
  * so the plan stays safe. The snapshots are named explicitly, and Iceberg's own age rule is set to
  * keep everything else, so that nothing but the planned suffix of the ancestry is expired.
  *
- * <p>A partition counts only while its newest snapshot is younger than the offsets horizon: a task
- * records every partition it holds again at least every idle-commit interval, so an older one is
- * held by nobody (a topic retired, a connector renamed), and would otherwise keep every later
- * snapshot for good. Each such entry is logged once, when it stops counting.
+ * <p>A partition of another connector name, or of a topic this connector no longer subscribes to,
+ * counts only while its newest snapshot is younger than the offsets horizon: a task records every
+ * partition it holds again at least every idle-commit interval, so an older one is held by nobody
+ * (a topic retired, a connector renamed), and would otherwise keep every later snapshot for good.
+ * Each such entry is logged once, when it stops counting. The connector's own partitions of the
+ * topics it subscribes to always count: after an outage longer than the horizon, the first pass may
+ * run before every task has recorded its partitions again.
  *
  * <p>Snapshots expire in batches of at least a tenth of the kept count: each expiry is a commit
  * that races the sink's own, so one every few passes rather than one per pass.
@@ -45,6 +50,7 @@ final class SnapshotExpiry {
   private final int keepLast;
   private final long maxAgeMs;
   private final long offsetsHorizonMs;
+  private final BiPredicate<String, TopicPartition> subscribed;
   // Per table, the entries past the horizon at its last expiry: each is logged once.
   private final Map<String, Set<IcebergOffsets.Retired>> retired = new HashMap<>();
 
@@ -53,9 +59,23 @@ final class SnapshotExpiry {
    *     expiring without being recorded again
    */
   SnapshotExpiry(int keepLast, long maxAgeMs, long offsetsHorizonMs) {
+    this(keepLast, maxAgeMs, offsetsHorizonMs, (connector, partition) -> false);
+  }
+
+  /**
+   * @param subscribed the (connector, partition) entries that count whatever their age: the
+   *     connector's own partitions of the topics it still subscribes to, whose tasks re-record them
+   *     as long as they run (so that a connector stopped past the horizon keeps its offsets)
+   */
+  SnapshotExpiry(
+      int keepLast,
+      long maxAgeMs,
+      long offsetsHorizonMs,
+      BiPredicate<String, TopicPartition> subscribed) {
     this.keepLast = keepLast;
     this.maxAgeMs = maxAgeMs;
     this.offsetsHorizonMs = offsetsHorizonMs;
+    this.subscribed = subscribed;
   }
 
   /**
@@ -66,7 +86,18 @@ final class SnapshotExpiry {
    */
   static List<Snapshot> expirable(
       List<Snapshot> ancestry, int keepLast, long cutoffMs, long offsetsCutoffMs) {
-    int first = Math.max(keepLast, IcebergOffsets.oldestNeeded(ancestry, offsetsCutoffMs) + 1);
+    return expirable(ancestry, keepLast, cutoffMs, offsetsCutoffMs, (connector, tp) -> false);
+  }
+
+  /** {@link #expirable(List, int, long, long)} counting the {@code subscribed} entries always. */
+  static List<Snapshot> expirable(
+      List<Snapshot> ancestry,
+      int keepLast,
+      long cutoffMs,
+      long offsetsCutoffMs,
+      BiPredicate<String, TopicPartition> subscribed) {
+    int first =
+        Math.max(keepLast, IcebergOffsets.oldestNeeded(ancestry, offsetsCutoffMs, subscribed) + 1);
     int from = ancestry.size();
     while (from > first && ancestry.get(from - 1).timestampMillis() < cutoffMs) {
       from--;
@@ -84,13 +115,14 @@ final class SnapshotExpiry {
     List<Snapshot> ancestry = new ArrayList<>();
     SnapshotUtil.currentAncestors(table).forEach(ancestry::add);
     long offsetsCutoffMs = nowMs - offsetsHorizonMs;
-    List<IcebergOffsets.Retired> pastHorizon = IcebergOffsets.retired(ancestry, offsetsCutoffMs);
+    List<IcebergOffsets.Retired> pastHorizon =
+        IcebergOffsets.retired(ancestry, offsetsCutoffMs, subscribed);
     logNewlyRetired(table.name(), pastHorizon, nowMs);
     meters.offsetsRetired(pastHorizon.size());
     Set<Long> referenced = new HashSet<>();
     table.refs().values().stream().map(SnapshotRef::snapshotId).forEach(referenced::add);
     List<Snapshot> expired =
-        expirable(ancestry, keepLast, nowMs - maxAgeMs, offsetsCutoffMs).stream()
+        expirable(ancestry, keepLast, nowMs - maxAgeMs, offsetsCutoffMs, subscribed).stream()
             .filter(s -> !referenced.contains(s.snapshotId()))
             .toList();
     if (expired.isEmpty() || expired.size() < Math.max(1, keepLast / 10)) {

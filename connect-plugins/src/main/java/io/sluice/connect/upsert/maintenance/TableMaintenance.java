@@ -9,10 +9,12 @@ import java.util.List;
 import java.util.Set;
 import java.util.concurrent.CancellationException;
 import java.util.concurrent.locks.Lock;
+import java.util.function.BiPredicate;
 import java.util.function.BooleanSupplier;
 import java.util.function.Supplier;
 import org.apache.iceberg.Snapshot;
 import org.apache.iceberg.Table;
+import org.apache.kafka.common.TopicPartition;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -42,6 +44,19 @@ final class TableMaintenance {
    */
   TableMaintenance(
       MaintenanceSettings settings, int taskId, BooleanSupplier stopping, Lock commits) {
+    this(settings, taskId, stopping, commits, (connector, partition) -> false);
+  }
+
+  /**
+   * @param subscribed the offsets entries that keep their snapshots whatever their age ({@link
+   *     SnapshotExpiry})
+   */
+  TableMaintenance(
+      MaintenanceSettings settings,
+      int taskId,
+      BooleanSupplier stopping,
+      Lock commits,
+      BiPredicate<String, TopicPartition> subscribed) {
     this.settings = settings;
     this.planner = new RewritePlanner(settings);
     RewriteCommit commit = new RewriteCommit(commits);
@@ -50,7 +65,10 @@ final class TableMaintenance {
     this.fileRewrite = new FileRewrite(taskId, target, stopping, commit);
     this.expiry =
         new SnapshotExpiry(
-            settings.keepLastSnapshots(), settings.snapshotMaxAgeMs(), settings.offsetsHorizonMs());
+            settings.keepLastSnapshots(),
+            settings.snapshotMaxAgeMs(),
+            settings.offsetsHorizonMs(),
+            subscribed);
     this.manifests = new ManifestCompaction(settings.manifestsMaxCount(), commits);
     this.stopping = stopping;
   }

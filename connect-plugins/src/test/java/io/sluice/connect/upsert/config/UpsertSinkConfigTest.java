@@ -37,6 +37,24 @@ class UpsertSinkConfigTest {
   }
 
   @Test
+  void theSubscribedTopicsComeFromConnectsTopicsOrTopicsRegex() {
+    Map<String, String> listed = new HashMap<>(minimal());
+    listed.put("topics", "a.clean, b.clean");
+    assertThat(new UpsertSinkConfig(listed).subscribedTopics())
+        .accepts("a.clean", "b.clean")
+        .rejects("c.clean");
+    Map<String, String> regex = new HashMap<>(minimal());
+    regex.remove("topics");
+    regex.put("topics.regex", "broker\\.cdc\\..+\\.clean");
+    assertThat(new UpsertSinkConfig(regex).subscribedTopics())
+        .accepts("broker.cdc.orders.clean")
+        .rejects("broker.cdc.orders.dlq");
+    Map<String, String> neither = new HashMap<>(minimal());
+    neither.remove("topics");
+    assertThat(new UpsertSinkConfig(neither).subscribedTopics()).accepts("anything");
+  }
+
+  @Test
   void minimalConfigIsValidAndHasTheDefaults() {
     assertThat(errors(minimal())).isEmpty();
     UpsertSinkConfig config = new UpsertSinkConfig(minimal());

@@ -60,6 +60,35 @@ class MaintenanceExpiryTest {
   }
 
   @Test
+  void theConnectorsOwnSubscribedPartitionsKeepTheirSnapshotsPastTheHorizon() {
+    // After an outage longer than the horizon, task 0 (P0) committed again and its maintenance
+    // runs before task 1 recorded P1 again: P1's newest snapshot (6) must stay. P2's topic left
+    // the subscription; its entry goes with the horizon.
+    TopicPartition p2 = new TopicPartition("retired", 0);
+    List<Snapshot> ancestry = new ArrayList<>();
+    ancestry.add(snapshot(0, NOW, SnapshotOffsets.toSummary("s", Map.of(P0, 20L))));
+    for (int i = 1; i < 10; i++) {
+      ancestry.add(
+          snapshot(i, NOW - 9_000_000 - i, SnapshotOffsets.toSummary("s", Map.of(P0, 10L - i))));
+    }
+    ancestry.set(
+        6, snapshot(6, NOW - 9_000_006, SnapshotOffsets.toSummary("s", Map.of(P1, 4L, P0, 4L))));
+    ancestry.set(
+        8, snapshot(8, NOW - 9_000_008, SnapshotOffsets.toSummary("s", Map.of(p2, 7L, P0, 2L))));
+    long horizon = NOW - 1_000_000;
+
+    assertThat(ids(SnapshotExpiry.expirable(ancestry, 2, NOW, horizon)))
+        .as("no entry kept past the horizon")
+        .containsExactly(2L, 3L, 4L, 5L, 6L, 7L, 8L, 9L);
+    assertThat(
+            ids(
+                SnapshotExpiry.expirable(
+                    ancestry, 2, NOW, horizon, (c, tp) -> c.equals("s") && tp.topic().equals("t"))))
+        .as("the connector's own partitions of the topic it subscribes to kept")
+        .containsExactly(7L, 8L, 9L);
+  }
+
+  @Test
   void snapshotsWithoutOffsetsNeedNothingBelowThem() {
     List<Snapshot> ancestry = new ArrayList<>();
     ancestry.add(snapshot(0, NOW - 1, Map.of("operation", "replace")));
