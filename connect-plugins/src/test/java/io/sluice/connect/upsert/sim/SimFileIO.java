@@ -1,12 +1,17 @@
 package io.sluice.connect.upsert.sim;
 
 import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentSkipListMap;
 import java.util.function.LongSupplier;
+import org.apache.hadoop.fs.FileSystem;
+import org.apache.hadoop.fs.Path;
 import org.apache.iceberg.exceptions.AlreadyExistsException;
 import org.apache.iceberg.exceptions.NotFoundException;
+import org.apache.iceberg.hadoop.HadoopOutputFile;
 import org.apache.iceberg.inmemory.InMemoryInputFile;
 import org.apache.iceberg.io.FileInfo;
 import org.apache.iceberg.io.InputFile;
@@ -16,13 +21,17 @@ import org.apache.iceberg.io.SupportsPrefixOperations;
 
 /**
  * A simulated world's object store: files in memory, listed by prefix, stamped with the world's
- * wall clock (so orphan-file removal sees the ages the simulation decides).
+ * wall clock (so orphan-file removal sees the ages the simulation decides). Parquet files are
+ * written through Hadoop's view of the same store ({@link SimFileSystem}): Iceberg's Parquet writer
+ * copies the Hadoop configuration of a {@code HadoopOutputFile} and builds a new one, parsing
+ * Hadoop's XML defaults, for any other output file.
  */
 final class SimFileIO implements SupportsPrefixOperations {
   private record Stored(byte[] bytes, long createdAtMillis) {}
 
   private final Map<String, Stored> files = new ConcurrentSkipListMap<>();
   private final LongSupplier wallClock;
+  private FileSystem hadoop;
 
   SimFileIO(LongSupplier wallClock) {
     this.wallClock = wallClock;
@@ -30,6 +39,17 @@ final class SimFileIO implements SupportsPrefixOperations {
 
   boolean exists(String location) {
     return files.containsKey(location);
+  }
+
+  /** The bytes of a file, null when there is none. */
+  byte[] bytes(String location) {
+    Stored stored = files.get(location);
+    return stored == null ? null : stored.bytes();
+  }
+
+  /** Stores a whole file, stamped with the world's wall clock. */
+  void put(String location, byte[] bytes) {
+    files.put(location, new Stored(bytes, wallClock.getAsLong()));
   }
 
   int size() {
@@ -47,7 +67,22 @@ final class SimFileIO implements SupportsPrefixOperations {
 
   @Override
   public OutputFile newOutputFile(String location) {
+    Path path = new Path(location);
+    if (location.endsWith(".parquet") && path.toString().equals(location)) {
+      return HadoopOutputFile.fromPath(path, hadoop(path), SimFileSystem.CONF);
+    }
     return new Output(location);
+  }
+
+  private FileSystem hadoop(Path path) {
+    if (hadoop == null) {
+      try {
+        hadoop = path.getFileSystem(SimFileSystem.CONF);
+      } catch (IOException e) {
+        throw new UncheckedIOException(e);
+      }
+    }
+    return hadoop;
   }
 
   @Override
@@ -112,7 +147,7 @@ final class SimFileIO implements SupportsPrefixOperations {
         public void close() {
           if (!closed) {
             closed = true;
-            files.put(location, new Stored(bytes.toByteArray(), wallClock.getAsLong()));
+            put(location, bytes.toByteArray());
           }
         }
       };
