@@ -5,8 +5,10 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentSkipListMap;
 import java.util.function.LongSupplier;
+import java.util.function.Supplier;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
 import org.apache.iceberg.exceptions.AlreadyExistsException;
@@ -29,7 +31,10 @@ import org.apache.iceberg.io.SupportsPrefixOperations;
 final class SimFileIO implements SupportsPrefixOperations {
   private record Stored(byte[] bytes, long createdAtMillis) {}
 
+  private record Parsed(Stored from, Object value) {}
+
   private final Map<String, Stored> files = new ConcurrentSkipListMap<>();
+  private final Map<String, Parsed> parsed = new ConcurrentHashMap<>();
   private final LongSupplier wallClock;
   private FileSystem hadoop;
 
@@ -45,6 +50,25 @@ final class SimFileIO implements SupportsPrefixOperations {
   byte[] bytes(String location) {
     Stored stored = files.get(location);
     return stored == null ? null : stored.bytes();
+  }
+
+  /**
+   * What {@code parse} reads from the file at {@code location}, read again only once the file holds
+   * other bytes (the invariant checks read every manifest of every table after every step, and
+   * manifests never change). One parse per location: callers agree on what a location's parse is.
+   */
+  @SuppressWarnings("unchecked")
+  <T> T parsed(String location, Supplier<T> parse) {
+    Stored stored = files.get(location);
+    Parsed known = parsed.get(location);
+    if (stored != null && known != null && known.from() == stored) {
+      return (T) known.value();
+    }
+    T value = parse.get();
+    if (stored != null) {
+      parsed.put(location, new Parsed(stored, value));
+    }
+    return value;
   }
 
   /** Stores a whole file, stamped with the world's wall clock. */
