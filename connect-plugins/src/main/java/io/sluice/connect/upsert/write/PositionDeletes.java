@@ -20,6 +20,7 @@ import org.apache.iceberg.deletes.BaseDVFileWriter;
 import org.apache.iceberg.deletes.PositionDelete;
 import org.apache.iceberg.deletes.PositionDeleteIndex;
 import org.apache.iceberg.deletes.PositionDeleteWriter;
+import org.apache.iceberg.encryption.EncryptedOutputFile;
 import org.apache.iceberg.io.DeleteWriteResult;
 import org.apache.iceberg.io.FileIO;
 import org.apache.iceberg.io.OutputFileFactory;
@@ -49,6 +50,16 @@ public final class PositionDeletes {
         .format(TableUtil.formatVersion(table) >= 3 ? FileFormat.PUFFIN : FileFormat.PARQUET)
         .operationId(operation + "-" + UUID.randomUUID())
         .build();
+  }
+
+  /**
+   * A new file of {@code partition}: directly in the data location when {@code spec} is
+   * unpartitioned, as Iceberg's own writers place it ({@code newOutputFile(spec, partition)} names
+   * it {@code data//<name>} there, a key Hadoop's paths and some tools collapse to another).
+   */
+  static EncryptedOutputFile newOutputFile(
+      OutputFileFactory files, PartitionSpec spec, StructLike partition) {
+    return spec.isUnpartitioned() ? files.newOutputFile() : files.newOutputFile(spec, partition);
   }
 
   /**
@@ -138,7 +149,7 @@ public final class PositionDeletes {
         PartitionSpec spec = table.specs().get(target.specId());
         StructLike partition = spec.isUnpartitioned() ? null : target.partition();
         PositionDeleteWriter<Record> writer =
-            writers.newPositionDeleteWriter(files.newOutputFile(spec, partition), spec, partition);
+            writers.newPositionDeleteWriter(newOutputFile(files, spec, partition), spec, partition);
         PositionDelete<Record> delete = PositionDelete.create();
         long[] sorted = positions.stream().mapToLong(Long::longValue).sorted().distinct().toArray();
         try (writer) {

@@ -430,7 +430,9 @@ public final class PositionDeltaWriter {
      */
     void write(Record row, StructLike key) throws IOException {
       if (current == null) {
-        current = writers.newDataWriter(files.newOutputFile(spec, partition), spec, partition);
+        current =
+            writers.newDataWriter(
+                PositionDeletes.newOutputFile(files, spec, partition), spec, partition);
         keys = new ArrayList<>();
         rows = 0;
       }

@@ -18,28 +18,38 @@ final class KeyIndexWarnings extends AppenderBase<ILoggingEvent> {
   /** One index given up: its table, keys and bytes when it was. */
   record GivenUp(String table, long keys, long bytes) {}
 
+  private static final Logger LOGGER = (Logger) LoggerFactory.getLogger(KeyIndexes.class);
+  // Schedules run side by side: the first to listen enables the warnings, the last restores.
+  private static int listening;
+  private static Level saved;
+
   private final List<GivenUp> heard = new ArrayList<>();
-  private Logger logger;
-  private Level level;
+  // The sink of a schedule runs on its schedule's thread only: other schedules' warnings are not
+  // this one's.
+  private final String thread = Thread.currentThread().getName();
 
   @Override
   public void start() {
-    logger = (Logger) LoggerFactory.getLogger(KeyIndexes.class);
-    level = logger.getLevel();
-    if (!logger.isEnabledFor(Level.WARN)) {
-      logger.setLevel(Level.WARN);
+    synchronized (KeyIndexWarnings.class) {
+      if (listening++ == 0) {
+        saved = LOGGER.getLevel();
+        if (!LOGGER.isEnabledFor(Level.WARN)) {
+          LOGGER.setLevel(Level.WARN);
+        }
+      }
     }
-    logger.addAppender(this);
+    LOGGER.addAppender(this);
     super.start();
   }
 
   @Override
   public void stop() {
     super.stop();
-    if (logger != null) {
-      logger.detachAppender(this);
-      logger.setLevel(level);
-      logger = null;
+    LOGGER.detachAppender(this);
+    synchronized (KeyIndexWarnings.class) {
+      if (--listening == 0) {
+        LOGGER.setLevel(saved);
+      }
     }
   }
 
@@ -47,6 +57,7 @@ final class KeyIndexWarnings extends AppenderBase<ILoggingEvent> {
   protected synchronized void append(ILoggingEvent event) {
     Object[] args = event.getArgumentArray();
     if (event.getLevel() == Level.WARN
+        && thread.equals(event.getThreadName())
         && event.getMessage().startsWith("The key index of")
         && args != null
         && args.length >= 3) {

@@ -1,12 +1,19 @@
 package io.sluice.connect.upsert.sim;
 
 import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentSkipListMap;
 import java.util.function.LongSupplier;
+import java.util.function.Supplier;
+import org.apache.hadoop.fs.FileSystem;
+import org.apache.hadoop.fs.Path;
 import org.apache.iceberg.exceptions.AlreadyExistsException;
 import org.apache.iceberg.exceptions.NotFoundException;
+import org.apache.iceberg.hadoop.HadoopOutputFile;
 import org.apache.iceberg.inmemory.InMemoryInputFile;
 import org.apache.iceberg.io.FileInfo;
 import org.apache.iceberg.io.InputFile;
@@ -16,13 +23,20 @@ import org.apache.iceberg.io.SupportsPrefixOperations;
 
 /**
  * A simulated world's object store: files in memory, listed by prefix, stamped with the world's
- * wall clock (so orphan-file removal sees the ages the simulation decides).
+ * wall clock (so orphan-file removal sees the ages the simulation decides). Parquet files are
+ * written through Hadoop's view of the same store ({@link SimFileSystem}): Iceberg's Parquet writer
+ * copies the Hadoop configuration of a {@code HadoopOutputFile} and builds a new one, parsing
+ * Hadoop's XML defaults, for any other output file.
  */
 final class SimFileIO implements SupportsPrefixOperations {
   private record Stored(byte[] bytes, long createdAtMillis) {}
 
+  private record Parsed(Stored from, Object value) {}
+
   private final Map<String, Stored> files = new ConcurrentSkipListMap<>();
+  private final Map<String, Parsed> parsed = new ConcurrentHashMap<>();
   private final LongSupplier wallClock;
+  private FileSystem hadoop;
 
   SimFileIO(LongSupplier wallClock) {
     this.wallClock = wallClock;
@@ -30,6 +44,36 @@ final class SimFileIO implements SupportsPrefixOperations {
 
   boolean exists(String location) {
     return files.containsKey(location);
+  }
+
+  /** The bytes of a file, null when there is none. */
+  byte[] bytes(String location) {
+    Stored stored = files.get(location);
+    return stored == null ? null : stored.bytes();
+  }
+
+  /**
+   * What {@code parse} reads from the file at {@code location}, read again only once the file holds
+   * other bytes (the invariant checks read every manifest of every table after every step, and
+   * manifests never change). One parse per location: callers agree on what a location's parse is.
+   */
+  @SuppressWarnings("unchecked")
+  <T> T parsed(String location, Supplier<T> parse) {
+    Stored stored = files.get(location);
+    Parsed known = parsed.get(location);
+    if (stored != null && known != null && known.from() == stored) {
+      return (T) known.value();
+    }
+    T value = parse.get();
+    if (stored != null) {
+      parsed.put(location, new Parsed(stored, value));
+    }
+    return value;
+  }
+
+  /** Stores a whole file, stamped with the world's wall clock. */
+  void put(String location, byte[] bytes) {
+    files.put(location, new Stored(bytes, wallClock.getAsLong()));
   }
 
   int size() {
@@ -47,7 +91,22 @@ final class SimFileIO implements SupportsPrefixOperations {
 
   @Override
   public OutputFile newOutputFile(String location) {
+    Path path = new Path(location);
+    if (location.endsWith(".parquet") && path.toString().equals(location)) {
+      return HadoopOutputFile.fromPath(path, hadoop(path), SimFileSystem.CONF);
+    }
     return new Output(location);
+  }
+
+  private FileSystem hadoop(Path path) {
+    if (hadoop == null) {
+      try {
+        hadoop = path.getFileSystem(SimFileSystem.CONF);
+      } catch (IOException e) {
+        throw new UncheckedIOException(e);
+      }
+    }
+    return hadoop;
   }
 
   @Override
@@ -112,7 +171,7 @@ final class SimFileIO implements SupportsPrefixOperations {
         public void close() {
           if (!closed) {
             closed = true;
-            files.put(location, new Stored(bytes.toByteArray(), wallClock.getAsLong()));
+            put(location, bytes.toByteArray());
           }
         }
       };

@@ -35,6 +35,7 @@ import org.apache.iceberg.TableProperties;
 import org.apache.iceberg.catalog.TableIdentifier;
 import org.apache.iceberg.data.IcebergGenerics;
 import org.apache.iceberg.data.Record;
+import org.apache.iceberg.exceptions.NoSuchTableException;
 import org.apache.iceberg.expressions.Expressions;
 import org.apache.iceberg.io.CloseableIterable;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
@@ -1336,10 +1337,12 @@ final class Simulation {
     checkKeyIndexBounded(when);
     for (String topic : source.topics()) {
       TableIdentifier id = SourceModel.tableOf(topic);
-      if (!observer.tableExists(id)) {
+      Table table;
+      try {
+        table = observer.loadTable(id);
+      } catch (NoSuchTableException e) {
         continue;
       }
-      Table table = observer.loadTable(id);
       Snapshot current = table.currentSnapshot();
       table.snapshots().forEach(snap -> seenAt.putIfAbsent(snap.snapshotId(), clock.millis()));
       countModes(table);
@@ -1578,27 +1581,30 @@ final class Simulation {
                 + " names a missing manifest "
                 + manifest.path());
       }
-      try {
-        if (manifest.content() == ManifestContent.DATA) {
-          try (CloseableIterable<DataFile> files =
-              ManifestFiles.read(manifest, table.io(), table.specs())
-                  .select(List.of("file_path"))) {
-            for (DataFile f : files) {
-              missing(when, snapshot, f.location());
-            }
-          }
-        } else {
-          try (CloseableIterable<DeleteFile> files =
-              ManifestFiles.readDeleteManifest(manifest, table.io(), table.specs())) {
-            for (DeleteFile f : files) {
-              missing(when, snapshot, f.location());
-            }
-          }
-        }
-      } catch (IOException e) {
-        throw new UncheckedIOException(e);
+      for (String location : world.io.parsed(manifest.path(), () -> liveFiles(table, manifest))) {
+        missing(when, snapshot, location);
       }
     }
+  }
+
+  private static List<String> liveFiles(Table table, ManifestFile manifest) {
+    List<String> locations = new ArrayList<>();
+    try {
+      if (manifest.content() == ManifestContent.DATA) {
+        try (CloseableIterable<DataFile> files =
+            ManifestFiles.read(manifest, table.io(), table.specs()).select(List.of("file_path"))) {
+          files.forEach(f -> locations.add(f.location()));
+        }
+      } else {
+        try (CloseableIterable<DeleteFile> files =
+            ManifestFiles.readDeleteManifest(manifest, table.io(), table.specs())) {
+          files.forEach(f -> locations.add(f.location()));
+        }
+      }
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+    return locations;
   }
 
   private void missing(String when, Snapshot snapshot, String location) {

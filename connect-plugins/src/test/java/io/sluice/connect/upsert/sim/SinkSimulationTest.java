@@ -8,6 +8,9 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -16,13 +19,16 @@ import org.slf4j.LoggerFactory;
 /**
  * Seeded schedules of the upsert sink's interleavings ({@link Simulation}) against a model of the
  * source. The suite runs {@value #SUITE_SEEDS} seeds; {@code -Dsluice.sim.seeds=N} runs N, {@code
- * -Dsluice.sim.seed=S} replays one (with the sink's log when {@code -Dsluice.sim.log=true}).
+ * -Dsluice.sim.seed=S} replays one (with the sink's log when {@code -Dsluice.sim.log=true}); {@code
+ * -Dsluice.sim.threads=T} runs T schedules at a time (default: one per processor).
  */
 class SinkSimulationTest {
-  private static final int SUITE_SEEDS = 120;
+  private static final int SUITE_SEEDS = 360;
   private static final int STEPS = Integer.getInteger("sluice.sim.steps", 60);
   // -Dsluice.sim.keep-going=true runs every seed and reports all that fail, not the first only.
   private static final boolean KEEP_GOING = Boolean.getBoolean("sluice.sim.keep-going");
+  private static final int THREADS =
+      Integer.getInteger("sluice.sim.threads", Runtime.getRuntime().availableProcessors());
   private static final List<String> QUIET =
       List.of("io.sluice.connect.upsert", "org.apache.iceberg", "io.sluice.connect.upsert.sim");
   private static final List<Level> saved = new ArrayList<>();
@@ -46,7 +52,7 @@ class SinkSimulationTest {
   }
 
   @Test
-  void everySeededScheduleKeepsTheLakeEqualToTheSource() {
+  void everySeededScheduleKeepsTheLakeEqualToTheSource() throws Exception {
     String one = System.getProperty("sluice.sim.seed");
     long first = Long.getLong("sluice.sim.first-seed", 1);
     int seeds = Integer.getInteger("sluice.sim.seeds", SUITE_SEEDS);
@@ -65,22 +71,31 @@ class SinkSimulationTest {
     Map<String, Integer> modes = new TreeMap<>();
     Map<String, Integer> operations = new TreeMap<>();
     List<String> failed = new ArrayList<>();
-    for (long seed : run) {
-      Simulation.Outcome outcome = new Simulation(seed, STEPS).run();
-      if (!outcome.passed() || one != null) {
-        System.out.println(report(outcome));
-      }
-      if (!outcome.passed()) {
-        failed.add("seed " + seed + ": " + outcome.failure());
-        if (!KEEP_GOING) {
-          break;
+    // Each schedule runs on one thread in an order its seed decides, in a world of its own: they
+    // run side by side, and are reported in seed order.
+    ExecutorService threads = Executors.newFixedThreadPool(THREADS);
+    List<Future<Simulation.Outcome>> outcomes = new ArrayList<>();
+    run.forEach(seed -> outcomes.add(threads.submit(() -> new Simulation(seed, STEPS).run())));
+    try {
+      for (Future<Simulation.Outcome> next : outcomes) {
+        Simulation.Outcome outcome = next.get();
+        if (!outcome.passed() || one != null) {
+          System.out.println(report(outcome));
         }
+        if (!outcome.passed()) {
+          failed.add("seed " + outcome.seed() + ": " + outcome.failure());
+          if (!KEEP_GOING) {
+            break;
+          }
+        }
+        faults += outcome.faults();
+        zombies += outcome.zombies();
+        dlq += outcome.dlqRecords();
+        outcome.commitModes().forEach((mode, n) -> modes.merge(mode, n, Integer::sum));
+        outcome.operations().forEach((op, n) -> operations.merge(op, n, Integer::sum));
       }
-      faults += outcome.faults();
-      zombies += outcome.zombies();
-      dlq += outcome.dlqRecords();
-      outcome.commitModes().forEach((mode, n) -> modes.merge(mode, n, Integer::sum));
-      outcome.operations().forEach((op, n) -> operations.merge(op, n, Integer::sum));
+    } finally {
+      threads.shutdownNow();
     }
     double seconds = (System.nanoTime() - started) / 1e9;
     System.out.printf(
