@@ -21,9 +21,9 @@ public final class EmbeddedConnect implements AutoCloseable {
   private static final Duration START_TIMEOUT = Duration.ofSeconds(60);
 
   /** The thread of Kafka Connect's own shutdown hook (Connect.ShutdownHook, Kafka 4.1). */
-  static final String CONNECT_SHUTDOWN_HOOK = "connect-shutdown-hook";
+  public static final String CONNECT_SHUTDOWN_HOOK = "connect-shutdown-hook";
 
-  private static final Duration HOOK_WAIT = Duration.ofSeconds(60);
+  private static final Duration HOOK_WAIT = Duration.ofSeconds(30);
 
   private final Connect<?> connect;
   private final String url;

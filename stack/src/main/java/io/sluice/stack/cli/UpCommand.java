@@ -237,7 +237,7 @@ public final class UpCommand implements Callable<Integer> {
       return runProcesses(options, commandLog.file());
     }
     EmbeddedStack stack = new EmbeddedStack(options);
-    CountDownLatch stopped = startUntilSignalled(stack::start, stack);
+    CountDownLatch stopped = startUntilSignalled(stack::start, stack, STOP_LIMIT);
     printEndpoints(stack, options, commandLog.file());
     stopped.await();
     return 0;
@@ -250,7 +250,7 @@ public final class UpCommand implements Callable<Integer> {
     } catch (StackStartException e) {
       throw new ParameterException(spec.commandLine(), e.getMessage(), e);
     }
-    CountDownLatch stopped = startUntilSignalled(stack::start, stack);
+    CountDownLatch stopped = startUntilSignalled(stack::start, stack, PROCESSES_STOP_LIMIT);
     PrintWriter out = spec.commandLine().getOut();
     out.printf("Sluice process stack is up (data dir %s)%n", options.dataDir());
     stack
@@ -330,19 +330,26 @@ public final class UpCommand implements Callable<Integer> {
     }
   }
 
+  /** How long Ctrl-C or SIGTERM waits for a clean stop before it kills the stack's processes. */
+  static final Duration STOP_LIMIT = Duration.ofSeconds(45);
+
+  /** The same for {@code --processes}: each component there has a grace period of its own. */
+  static final Duration PROCESSES_STOP_LIMIT = Duration.ofSeconds(120);
+
   /**
    * Runs {@code start} with a shutdown hook that closes {@code stack} on Ctrl-C or SIGTERM, also
    * while it is still starting; the latch opens once the hook has closed it.
    */
-  private static CountDownLatch startUntilSignalled(Runnable start, AutoCloseable stack) {
+  private static CountDownLatch startUntilSignalled(
+      Runnable start, AutoCloseable stack, Duration limit) {
     CountDownLatch stopped = new CountDownLatch(1);
     Thread hook =
         new Thread(
             () -> {
-              try {
-                stack.close();
-              } catch (Exception e) {
-                log.warn("stopping the stack failed: {}", e.toString());
+              // A stop that hangs must not keep the JVM (and MariaDB) alive: past the limit,
+              // BoundedStop logs the stuck threads, kills the stack's processes, and we halt.
+              if (!BoundedStop.stop(stack, limit, () -> Runtime.getRuntime().halt(143))) {
+                return;
               }
               stopped.countDown();
             },
