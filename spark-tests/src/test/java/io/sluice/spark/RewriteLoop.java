@@ -109,10 +109,19 @@ final class RewriteLoop implements AutoCloseable {
     return List.copyOf(calls);
   }
 
-  /** One call on the calling thread (a quiet compaction once the loop has stopped). */
+  /** One call of the whole table on the calling thread (a quiet compaction once stopped). */
+  Call callWholeTable(int number) {
+    return call(number, true);
+  }
+
+  /** One call on the calling thread: odd numbers the whole table, even ones a filtered binpack. */
   Call call(int number) {
+    return call(number, number % 2 == 1);
+  }
+
+  private Call call(int number, boolean wholeTable) {
     String sql =
-        number % 2 == 1
+        wholeTable
             ? String.format(
                 "CALL %s.system.rewrite_data_files(table => '%s', options => %s)",
                 catalog, table, OPTIONS)
