@@ -2,6 +2,7 @@ package io.sluice.stack;
 
 import io.sluice.capture.config.CaptureConfig;
 import io.sluice.connect.upsert.config.UpsertSinkConfig;
+import io.sluice.contract.TopicNames;
 import io.sluice.embedded.EmbeddedMariaDb;
 import io.sluice.router.config.RouterConfig;
 import io.sluice.stack.db.OrdersTable;
@@ -61,9 +62,26 @@ final class StackConfigs {
           RouterConfig.METRICS_PORT_CONFIG,
           "streams.group.instance.id");
 
-  /** Upsert sink keys the stack sets itself: what it reads, where it writes, its endpoint. */
+  /**
+   * Upsert sink keys the stack sets itself: what it reads, its tasks, its endpoint, the broker it
+   * quarantines through and the catalog it writes to (those of the ready file, which every tool
+   * reads); also every {@value UpsertSinkConfig#CATALOG_PREFIX} key.
+   */
   static final Set<String> SINK_KEYS_OF_THE_STACK =
-      Set.of("topics", "topics.regex", "tasks.max", "metrics.host", "metrics.port");
+      Set.of(
+          "topics",
+          "topics.regex",
+          "tasks.max",
+          UpsertSinkConfig.METRICS_HOST_CONFIG,
+          UpsertSinkConfig.METRICS_PORT_CONFIG,
+          UpsertSinkConfig.KAFKA_BOOTSTRAP_SERVERS_CONFIG);
+
+  /**
+   * Upsert sink keys the stack sets to the router's value (the router's {@link TopicNames}): the
+   * sink quarantines to the router's DLQ topic of each input, where the tools and the monitor look.
+   */
+  static final Set<String> SINK_KEYS_OF_THE_ROUTER =
+      Set.of(TopicNames.CLEAN_SUFFIX_CONFIG, TopicNames.DLQ_SUFFIX_CONFIG);
 
   /**
    * Checks {@code sluice up --router-config} settings against the router's own config definition,
@@ -100,16 +118,22 @@ final class StackConfigs {
 
   /**
    * Checks {@code sluice up --sink-config} settings against the upsert sink's own config
-   * definition: an unknown key, a bad value or a key the stack owns is an {@link
-   * IllegalArgumentException} naming the key.
+   * definition: an unknown key, a bad value, a key the stack owns or a topic suffix other than the
+   * router's is an {@link IllegalArgumentException} naming the key.
+   *
+   * @param routerSettings the {@code --router-config} settings, already checked
    */
-  static void checkSinkConfig(Map<String, String> settings) {
+  static void checkSinkConfig(Map<String, String> settings, Map<String, String> routerSettings) {
     ConfigDef def = UpsertSinkConfig.configDef();
+    TopicNames router = routerTopics(routerSettings);
     for (Map.Entry<String, String> e : settings.entrySet()) {
       String key = e.getKey();
-      if (SINK_KEYS_OF_THE_STACK.contains(key)) {
+      if (SINK_KEYS_OF_THE_STACK.contains(key) || key.startsWith(UpsertSinkConfig.CATALOG_PREFIX)) {
         throw new IllegalArgumentException(
             "--sink-config " + key + ": the stack sets this itself; it cannot be changed here");
+      }
+      if (SINK_KEYS_OF_THE_ROUTER.contains(key)) {
+        checkFollowsRouter(key, e.getValue(), router, routerSettings.containsKey(key));
       }
       if (!def.names().contains(key)) {
         throw new IllegalArgumentException(
@@ -126,6 +150,48 @@ final class StackConfigs {
                 + ": "
                 + String.join("; ", value.errorMessages()));
       }
+    }
+  }
+
+  /**
+   * The router's topic names: its suffixes from {@code routerSettings}, else the defaults. What the
+   * stack's layout, the sinks, the monitor and the ready file follow.
+   */
+  static TopicNames routerTopics(Map<String, String> routerSettings) {
+    return TopicNames.of(
+        routerSettings.getOrDefault(
+            RouterConfig.CLEAN_TOPIC_SUFFIX_CONFIG, TopicNames.DEFAULT_CLEAN_SUFFIX),
+        routerSettings.getOrDefault(
+            RouterConfig.DLQ_TOPIC_SUFFIX_CONFIG, TopicNames.DEFAULT_DLQ_SUFFIX));
+  }
+
+  /**
+   * A sink suffix equal to the router's is harmless (the stack passes the same); another would
+   * quarantine the sink's records to topics that are no DLQ topic of the router's, which {@code
+   * sluice dlq} and the monitor do not read.
+   */
+  private static void checkFollowsRouter(
+      String key, String sinkValue, TopicNames router, boolean routerSet) {
+    String routerValue =
+        key.equals(TopicNames.CLEAN_SUFFIX_CONFIG) ? router.cleanSuffix() : router.dlqSuffix();
+    if (!routerValue.equals(sinkValue)) {
+      throw new IllegalArgumentException(
+          "--sink-config "
+              + key
+              + "="
+              + sinkValue
+              + " differs from the router's "
+              + key
+              + "="
+              + routerValue
+              + (routerSet ? " (--router-config)" : " (its default)")
+              + ": the stack gives the sink the router's suffix, so that it quarantines to the"
+              + " router's DLQ topics; set it with --router-config "
+              + key
+              + "="
+              + sinkValue
+              + " (the sink, the monitor and sluice dlq follow it), and leave it out of"
+              + " --sink-config");
     }
   }
 

@@ -1,7 +1,5 @@
 package io.sluice.stack;
 
-import io.sluice.contract.TopicNames;
-import io.sluice.router.config.RouterConfig;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Map;
@@ -24,7 +22,8 @@ import java.util.Map;
  *     checked here by the router's config definition ({@link IllegalArgumentException} naming the
  *     key)
  * @param sinkConfig upsert sink settings over the stack's own ({@code sluice up --sink-config}),
- *     checked here by the upsert sink's config definition
+ *     checked here by the upsert sink's config definition; the keys the stack sets are refused, and
+ *     the topic suffixes unless they equal the router's
  */
 public record StackOptions(
     Path dataDir,
@@ -58,7 +57,7 @@ public record StackOptions(
     routerConfig = routerConfig == null ? Map.of() : Map.copyOf(routerConfig);
     sinkConfig = sinkConfig == null ? Map.of() : Map.copyOf(sinkConfig);
     StackConfigs.checkRouterConfig(routerConfig);
-    StackConfigs.checkSinkConfig(sinkConfig);
+    StackConfigs.checkSinkConfig(sinkConfig, routerConfig);
   }
 
   /** Options at {@code scale} with the stack's own component settings. */
@@ -75,13 +74,7 @@ public record StackOptions(
 
   /** The names the stack runs with: the defaults, with the router's suffixes when set. */
   public StackLayout layout() {
-    StackLayout defaults = StackLayout.DEFAULT;
-    return defaults.withTopics(
-        TopicNames.of(
-            routerConfig.getOrDefault(
-                RouterConfig.CLEAN_TOPIC_SUFFIX_CONFIG, defaults.topics().cleanSuffix()),
-            routerConfig.getOrDefault(
-                RouterConfig.DLQ_TOPIC_SUFFIX_CONFIG, defaults.topics().dlqSuffix())));
+    return StackLayout.DEFAULT.withTopics(StackConfigs.routerTopics(routerConfig));
   }
 
   /** Options of one router, one Connect worker and one task per sink. */

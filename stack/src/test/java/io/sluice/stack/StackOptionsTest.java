@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.nio.file.Path;
+import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 
@@ -81,5 +82,51 @@ class StackOptionsTest {
     assertThatThrownBy(() -> with(Map.of(), Map.of("topics.regex", ".*")))
         .isInstanceOf(IllegalArgumentException.class)
         .hasMessageContaining("--sink-config topics.regex: the stack sets this itself");
+  }
+
+  @Test
+  void aSinkSuffixOtherThanTheRoutersIsRefusedNamingBoth() {
+    assertThatThrownBy(
+            () ->
+                with(
+                    Map.of("dlq.topic.suffix", ".quarantine"), Map.of("dlq.topic.suffix", ".dead")))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining(
+            "--sink-config dlq.topic.suffix=.dead differs from the router's"
+                + " dlq.topic.suffix=.quarantine (--router-config)")
+        .hasMessageContaining("set it with --router-config dlq.topic.suffix=.dead")
+        .hasMessageContaining("leave it out of --sink-config");
+    assertThatThrownBy(() -> with(Map.of(), Map.of("clean.topic.suffix", ".ok")))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining(
+            "--sink-config clean.topic.suffix=.ok differs from the router's"
+                + " clean.topic.suffix=.clean (its default)");
+  }
+
+  @Test
+  void aSinkSuffixEqualToTheRoutersIsAccepted() {
+    StackOptions options =
+        with(
+            Map.of("dlq.topic.suffix", ".quarantine"),
+            Map.of("dlq.topic.suffix", ".quarantine", "clean.topic.suffix", ".clean"));
+
+    assertThat(options.sinkConfig()).containsEntry("dlq.topic.suffix", ".quarantine");
+    assertThat(options.layout().dlqTopic()).isEqualTo("broker.cdc_lab.orders.quarantine");
+  }
+
+  @Test
+  void theSinksBrokerAndCatalogAreTheStacks() {
+    for (String key :
+        List.of(
+            "kafka.bootstrap.servers",
+            "iceberg.catalog.name",
+            "iceberg.catalog.type",
+            "iceberg.catalog.uri",
+            "metrics.port")) {
+      assertThatThrownBy(() -> with(Map.of(), Map.of(key, "elsewhere")))
+          .as(key)
+          .isInstanceOf(IllegalArgumentException.class)
+          .hasMessageContaining("--sink-config " + key + ": the stack sets this itself");
+    }
   }
 }

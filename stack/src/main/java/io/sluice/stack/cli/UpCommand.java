@@ -192,7 +192,11 @@ public final class UpCommand implements Callable<Integer> {
       description =
           "An upsert sink setting over the stack's own, e.g. maintenance.enabled=false;"
               + " repeatable. Checked against the sink's configuration (docs/configuration.md)"
-              + " before anything starts. Recorded in the ready file as sink_config.")
+              + " before anything starts. Not the keys the stack sets: topics, topics.regex,"
+              + " tasks.max, metrics.*, kafka.bootstrap.servers, iceberg.catalog.*; the topic"
+              + " suffixes (clean.topic.suffix, dlq.topic.suffix) are the router's, set with"
+              + " --router-config, and refused here unless equal. Recorded in the ready file as"
+              + " sink_config.")
   Map<String, String> sinkConfig = new LinkedHashMap<>();
 
   @Override

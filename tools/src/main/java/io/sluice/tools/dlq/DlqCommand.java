@@ -20,7 +20,8 @@ import picocli.CommandLine.Spec;
       "Replays and repairs are recorded in the ledger topic <dlq>.repairs, so a second run skips"
           + " what was done; each record and its ledger entry are written in one transaction.",
       "The DLQ topic comes from --dlq-topic, or --table DB.TABLE (the router's DLQ topic of"
-          + " that table or input topic), or an id naming it; without one, `list` lists the DLQ"
+          + " that table or input topic), or an id naming it, or (repair --from-file) the"
+          + " envelope's original_topic; without one, `list` lists the DLQ"
           + " topics there are and the others fail naming them. DLQ topics end with the router's"
           + " DLQ suffix: --dlq-suffix, else the ready file's topics.dlq_suffix, else .dlq.",
       "Endpoints come from --bootstrap-server/--schema-registry-url or the ready file of `sluice"

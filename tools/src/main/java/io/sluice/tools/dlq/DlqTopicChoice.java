@@ -9,8 +9,9 @@ import java.util.function.Supplier;
 /**
  * Which DLQ topic a dlq command acts on: {@code --dlq-topic}; else the DLQ topic of {@code
  * --table}, found among the broker's topics through the router's {@link TopicNames}; else the topic
- * a record id names ({@code <dlq-topic>-<partition>@<offset>}); else none, and {@code list} lists
- * the DLQ topics there are while the others fail saying which there are.
+ * the command implies: the one a record id names ({@code <dlq-topic>-<partition>@<offset>}), or the
+ * DLQ topic of an envelope file's original topic ({@link EnvelopeFile}); else none, and {@code
+ * list} lists the DLQ topics there are while the others fail saying which there are.
  *
  * @param names the router's topic names
  * @param dlqTopic {@code --dlq-topic}, or null
@@ -24,20 +25,20 @@ record DlqTopicChoice(TopicNames names, String dlqTopic, String table) {
   }
 
   /**
-   * The chosen DLQ topic; empty when neither a flag nor {@code idTopic} chooses one.
+   * The chosen DLQ topic; empty when neither a flag nor {@code impliedTopic} chooses one.
    *
-   * @param idTopic the topic of the record id given, or null
+   * @param impliedTopic the topic the command implies (of its record id or envelope file), or null
    * @param topics the broker's topics, listed only for {@code --table}
    * @throws IllegalArgumentException when {@code --table} names no DLQ topic or several
    */
-  Optional<String> chosen(String idTopic, Supplier<Collection<String>> topics) {
+  Optional<String> chosen(String impliedTopic, Supplier<Collection<String>> topics) {
     if (dlqTopic != null) {
       return Optional.of(dlqTopic);
     }
     if (table != null) {
       return Optional.of(ofTable(topics.get()));
     }
-    return Optional.ofNullable(idTopic);
+    return Optional.ofNullable(impliedTopic);
   }
 
   /**

@@ -1,5 +1,6 @@
 package io.sluice.tools.dlq;
 
+import io.sluice.contract.TopicNames;
 import io.sluice.tools.dlq.handle.KeyDecoder;
 import io.sluice.tools.dlq.handle.Outcome;
 import io.sluice.tools.dlq.handle.Planner;
@@ -98,6 +99,14 @@ abstract class HandleCommand implements Callable<Integer> {
     }
   }
 
+  /**
+   * The DLQ topic to act on when neither {@code --dlq-topic} nor {@code --table} chooses one: the
+   * topic the record id names, or null.
+   */
+  String impliedDlqTopic(TopicNames names) {
+    return id == null ? null : id.topic();
+  }
+
   /** The records to handle (from the DLQ by default). */
   List<DlqEntry> selected(ToolSession session, List<DlqEntry> dlq) {
     String topic = session.dlqTopic();
@@ -118,7 +127,7 @@ abstract class HandleCommand implements Callable<Integer> {
     PrintWriter out = spec.commandLine().getOut();
     PrintWriter err = spec.commandLine().getErr();
     try (ToolSession session = ToolSession.open(parent.context(), resolved)) {
-      session.requireDlqTopic(id == null ? null : id.topic(), spec.commandLine());
+      session.requireDlqTopic(impliedDlqTopic(resolved.dlq().names()), spec.commandLine());
       List<DlqEntry> dlq = dlqEntries(session);
       List<DlqEntry> selected = selected(session, dlq);
       List<Step> steps = steps(DlqInputs.of(dlq), selected, out);

@@ -1,17 +1,13 @@
 package io.sluice.tools.dlq;
 
+import io.sluice.contract.TopicNames;
 import io.sluice.tools.dlq.handle.KeyDecoder;
 import io.sluice.tools.dlq.handle.Planner;
 import io.sluice.tools.dlq.ledger.LedgerEntry;
 import io.sluice.tools.dlq.record.DlqEntry;
-import io.sluice.tools.dlq.record.DlqRecords;
 import io.sluice.tools.dlq.repair.DebeziumEnvelopeBuilder;
 import io.sluice.tools.dlq.repair.IntendedRowPlanner;
 import io.sluice.tools.dlq.repair.ReencodePlanner;
-import java.io.IOException;
-import java.io.UncheckedIOException;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import picocli.CommandLine.Command;
@@ -64,8 +60,13 @@ final class RepairCommand extends HandleCommand {
       names = "--from-file",
       paramLabel = "FILE",
       description =
-          "Repair the DLQ envelope v1 JSON in FILE (exported elsewhere) instead of a DLQ record.")
+          "Repair the DLQ envelope v1 JSON in FILE (exported elsewhere) instead of a DLQ record."
+              + " Its original_topic names the DLQ topic and ledger (<original_topic><dlq suffix>;"
+              + " the input's for a clean topic) unless --dlq-topic or --table is given.")
   Path fromFile;
+
+  /** The envelope of {@link #fromFile}, read by {@link #validate}; null without the option. */
+  private EnvelopeFile envelope;
 
   @Override
   LedgerEntry.Action action() {
@@ -98,12 +99,21 @@ final class RepairCommand extends HandleCommand {
       throw new ParameterException(
           spec.commandLine(), "--target-version must be 1 or more, got " + targetVersion);
     }
+    envelope = null; // picocli reuses this object for the next run of the same CommandLine
     if (fromFile == null) {
       super.validate();
-    } else if (id != null || all || partition != null) {
+      return;
+    }
+    if (id != null || all || partition != null) {
       throw new ParameterException(
           spec.commandLine(), "--from-file takes no <id>, --all or --partition");
     }
+    envelope = EnvelopeFile.read(fromFile);
+  }
+
+  @Override
+  String impliedDlqTopic(TopicNames names) {
+    return envelope == null ? super.impliedDlqTopic(names) : envelope.dlqTopic(names);
   }
 
   @Override
@@ -121,25 +131,25 @@ final class RepairCommand extends HandleCommand {
 
   @Override
   List<DlqEntry> dlqEntries(ToolSession session) {
-    return fromFile == null ? super.dlqEntries(session) : List.of();
+    return envelope == null ? super.dlqEntries(session) : List.of();
   }
 
   @Override
   List<DlqEntry> selected(ToolSession session, List<DlqEntry> dlq) {
-    if (fromFile == null) {
+    if (envelope == null) {
       return super.selected(session, dlq);
     }
-    try {
-      return List.of(DlqRecords.fromFile(Files.readString(fromFile, StandardCharsets.UTF_8)));
-    } catch (IOException e) {
-      throw new UncheckedIOException("cannot read envelope file " + fromFile.toAbsolutePath(), e);
-    } catch (IllegalArgumentException e) {
-      throw new IllegalArgumentException(
-          "envelope file "
-              + fromFile.toAbsolutePath()
-              + " is not a DLQ envelope v1: "
-              + e.getMessage(),
-          e);
-    }
+    spec.commandLine()
+        .getOut()
+        .println(
+            "envelope file "
+                + fromFile
+                + ": original "
+                + envelope.entry().original()
+                + "; DLQ topic "
+                + session.dlqTopic()
+                + ", ledger "
+                + session.ledgerTopic());
+    return List.of(envelope.entry());
   }
 }

@@ -64,12 +64,13 @@ final class ToolSession implements AutoCloseable {
    * Chooses the DLQ topic the command acts on ({@link DlqTopicChoice}); empty when nothing chooses
    * one.
    *
-   * @param idTopic the topic the record id names, or null
+   * @param impliedTopic the topic the command implies (of its record id or envelope file), or null
    * @throws ParameterException when {@code --table} names no DLQ topic or several
    */
-  Optional<String> chooseDlqTopic(String idTopic, CommandLine commandLine) {
+  Optional<String> chooseDlqTopic(String impliedTopic, CommandLine commandLine) {
     try {
-      Optional<String> chosen = endpoints.dlq().chosen(idTopic, () -> scanner.topics().keySet());
+      Optional<String> chosen =
+          endpoints.dlq().chosen(impliedTopic, () -> scanner.topics().keySet());
       chosen.ifPresent(topic -> dlqTopic = topic);
       return chosen;
     } catch (IllegalArgumentException e) {
@@ -82,8 +83,8 @@ final class ToolSession implements AutoCloseable {
    *
    * @throws ParameterException when none is chosen, naming the DLQ topics there are
    */
-  String requireDlqTopic(String idTopic, CommandLine commandLine) {
-    return chooseDlqTopic(idTopic, commandLine)
+  String requireDlqTopic(String impliedTopic, CommandLine commandLine) {
+    return chooseDlqTopic(impliedTopic, commandLine)
         .orElseThrow(
             () ->
                 new ParameterException(

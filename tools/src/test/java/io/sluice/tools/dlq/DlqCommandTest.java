@@ -332,7 +332,7 @@ class DlqCommandTest {
         "--strategy",
         "json-intended-row");
 
-    Run run = withoutTopic("list");
+    Run run = stack.dlqWithoutTopic("list");
 
     assertThat(run.exitCode()).as(run.err()).isZero();
     assertThat(run.out().lines().toList())
@@ -350,7 +350,7 @@ class DlqCommandTest {
     stack.kafka.createTopic("other.shop.items.dlq", 1);
 
     for (String table : List.of("shop.orders", TOPIC, TOPIC + ".clean")) {
-      Run run = withoutTopic("list", "--table", table);
+      Run run = stack.dlqWithoutTopic("list", "--table", table);
       assertThat(run.exitCode()).as(table + ": " + run.err()).isZero();
       assertThat(run.out()).as(table).contains("1 input(s) in " + DLQ + " (1 DLQ record(s))");
     }
@@ -360,7 +360,7 @@ class DlqCommandTest {
   void aTableWithNoOrSeveralDlqTopicsIsAUsageErrorNamingThem() {
     stack.kafka.createTopic("prod.shop.orders.dlq", 1);
 
-    Run several = withoutTopic("list", "--table", "shop.orders");
+    Run several = stack.dlqWithoutTopic("list", "--table", "shop.orders");
     assertThat(several.exitCode()).isEqualTo(2);
     assertThat(several.err())
         .contains(
@@ -368,7 +368,7 @@ class DlqCommandTest {
                 + " test.shop.orders.dlq; pass --dlq-topic with one of them, or its input topic"
                 + " as --table");
 
-    Run none = withoutTopic("list", "--table", "shop.payments");
+    Run none = stack.dlqWithoutTopic("list", "--table", "shop.payments");
     assertThat(none.exitCode()).isEqualTo(2);
     assertThat(none.err())
         .contains(
@@ -376,7 +376,7 @@ class DlqCommandTest {
                 + " <prefix>.shop.payments.dlq (DLQ topics: prod.shop.orders.dlq,"
                 + " test.shop.orders.dlq)");
 
-    Run both = withoutTopic("list", "--table", "shop.orders", "--dlq-topic", DLQ);
+    Run both = stack.dlqWithoutTopic("list", "--table", "shop.orders", "--dlq-topic", DLQ);
     assertThat(both.exitCode()).isEqualTo(2);
     assertThat(both.err()).contains("--dlq-topic and --table both choose the DLQ topic: give one");
   }
@@ -390,7 +390,7 @@ class DlqCommandTest {
             new String[] {"replay", "--all", "--dry-run"},
             new String[] {"repair", "--all", "--strategy", "json-intended-row", "--dry-run"},
             new String[] {"show", String.valueOf(offset)})) {
-      Run run = withoutTopic(args);
+      Run run = stack.dlqWithoutTopic(args);
       assertThat(run.exitCode()).as(String.join(" ", args)).isEqualTo(2);
       assertThat(run.err())
           .contains(
@@ -409,8 +409,8 @@ class DlqCommandTest {
     long offset = stack.poison(42, "{}");
     String id = DLQ + "-" + stack.partitionOf(42) + "@" + offset;
 
-    Run show = withoutTopic("show", id);
-    Run replay = withoutTopic("replay", id, "--dry-run");
+    Run show = stack.dlqWithoutTopic("show", id);
+    Run replay = stack.dlqWithoutTopic("replay", id, "--dry-run");
 
     assertThat(show.exitCode()).as(show.err()).isZero();
     assertThat(show.out()).contains("dlq_record").contains(id);
@@ -444,17 +444,6 @@ class DlqCommandTest {
     assertThat(table.exitCode()).as(table.err()).isZero();
     assertThat(table.out()).contains("1 input(s) in test.shop.orders.quarantine");
     assertThat(flag.out()).as("the flag wins").contains("1 DLQ topic(s) (suffix .dlq)");
-  }
-
-  /** {@code sluice dlq <args>} with the endpoints of {@link OrdersStack#dlq} but no DLQ topic. */
-  private Run withoutTopic(String... args) {
-    List<String> all = new java.util.ArrayList<>(List.of(args));
-    all.addAll(
-        List.of(
-            "--bootstrap-server", "in-memory:9092",
-            "--schema-registry-url", "http://in-memory",
-            "--ready-file", "/nonexistent/ready.json"));
-    return OrdersStack.run(stack.context(), all.toArray(String[]::new));
   }
 
   /** The ids in the first column of {@code list}'s output, between its header and summary. */

@@ -1,11 +1,13 @@
 package io.sluice.tools.dlq;
 
+import static io.sluice.tools.dlq.testing.OrdersStack.CLEAN;
 import static io.sluice.tools.dlq.testing.OrdersStack.DLQ;
 import static io.sluice.tools.dlq.testing.OrdersStack.LEDGER;
 import static io.sluice.tools.dlq.testing.OrdersStack.TOPIC;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.sluice.dlq.Sha256;
+import io.sluice.schema.Subjects;
 import io.sluice.schema.wire.WireFormat;
 import io.sluice.tools.dlq.ledger.LedgerEntry;
 import io.sluice.tools.dlq.repair.AvroWire;
@@ -25,6 +27,9 @@ import org.junit.jupiter.api.io.TempDir;
 
 /** {@code sluice dlq repair} over MockConsumer/MockProducer and a map registry. */
 class DlqRepairCommandTest {
+  /** The project's exported envelope: order 42's intended row, original_topic test.shop.orders. */
+  private static final String EXPORTED = "/dlq-envelope-intended-row.json";
+
   private final OrdersStack stack = new OrdersStack();
 
   private static String dlqKey(int partition, long offset) {
@@ -234,6 +239,186 @@ class DlqRepairCommandTest {
     assertThat(LedgerEntry.fromJson(stack.kafka.records(LEDGER).get(0).value()).dlq()).isNull();
     assertThat(again.out()).contains("already repaired at");
     assertThat(stack.kafka.records(TOPIC, stack.partitionOf(42))).hasSize(1);
+  }
+
+  @Test
+  void anExportedEnvelopeNeedsNoDlqTopic_itsOriginalTopicNamesTheDlqAndLedger(@TempDir Path dir)
+      throws Exception {
+    Path file = envelopeFile(dir, TestSchemas.resource(EXPORTED));
+    int partition = stack.partitionOf(42);
+
+    Run dryRun =
+        stack.dlqWithoutTopic(
+            "repair",
+            "--from-file",
+            file.toString(),
+            "--strategy",
+            "json-intended-row",
+            "--dry-run");
+
+    assertThat(dryRun.exitCode()).as(dryRun.err()).isZero();
+    assertThat(dryRun.out())
+        .contains(
+            "envelope file "
+                + file
+                + ": original "
+                + TOPIC
+                + "-1@17; DLQ topic "
+                + DLQ
+                + ", ledger "
+                + LEDGER)
+        .contains(
+            "dry run: would repair envelope from file (original "
+                + TOPIC
+                + "-1@17) -> topic "
+                + TOPIC
+                + ", partition "
+                + partition
+                + " (the key's partition), key {order_id=42}, value schema id "
+                + stack.valueSchemaId)
+        .contains("op c")
+        .contains(
+            "repair (dry run): 1 would be repaired, 0 already done, 0 refused, 0 failed of 1"
+                + " input(s)");
+    assertThat(stack.kafka.producers()).as("a dry run writes nothing").isEmpty();
+
+    Run run =
+        stack.dlqWithoutTopic(
+            "repair", "--from-file", file.toString(), "--strategy", "json-intended-row");
+
+    assertThat(run.exitCode()).as(run.err()).isZero();
+    GenericRecord after =
+        (GenericRecord)
+            ((GenericRecord)
+                    AvroWire.decode(
+                        stack.kafka.records(TOPIC, partition).get(0).value(),
+                        TestSchemas.ordersEnvelope()))
+                .get("after");
+    assertThat(after.get("order_id")).isEqualTo(42L);
+    assertThat(after.get("customer").toString()).isEqualTo("ada");
+    assertThat(stack.kafka.records(LEDGER)).hasSize(1);
+    assertThat(new String(stack.kafka.records(LEDGER).get(0).key(), StandardCharsets.UTF_8))
+        .isEqualTo("file:" + TOPIC + ":1:17");
+  }
+
+  @Test
+  void aRepairByIdAndOneFromTheExportedEnvelopeOfTheSameInputShareTheLedger(@TempDir Path dir)
+      throws Exception {
+    long dlqOffset = stack.poison(42, OrdersStack.intended(42, "c"));
+    Path file =
+        envelopeFile(
+            dir, new String(stack.kafka.records(DLQ).get(0).value(), StandardCharsets.UTF_8));
+
+    Run byId = stack.dlq("repair", String.valueOf(dlqOffset), "--strategy", "json-intended-row");
+    Run fromFile =
+        stack.dlqWithoutTopic(
+            "repair", "--from-file", file.toString(), "--strategy", "json-intended-row");
+
+    assertThat(byId.exitCode()).as(byId.err()).isZero();
+    assertThat(fromFile.exitCode()).as(fromFile.err()).isZero();
+    assertThat(fromFile.out())
+        .contains("already repaired at")
+        .contains("0 repaired, 1 already done");
+    assertThat(stack.kafka.records(TOPIC, stack.partitionOf(42)))
+        .as("poison + one repair")
+        .hasSize(2);
+    assertThat(stack.kafka.records(LEDGER)).hasSize(1);
+  }
+
+  @Test
+  void anExportedEnvelopeTakesTheDlqSuffixOfTheRouter(@TempDir Path dir) throws Exception {
+    Path file = envelopeFile(dir, TestSchemas.resource(EXPORTED));
+
+    Run run =
+        stack.dlqWithoutTopic(
+            "repair",
+            "--from-file",
+            file.toString(),
+            "--strategy",
+            "json-intended-row",
+            "--dlq-suffix",
+            ".quarantine");
+
+    assertThat(run.exitCode()).as(run.err()).isZero();
+    assertThat(stack.kafka.records(TOPIC + ".quarantine.repairs")).hasSize(1);
+    assertThat(stack.kafka.hasTopic(LEDGER)).isFalse();
+  }
+
+  @Test
+  void anEnvelopeTheSinkQuarantinedFromACleanTopicUsesItsInputsDlqAndLedger(@TempDir Path dir)
+      throws Exception {
+    // The upsert sink reads the clean topic and quarantines to the input's DLQ topic.
+    stack.registry.register(Subjects.key(CLEAN), TestSchemas.ordersKey());
+    stack.registry.register(Subjects.value(CLEAN), TestSchemas.ordersEnvelope());
+    Path file =
+        envelopeFile(
+            dir,
+            TestSchemas.resource(EXPORTED)
+                .replace(
+                    "\"original_topic\": \"" + TOPIC + "\"",
+                    "\"original_topic\": \"" + CLEAN + "\""));
+
+    Run run =
+        stack.dlqWithoutTopic(
+            "repair", "--from-file", file.toString(), "--strategy", "json-intended-row");
+
+    assertThat(run.exitCode()).as(run.err()).isZero();
+    assertThat(run.out()).contains("; DLQ topic " + DLQ + ", ledger " + LEDGER);
+    assertThat(stack.kafka.records(CLEAN, stack.partitionOf(42))).hasSize(1);
+    assertThat(stack.kafka.records(LEDGER)).hasSize(1);
+  }
+
+  @Test
+  void aDlqTopicGivenForAnExportedEnvelopeWinsOverItsOriginalTopic(@TempDir Path dir)
+      throws Exception {
+    Path file = envelopeFile(dir, TestSchemas.resource(EXPORTED));
+
+    Run run =
+        stack.dlqWithoutTopic(
+            "repair",
+            "--from-file",
+            file.toString(),
+            "--strategy",
+            "json-intended-row",
+            "--dlq-topic",
+            "ops.exported.dlq");
+
+    assertThat(run.exitCode()).as(run.err()).isZero();
+    assertThat(run.out()).contains("; DLQ topic ops.exported.dlq, ledger ops.exported.dlq.repairs");
+    assertThat(stack.kafka.records("ops.exported.dlq.repairs")).hasSize(1);
+    assertThat(stack.kafka.hasTopic(LEDGER)).isFalse();
+    assertThat(stack.kafka.records(TOPIC, stack.partitionOf(42))).hasSize(1);
+  }
+
+  @Test
+  void anExportedEnvelopeWithoutOriginalTopicFailsNamingTheFieldToAdd(@TempDir Path dir)
+      throws Exception {
+    String exported = TestSchemas.resource(EXPORTED);
+    String original = "\"original_topic\": \"" + TOPIC + "\",";
+    assertThat(exported).contains(original);
+
+    for (String replacement :
+        List.of("", "\"original_topic\": null,", "\"original_topic\": \" \",")) {
+      Path file = envelopeFile(dir, exported.replace(original, replacement));
+      Run run =
+          stack.dlqWithoutTopic(
+              "repair", "--from-file", file.toString(), "--strategy", "json-intended-row");
+
+      assertThat(run.exitCode()).as(replacement).isEqualTo(1);
+      assertThat(run.err())
+          .as(replacement)
+          .contains("envelope file " + file.toAbsolutePath() + " has no original_topic")
+          .contains(
+              "add \"original_topic\": \"<prefix>.<db>.<table>\", the topic the record was read"
+                  + " from, to the file");
+    }
+    assertThat(stack.kafka.producers()).as("nothing written").isEmpty();
+  }
+
+  private static Path envelopeFile(Path dir, String json) throws Exception {
+    Path file = Files.createTempFile(dir, "envelope", ".json");
+    Files.writeString(file, json);
+    return file;
   }
 
   @Test

@@ -218,6 +218,20 @@ public final class OrdersStack {
     return run(context(), all.toArray(String[]::new));
   }
 
+  /**
+   * Runs {@code sluice dlq <args>} with the endpoints of {@link #dlq} but no DLQ topic: the command
+   * chooses one itself, or fails.
+   */
+  public Run dlqWithoutTopic(String... args) {
+    List<String> all = new ArrayList<>(List.of(args));
+    all.addAll(
+        List.of(
+            "--bootstrap-server", "in-memory:9092",
+            "--schema-registry-url", "http://in-memory",
+            "--ready-file", "/nonexistent/ready.json"));
+    return run(context(), all.toArray(String[]::new));
+  }
+
   /** Runs {@code sluice dlq <args>} exactly as given. */
   public static Run run(ToolContext context, String... args) {
     StringWriter out = new StringWriter();
