@@ -39,6 +39,13 @@ public final class ConnectAvroCodec {
   /** By writer schema id: compiled once, not per record (ids come only from the registry). */
   private final Map<Integer, AvroBodyValidator> validators = new ConcurrentHashMap<>();
 
+  /**
+   * By writer schema id: a reader resolves its schema once (a new reader per record resolved it on
+   * every record, a quarter of the sink's CPU). {@link GenericDatumReader} keeps its resolver per
+   * thread, so one reader serves every thread.
+   */
+  private final Map<Integer, GenericDatumReader<Object>> readers = new ConcurrentHashMap<>();
+
   private record Writer(
       int id, org.apache.avro.Schema avroSchema, GenericDatumWriter<Object> writer) {}
 
@@ -114,7 +121,10 @@ public final class ConnectAvroCodec {
       validators
           .computeIfAbsent(id, i -> AvroBodyValidator.of(writerSchema))
           .validate(bytes, WireFormat.HEADER_SIZE, bytes.length - WireFormat.HEADER_SIZE);
-      value = new GenericDatumReader<>(writerSchema).read(null, decoder);
+      value =
+          readers
+              .computeIfAbsent(id, i -> new GenericDatumReader<>(writerSchema))
+              .read(null, decoder);
       if (!decoder.isEnd()) {
         throw new DataException(
             "bytes left over after decoding with schema id " + id + " on topic " + topic);
