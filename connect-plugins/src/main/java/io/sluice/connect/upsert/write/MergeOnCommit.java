@@ -132,10 +132,12 @@ public final class MergeOnCommit {
     }
     List<DataFile> added = new ArrayList<>();
     try {
-      for (Map.Entry<StructLike, List<ChangeEvent>> entry : byPartition.entrySet()) {
+      // By key, not entrySet(): StructLikeMap's entry set is a new HashSet hashing every entry's
+      // value, here each partition's events down to their Connect structs.
+      for (StructLike partition : byPartition.keySet()) {
         added.addAll(
             writePartition(
-                table, base, schema, keySchema, entry.getKey(), entry.getValue(), converted));
+                table, base, schema, keySchema, partition, byPartition.get(partition), converted));
       }
     } catch (IOException | RuntimeException e) {
       delete(table, added);
