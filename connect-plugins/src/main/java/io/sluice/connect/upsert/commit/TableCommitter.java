@@ -151,13 +151,17 @@ final class TableCommitter {
     merged.added().forEach(delta::addRows);
     merged.replacedData().forEach(delta::removeRows);
     merged.replacedDeletes().forEach(delta::removeDeletes);
+    // Validated also without a base (the table had no snapshot when the batch was read): then
+    // from the table's first snapshot on. A commit whose first attempt landed with its reply lost
+    // is retried from where the batch began; another task's commit of the same keys meanwhile
+    // (a key in two partitions) must refuse the merge, or both rows stay.
+    delta
+        .conflictDetectionFilter(merged.partitions())
+        .validateDeletedFiles()
+        .validateNoConflictingDataFiles()
+        .validateNoConflictingDeleteFiles();
     if (base != null) {
-      delta
-          .validateFromSnapshot(base.snapshotId())
-          .conflictDetectionFilter(merged.partitions())
-          .validateDeletedFiles()
-          .validateNoConflictingDataFiles()
-          .validateNoConflictingDeleteFiles();
+      delta.validateFromSnapshot(base.snapshotId());
     }
     try {
       return commit(

@@ -17,6 +17,7 @@ import io.sluice.connect.upsert.metrics.SinkMetrics;
 import io.sluice.connect.upsert.quarantine.Rejections;
 import io.sluice.connect.upsert.table.TableNames;
 import io.sluice.connect.upsert.table.TableResolver;
+import io.sluice.connect.upsert.types.IcebergSchemas;
 import io.sluice.connect.upsert.types.RecordConverter;
 import io.sluice.connect.upsert.write.BatchWriter;
 import io.sluice.connect.upsert.write.PositionDeltaWriter;
@@ -206,12 +207,42 @@ class PositionCommitRaceIT {
         .hasMessageContaining("a data file this commit copied");
   }
 
+  /**
+   * Seed 359 of the simulation: a task's first commit to a table landed with its reply lost and is
+   * retried from where the batch began, a table without a snapshot; meanwhile another writer (a
+   * task holding another partition of a key that moved) committed the same key. A merge validated
+   * nothing without a base and both rows stayed; it is refused now, and the batch lands by
+   * position.
+   */
+  @ParameterizedTest(name = "format v{0}")
+  @ValueSource(ints = {2, 3})
+  void aMergeWithoutABaseIsRefusedByAnotherWritersRowOfItsKey(int format) {
+    UpsertCommitter sink = sink(format, 128L << 20);
+    new TableResolver(lake.catalog(), new TableResolver.Settings(true, true, format, List.of()))
+        .prepare(TABLE, IcebergSchemas.tableSchema(row(7, "x").schema(), key(7).schema(), null));
+    assertThat(lake.table(TABLE).currentSnapshot()).as("the table has no snapshot").isNull();
+    turns.before = () -> other.insert(7, "other");
+
+    commit(sink, List.of(upsert(7, "sink"), upsert(8, "sink-8")));
+
+    assertTableEqualsModel();
+    assertThat(lake.table(TABLE).currentSnapshot().summary())
+        .containsEntry(UpsertCommitter.COMMIT_MODE, UpsertCommitter.MODE_POSITION_DELETES);
+  }
+
   private Iterable<Snapshot> ancestry() {
     Table table = lake.table(TABLE);
     return SnapshotUtil.ancestorsOf(table.currentSnapshot().snapshotId(), table::snapshot);
   }
 
   private UpsertCommitter sink(int format) {
+    return sink(format, 0);
+  }
+
+  /**
+   * @param mergeMaxBytes partitions up to this size are merged at commit (0: never)
+   */
+  private UpsertCommitter sink(int format, long mergeMaxBytes) {
     TableNames names =
         new TableNames(
             Pattern.compile(UpsertSinkConfig.TABLE_TOPIC_REGEX_DEFAULT),
@@ -226,7 +257,7 @@ class PositionCommitRaceIT {
         null,
         new SinkMetrics(SinkMeters.disabled(), CONNECTOR, names),
         turns,
-        0,
+        mergeMaxBytes,
         128L << 20,
         KeyIndexLimits.UNBOUNDED_HEAP,
         2);
