@@ -588,12 +588,39 @@ final class Simulation {
       externalOrphanRemoval();
     } else if (r < 24) {
       externalExpiry();
+    } else if (r < 25) {
+      dataPathAtLocation();
     } else {
       inFlight(SimWorld.CommitFault.CONCURRENT_UPDATE);
     }
   }
 
   private static final long DAY_MS = 86_400_000L;
+
+  /**
+   * An operator points {@code write.data.path} of a table at its location (data files beside {@code
+   * metadata/}), four days pass, and every task's maintenance runs: the sink's orphan removal now
+   * lists the metadata too and must leave every file the table reaches.
+   */
+  private void dataPathAtLocation() {
+    TableIdentifier id = pickTable();
+    if (id == null) {
+      return;
+    }
+    Table table = observer.loadTable(id);
+    if (table.location().equals(table.properties().get(TableProperties.WRITE_DATA_LOCATION))) {
+      return;
+    }
+    table.updateProperties().set(TableProperties.WRITE_DATA_LOCATION, table.location()).commit();
+    count("data path at the table location");
+    schedule.add("an operator sets write.data.path of " + id + " to its location");
+    clock.advanceMs(4 * DAY_MS);
+    schedule.add("time: +4d; every task's maintenance passes");
+    for (SimTask t : tasks) {
+      t.maintenance.tick();
+      runMaintenance(t);
+    }
+  }
 
   private void count(String operation) {
     operations.merge(operation, 1, Integer::sum);
