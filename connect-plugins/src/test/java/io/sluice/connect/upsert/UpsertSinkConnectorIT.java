@@ -198,6 +198,8 @@ class UpsertSinkConnectorIT {
         crashingConfig(topic, Map.of(CrashingUpsertSinkTask.FAIL_AFTER_COMMITS, "1")));
     await("task fails right after its first Iceberg commit")
         .atMost(WAIT)
+        // The worker answers 404 until the connector's status is first written.
+        .ignoreException(ConnectRestClient.ConnectRestException.class)
         .until(
             () -> rest.status("crash-upsert").tasks(),
             t -> !t.isEmpty() && t.get(0).state().equals("FAILED"));
@@ -208,7 +210,10 @@ class UpsertSinkConnectorIT {
 
     // New task configs (hook removed) make the worker restart the failed task.
     rest.putConnector("crash-upsert", crashingConfig(topic, Map.of()));
-    await("task restarted").atMost(WAIT).until(() -> rest.status("crash-upsert").running());
+    await("task restarted")
+        .atMost(WAIT)
+        .ignoreException(ConnectRestClient.ConnectRestException.class)
+        .until(() -> rest.status("crash-upsert").running());
     for (int id = 21; id <= 30; id++) {
       producer.send(topic, key(id), change("c", null, row(id, "second")));
     }
