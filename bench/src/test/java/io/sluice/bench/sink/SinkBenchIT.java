@@ -13,7 +13,7 @@ class SinkBenchIT {
   @Test
   void bothSinksTakeTheWholeStreamAndTheBenchCountsEveryRecord() {
     List<String> progress = new ArrayList<>();
-    Settings settings = new Settings(2_000, 150, 500, 200, 3, Duration.ofSeconds(120), false);
+    Settings settings = new Settings(2_000, 150, 500, 200, 3, Duration.ofSeconds(120), false, true);
 
     SinkBenchResult result = new SinkBench(settings, progress::add).run();
 
@@ -47,7 +47,7 @@ class SinkBenchIT {
   @Test
   void aPreloadCreatesEveryKeyBeforeTheTimedBacklog() {
     List<String> progress = new ArrayList<>();
-    Settings settings = new Settings(500, 300, 500, 200, 1, Duration.ofSeconds(120), true);
+    Settings settings = new Settings(500, 300, 500, 200, 1, Duration.ofSeconds(120), true, false);
 
     SinkBenchResult result = new SinkBench(settings, progress::add).run();
 
