@@ -39,10 +39,11 @@ import picocli.CommandLine.Spec;
           + " changelog every event once; exits 1 when it does not.",
       "Limit (unless --no-limit): with both connectors deleted, the same records are read again"
           + " in one thread without Kafka Connect (a byte consumer, read committed; one cached"
-          + " Avro reader per schema id) and upserted with the sink's own writers (key index,"
-          + " deletes by position, Parquet files, its commit) into cdc_lab.orders_limit, at the"
-          + " same commit interval. Its rate is the backlog over the time from its first poll to"
-          + " the commit that covered the last record. Prints it, the upsert and Apache sinks'"
+          + " Avro reader per schema id) and upserted with the sink's own writers (small"
+          + " partitions merged, else Parquet files and deletes by position from the key index;"
+          + " its commit) into cdc_lab.orders_limit, at the same commit interval. Its rate is"
+          + " the backlog over the time from its first poll to the commit that covered the last"
+          + " record. Prints it, the upsert and Apache sinks'"
           + " rates over it, where its thread's time went, and the same check of its table"
           + " (exit 1 when it fails)."
     })

@@ -237,8 +237,11 @@ public final class SinkBench {
             poller.appends().snapshots() - appendSnapshotsBefore);
     progress.accept(
         String.format(
-            "backlog: upsert sink %,.0f records/s, Apache sink %,.0f records/s",
-            upserts.recordsPerSecond(), appends.recordsPerSecond()));
+            "backlog: upsert sink %,.0f records/s, Apache sink %,.0f records/s; the upsert"
+                + " sink's snapshots so far by commit mode %s",
+            upserts.recordsPerSecond(),
+            appends.recordsPerSecond(),
+            poller.upsertSnapshots().totals().commitModes()));
 
     double rate =
         settings.rate() > 0

@@ -41,6 +41,14 @@ class SinkBenchIT {
       assertThat(f.p99Ms()).isLessThanOrEqualTo(f.maxMs());
     }
     assertThat(result.paced()).isEqualTo(new SinkBenchResult.Paced(600, 200.0, 3));
+    SinkBenchResult.Limit limit = result.limit();
+    assertThat(limit).as("the limit runs unless told not to").isNotNull();
+    assertThat(limit.check().passed()).as("the limit's table: %s", limit.check()).isTrue();
+    assertThat(limit.backlog().records()).isEqualTo(2_000);
+    assertThat(limit.backlog().recordsPerSecond()).isPositive();
+    assertThat(result.upsertsOverLimit()).isPositive();
+    assertThat(result.passed()).isTrue();
+    assertThat(progress).anyMatch(line -> line.startsWith("limit: backlog "));
     assertThat(progress).anyMatch(line -> line.startsWith("produced a backlog of 2,000 records"));
   }
 
@@ -60,5 +68,6 @@ class SinkBenchIT {
     assertThat(result.check().expectedEvents()).isEqualTo(1_000);
     assertThat(result.upserts().records()).as("the backlog alone is timed").isEqualTo(500);
     assertThat(progress).anyMatch(line -> line.startsWith("preloaded 300 keys in "));
+    assertThat(result.limit()).as("--no-limit").isNull();
   }
 }
