@@ -5,6 +5,8 @@ import io.sluice.bench.sink.StageClock.Stage;
 import io.sluice.connect.upsert.config.UpsertSinkConfig;
 import io.sluice.connect.upsert.table.TableResolver;
 import io.sluice.schema.registry.SchemaRegistryClient;
+import java.lang.management.ManagementFactory;
+import java.lang.management.ThreadMXBean;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashSet;
@@ -44,9 +46,11 @@ final class SinkLimit implements AutoCloseable {
    *
    * @param records records in the range
    * @param elapsedNanos from the first poll to the end of the commit that covered the last record
+   * @param cpuNanos the CPU time of the limit's thread in that time (not the collector's or any
+   *     other thread's): what the range cost, whatever else the machine ran
    * @param commits snapshots committed
    */
-  record Pass(long records, long elapsedNanos, int commits, Stages stages) {}
+  record Pass(long records, long elapsedNanos, long cpuNanos, int commits, Stages stages) {}
 
   private final String topic;
   private final long commitIntervalNanos;
@@ -131,6 +135,8 @@ final class SinkLimit implements AutoCloseable {
     consumer.resume(partitions);
     consumer.pause(partitions.stream().filter(tp -> !open.contains(tp)).toList());
     long[] mark = clock.mark();
+    ThreadMXBean threads = ManagementFactory.getThreadMXBean();
+    long cpuStarted = threads.getCurrentThreadCpuTime();
     int commits = 0;
     long started = System.nanoTime();
     long lastCommit = started;
@@ -161,7 +167,13 @@ final class SinkLimit implements AutoCloseable {
       upsert.commit();
       commits++;
     }
-    return new Pass(records, System.nanoTime() - started, commits, clock.since(mark));
+    long elapsed = System.nanoTime() - started;
+    return new Pass(
+        records,
+        elapsed,
+        threads.getCurrentThreadCpuTime() - cpuStarted,
+        commits,
+        clock.since(mark));
   }
 
   private void take(TopicPartition tp, ConsumerRecord<byte[], byte[]> record) {

@@ -64,6 +64,7 @@ class SinkBenchResultTest {
             .withLimit(limit(new Throughput(10_000, 500, 1), new TableCheck(90, 90, 0, 0)));
 
     assertThat(result.limit().backlog().recordsPerSecond()).isEqualTo(20_000.0);
+    assertThat(result.limit().recordsPerCpuSecond()).isEqualTo(25_000.0);
     assertThat(result.upsertsOverLimit()).isCloseTo(0.25, within(1e-9));
     assertThat(result.appendsOverLimit()).isCloseTo(0.125, within(1e-9));
     SinkBenchResult noLimit =
@@ -90,7 +91,7 @@ class SinkBenchResultTest {
 
   private static SinkBenchResult.Limit limit(Throughput rate, TableCheck check) {
     return new SinkBenchResult.Limit(
-        rate, new SinkBenchResult.Stages(1, 2, 3, 4, 5, 6, 7), Map.of("merge", 1L), check);
+        rate, 400, new SinkBenchResult.Stages(1, 2, 3, 4, 5, 6, 7), Map.of("merge", 1L), check);
   }
 
   private static Check check(long wrongKeys) {

@@ -93,6 +93,7 @@ class SinkLimitIT {
       assertThat(backlog.records()).isEqualTo(BACKLOG);
       assertThat(backlog.commits()).isPositive();
       assertThat(backlog.elapsedNanos()).isPositive();
+      assertThat(backlog.cpuNanos()).isPositive();
       assertThat(
               new SinkBenchResult.Throughput(
                       backlog.records(), backlog.elapsedNanos() / 1_000_000, backlog.commits())
