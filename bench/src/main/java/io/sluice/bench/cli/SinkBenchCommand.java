@@ -182,13 +182,11 @@ final class SinkBenchCommand implements Callable<Integer> {
         "upsert sink / limit %.3f; Apache sink / limit %.3f%n",
         r.upsertsOverLimit(), r.appendsOverLimit());
     Stages s = limit.stages();
-    long other = limit.backlog().elapsedMs() - s.totalMs();
     out.printf(
-        "limit's thread, %.2f s (CPU %.2f s, %,.0f records per CPU second): read %.2f s,"
-            + " decode %.2f s, convert %.2f s, reduce %.2f s, write %.2f s, key index %.2f s,"
-            + " commit %.2f s, other %.2f s; snapshots by commit mode %s%n",
-        limit.backlog().elapsedMs() / 1000.0,
-        limit.cpuMs() / 1000.0,
+        "limit's thread CPU %.2f s (%,.0f records per CPU second): read %.2f s, decode %.2f s,"
+            + " convert %.2f s, reduce %.2f s, write %.2f s, key index %.2f s, commit %.2f s,"
+            + " other %.2f s; snapshots by commit mode %s%n",
+        s.cpuMs() / 1000.0,
         limit.recordsPerCpuSecond(),
         s.readMs() / 1000.0,
         s.decodeMs() / 1000.0,
@@ -197,7 +195,7 @@ final class SinkBenchCommand implements Callable<Integer> {
         s.writeMs() / 1000.0,
         s.keyIndexMs() / 1000.0,
         s.commitMs() / 1000.0,
-        other / 1000.0,
+        s.otherMs() / 1000.0,
         limit.commitModes());
   }
 

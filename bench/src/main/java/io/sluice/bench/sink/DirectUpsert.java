@@ -126,9 +126,9 @@ final class DirectUpsert {
    *     or another commit came between (the limit's table has no other writer)
    */
   void commit() {
-    long started = System.nanoTime();
+    long started = clock.now();
     List<ChangeEvent> batch = BatchPreparer.prepare(events, e -> converted.get(e).keyValues());
-    long reduced = System.nanoTime();
+    long reduced = clock.now();
     clock.add(Stage.REDUCE, reduced - started);
     // Every partition committed before is recorded again, as the sink does.
     Map<TopicPartition, Long> offsets = new LinkedHashMap<>(held);
@@ -138,17 +138,17 @@ final class DirectUpsert {
     summary.put(UpsertCommitter.COMMIT_KEYS, String.valueOf(batch.size()));
     table.refresh();
     Snapshot base = table.currentSnapshot();
-    long refreshed = System.nanoTime();
+    long refreshed = clock.now();
     clock.add(Stage.COMMIT, refreshed - reduced);
     Optional<MergeOnCommit.Merged> merged = merge.write(table, base, keySchema, batch, converted);
-    clock.add(Stage.WRITE, System.nanoTime() - refreshed);
+    clock.add(Stage.WRITE, clock.now() - refreshed);
     String mode;
     if (merged.isPresent()) {
       mode = UpsertCommitter.MODE_MERGE;
       summary.put(UpsertCommitter.COMMIT_MODE, mode);
-      long committing = System.nanoTime();
+      long committing = clock.now();
       committer.commitMerged(table, base, merged.get(), offsets, expected, summary);
-      clock.add(Stage.COMMIT, System.nanoTime() - committing);
+      clock.add(Stage.COMMIT, clock.now() - committing);
     } else {
       mode = UpsertCommitter.MODE_POSITION_DELETES;
       summary.put(UpsertCommitter.COMMIT_MODE, mode);
@@ -166,7 +166,7 @@ final class DirectUpsert {
       Map<TopicPartition, Long> offsets,
       Map<TopicPartition, Long> expected,
       Map<String, String> summary) {
-    long started = System.nanoTime();
+    long started = clock.now();
     TableKeyIndex index =
         indexes
             .current(id, table, keySchema, (t, built, nanos) -> {})
@@ -178,10 +178,10 @@ final class DirectUpsert {
                             + " has no key index (past key-index.max-bytes and"
                             + " key-index.spill.max-bytes?): raise them, or the heap"));
     Snapshot base = table.currentSnapshot();
-    long indexed = System.nanoTime();
+    long indexed = clock.now();
     clock.add(Stage.KEY_INDEX, indexed - started);
     PositionDeltaWriter.Written written = positions.write(table, base, index, batch, converted);
-    long wrote = System.nanoTime();
+    long wrote = clock.now();
     clock.add(Stage.WRITE, wrote - indexed);
     Snapshot committed =
         committer.commitPositions(table, base, written, offsets, expected, summary);
@@ -189,10 +189,10 @@ final class DirectUpsert {
       throw new IllegalStateException(
           "the limit's commit to " + table.name() + " is not among its newest snapshots");
     }
-    long done = System.nanoTime();
+    long done = clock.now();
     clock.add(Stage.COMMIT, done - wrote);
     index.applyOwn(table, committed, written.keysByFile(), written.deleted(), written.copied());
-    clock.add(Stage.KEY_INDEX, System.nanoTime() - done);
+    clock.add(Stage.KEY_INDEX, clock.now() - done);
   }
 
   /** Releases the key index (its memory and any spill files). */

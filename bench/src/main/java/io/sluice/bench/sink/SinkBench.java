@@ -188,8 +188,7 @@ public final class SinkBench {
           String.format(
               "limit: table %s %,d rows (expected %,d, wrong keys %d, duplicate keys %d)",
               LIMIT, check.rows(), check.expectedRows(), check.wrongKeys(), check.duplicateKeys()));
-      return new Limit(
-          rate, backlog.cpuNanos() / 1_000_000, backlog.stages(), limit.commitModes(), check);
+      return new Limit(rate, backlog.stages(), limit.commitModes(), check);
     }
   }
 

@@ -136,29 +136,28 @@ public record SinkBenchResult(
    *
    * @param backlog the backlog's records, from the limit's first poll to the commit that covered
    *     the last one, and its commits
-   * @param cpuMs the CPU time of the limit's thread in that time
-   * @param stages where the limit's thread spent that time
+   * @param stages the CPU time of the limit's thread in that time, in all and by stage
    * @param commitModes the limit's snapshots over the whole run, by the sink's commit modes
    * @param check the limit's table against the state the changes leave
    */
   public record Limit(
-      Throughput backlog,
-      long cpuMs,
-      Stages stages,
-      Map<String, Long> commitModes,
-      TableCheck check) {
+      Throughput backlog, Stages stages, Map<String, Long> commitModes, TableCheck check) {
     public Limit {
       commitModes = Collections.unmodifiableMap(new TreeMap<>(commitModes));
     }
 
     /** Backlog records per second of the limit thread's CPU time; 0 when none was measured. */
     public double recordsPerCpuSecond() {
-      return cpuMs <= 0 ? 0 : backlog.records() * 1000.0 / cpuMs;
+      return stages.cpuMs() <= 0 ? 0 : backlog.records() * 1000.0 / stages.cpuMs();
     }
   }
 
-  /** Milliseconds of the limit's thread per stage ({@code StageClock.Stage}). */
+  /**
+   * Milliseconds of the limit thread's CPU time: {@code cpuMs} in all, and per stage ({@code
+   * StageClock.Stage}); the rest ({@link #otherMs}) is the loop itself.
+   */
   public record Stages(
+      long cpuMs,
       long readMs,
       long decodeMs,
       long convertMs,
@@ -166,8 +165,8 @@ public record SinkBenchResult(
       long writeMs,
       long keyIndexMs,
       long commitMs) {
-    public long totalMs() {
-      return readMs + decodeMs + convertMs + reduceMs + writeMs + keyIndexMs + commitMs;
+    public long otherMs() {
+      return cpuMs - (readMs + decodeMs + convertMs + reduceMs + writeMs + keyIndexMs + commitMs);
     }
   }
 

@@ -65,6 +65,7 @@ class SinkBenchResultTest {
 
     assertThat(result.limit().backlog().recordsPerSecond()).isEqualTo(20_000.0);
     assertThat(result.limit().recordsPerCpuSecond()).isEqualTo(25_000.0);
+    assertThat(result.limit().stages().otherMs()).isEqualTo(400 - 28);
     assertThat(result.upsertsOverLimit()).isCloseTo(0.25, within(1e-9));
     assertThat(result.appendsOverLimit()).isCloseTo(0.125, within(1e-9));
     SinkBenchResult noLimit =
@@ -91,7 +92,7 @@ class SinkBenchResultTest {
 
   private static SinkBenchResult.Limit limit(Throughput rate, TableCheck check) {
     return new SinkBenchResult.Limit(
-        rate, 400, new SinkBenchResult.Stages(1, 2, 3, 4, 5, 6, 7), Map.of("merge", 1L), check);
+        rate, new SinkBenchResult.Stages(400, 1, 2, 3, 4, 5, 6, 7), Map.of("merge", 1L), check);
   }
 
   private static Check check(long wrongKeys) {
