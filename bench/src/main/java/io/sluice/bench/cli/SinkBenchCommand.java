@@ -4,7 +4,10 @@ import io.sluice.bench.sink.SinkBench;
 import io.sluice.bench.sink.SinkBench.Settings;
 import io.sluice.bench.sink.SinkBenchResult;
 import io.sluice.bench.sink.SinkBenchResult.Freshness;
+import io.sluice.bench.sink.SinkBenchResult.Limit;
+import io.sluice.bench.sink.SinkBenchResult.Stages;
 import io.sluice.bench.sink.SinkBenchResult.Throughput;
+import io.sluice.bench.sink.TableCheck;
 import java.io.PrintWriter;
 import java.time.Duration;
 import java.util.concurrent.Callable;
@@ -32,8 +35,17 @@ import picocli.CommandLine.Spec;
           + " commit time of the first snapshot that made it visible (upsert: the offsets in"
           + " sluice.offsets.*; changelog: the highest _kafka_metadata offset appended)."
           + " Prints p50/p95/p99 against the commit interval (target p99 <= 2x).",
-      "Finally checks that the current table holds exactly the state the changes leave and the"
-          + " changelog every event once; exits 1 when it does not."
+      "Then checks that the current table holds exactly the state the changes leave and the"
+          + " changelog every event once; exits 1 when it does not.",
+      "Limit (unless --no-limit): with both connectors deleted, the same records are read again"
+          + " in one thread without Kafka Connect (a byte consumer, read committed; one cached"
+          + " Avro reader per schema id) and upserted with the sink's own writers (small"
+          + " partitions merged, else Parquet files and deletes by position from the key index;"
+          + " its commit) into cdc_lab.orders_limit, at the same commit interval. Its rate is"
+          + " the backlog over the time from its first poll to the commit that covered the last"
+          + " record. Prints it, the upsert and Apache sinks'"
+          + " rates over it, where its thread's time went, and the same check of its table"
+          + " (exit 1 when it fails)."
     })
 final class SinkBenchCommand implements Callable<Integer> {
   @Spec CommandSpec spec;
@@ -71,6 +83,11 @@ final class SinkBenchCommand implements Callable<Integer> {
   long pacedSeconds;
 
   @Option(
+      names = "--no-limit",
+      description = "Skip the limit phase (default: run it after the sinks).")
+  boolean noLimit;
+
+  @Option(
       names = "--timeout",
       defaultValue = "600",
       description = "Seconds each phase may wait for the tables (default: ${DEFAULT-VALUE}).")
@@ -87,7 +104,8 @@ final class SinkBenchCommand implements Callable<Integer> {
             rate,
             pacedSeconds,
             Duration.ofSeconds(timeoutSeconds),
-            preload);
+            preload,
+            !noLimit);
     SinkBenchResult result =
         new SinkBench(
                 settings,
@@ -97,7 +115,7 @@ final class SinkBenchCommand implements Callable<Integer> {
                 })
             .run();
     print(spec.commandLine().getOut(), result);
-    return result.check().passed() ? 0 : 1;
+    return result.passed() ? 0 : 1;
   }
 
   static void print(PrintWriter out, SinkBenchResult r) {
@@ -123,6 +141,7 @@ final class SinkBenchCommand implements Callable<Integer> {
     out.printf(
         "ratio upserts/appends: %.3f (target >= %.1f: %s)%n",
         r.ratio(), SinkBenchResult.TARGET_RATIO, r.ratioMet() ? "met" : "NOT met");
+    limit(out, r);
     out.printf(
         "freshness, %,d records at %,.0f records/s, produce -> visible in Iceberg:%n",
         r.paced().records(), r.paced().recordsPerSecond());
@@ -139,7 +158,45 @@ final class SinkBenchCommand implements Callable<Integer> {
         c.changelogCoordinates(),
         c.expectedEvents(),
         c.passed() ? "passed" : "FAILED");
+    if (r.limit() != null) {
+      TableCheck lc = r.limit().check();
+      out.printf(
+          "limit check: table %,d rows (expected %,d, wrong keys %d, duplicate keys %d): %s%n",
+          lc.rows(),
+          lc.expectedRows(),
+          lc.wrongKeys(),
+          lc.duplicateKeys(),
+          lc.passed() ? "passed" : "FAILED");
+    }
     out.flush();
+  }
+
+  private static void limit(PrintWriter out, SinkBenchResult r) {
+    Limit limit = r.limit();
+    if (limit == null) {
+      out.printf("limit (one thread, no Connect): not run (--no-limit)%n");
+      return;
+    }
+    throughput(out, "limit (one thread, no Connect): ", "records/s", limit.backlog());
+    out.printf(
+        "upsert sink / limit %.3f; Apache sink / limit %.3f%n",
+        r.upsertsOverLimit(), r.appendsOverLimit());
+    Stages s = limit.stages();
+    out.printf(
+        "limit's thread CPU %.2f s (%,.0f records per CPU second): read %.2f s, decode %.2f s,"
+            + " convert %.2f s, reduce %.2f s, write %.2f s, key index %.2f s, commit %.2f s,"
+            + " other %.2f s; snapshots by commit mode %s%n",
+        s.cpuMs() / 1000.0,
+        limit.recordsPerCpuSecond(),
+        s.readMs() / 1000.0,
+        s.decodeMs() / 1000.0,
+        s.convertMs() / 1000.0,
+        s.reduceMs() / 1000.0,
+        s.writeMs() / 1000.0,
+        s.keyIndexMs() / 1000.0,
+        s.commitMs() / 1000.0,
+        s.otherMs() / 1000.0,
+        limit.commitModes());
   }
 
   private static void throughput(PrintWriter out, String label, String unit, Throughput t) {

@@ -2,6 +2,7 @@ package io.sluice.bench.sink;
 
 import io.sluice.bench.sink.SinkBenchResult.Check;
 import io.sluice.bench.sink.SinkBenchResult.Freshness;
+import io.sluice.bench.sink.SinkBenchResult.Limit;
 import io.sluice.bench.sink.SinkBenchResult.Paced;
 import io.sluice.bench.sink.SinkBenchResult.Throughput;
 import io.sluice.bench.sink.SinkBenchResult.Workload;
@@ -11,8 +12,10 @@ import io.sluice.embedded.connect.ConnectorConfigs;
 import io.sluice.embedded.connect.IcebergControlTopic;
 import io.sluice.lake.IcebergRows;
 import io.sluice.lake.LakeCatalog;
+import io.sluice.schema.registry.HttpSchemaRegistryClient;
 import io.sluice.stack.workload.OrdersAvro;
 import java.time.Duration;
+import java.util.HashMap;
 import java.util.HashSet;
 import java.util.Map;
 import java.util.Set;
@@ -40,6 +43,11 @@ import org.apache.kafka.clients.producer.KafkaProducer;
  *       made it visible.
  *   <li>Check: the current table holds exactly the state the changes leave behind, and the
  *       changelog every event once.
+ *   <li>Limit (unless turned off): both connectors deleted, the same records read again in one
+ *       thread without Connect and applied with the upsert sink's own writers to a table of its own
+ *       ({@link SinkLimit}): the preload untimed, the backlog timed from the first poll to the
+ *       commit that covered its last record, the paced records untimed; then its table gets the
+ *       same check as the current table.
  * </ol>
  */
 public final class SinkBench {
@@ -50,6 +58,11 @@ public final class SinkBench {
   static final String CONTROL_TOPIC = "_sluice-iceberg-control";
   static final TableIdentifier CURRENT = TableIdentifier.of("cdc_lab", "orders_current");
   static final TableIdentifier CHANGELOG = TableIdentifier.of("cdc_lab", "orders_changelog");
+  static final TableIdentifier LIMIT = TableIdentifier.of("cdc_lab", "orders_limit");
+
+  /** The connector name of the limit's commits: the key of its offsets in snapshot summaries. */
+  static final String LIMIT_WRITER = "sluice-bench-limit";
+
   private static final int SEED = 42;
   private static final double DELETE_SHARE = 0.1;
   private static final double AUTO_RATE_SHARE = 0.5;
@@ -67,6 +80,7 @@ public final class SinkBench {
    * @param timeout how long each phase may wait for the tables
    * @param preload create every key before the backlog (untimed), so the backlog works on a table
    *     of K rows
+   * @param limit run the limit after the sinks ({@link SinkLimit})
    */
   public record Settings(
       long records,
@@ -75,7 +89,8 @@ public final class SinkBench {
       double rate,
       long pacedSeconds,
       Duration timeout,
-      boolean preload) {
+      boolean preload,
+      boolean limit) {
     public Settings {
       if (records < 1) {
         throw new IllegalArgumentException("--records must be at least 1, got " + records);
@@ -96,6 +111,9 @@ public final class SinkBench {
 
   private final Settings settings;
   private final Consumer<String> progress;
+  private Map<Integer, Long> preloadEnds = Map.of();
+  private Map<Integer, Long> backlogEnds = Map.of();
+  private Map<Integer, Long> pacedEnds = Map.of();
 
   public SinkBench(Settings settings, Consumer<String> progress) {
     this.settings = settings;
@@ -108,23 +126,92 @@ public final class SinkBench {
       stack.createTopic(TOPIC, PARTITIONS);
       stack.createTopic(CONTROL_TOPIC, 1);
       IcebergControlTopic.prepare(stack.admin(), CONTROL_TOPIC, CHANGELOG_SINK);
-      createConnectors(stack);
+      Map<String, String> upsertSink = upsertSinkConfig(stack);
+      createConnectors(stack, upsertSink);
       OrdersAvro orders = stack.registerOrders(TOPIC);
+      ChangeStream stream = new ChangeStream(SEED, settings.keys(), DELETE_SHARE);
+      SinkBenchResult result;
       try (TablePoller poller =
               new TablePoller(stack.lake().catalog(), CURRENT, UPSERT_SINK, CHANGELOG, TOPIC);
           KafkaProducer<byte[], byte[]> producer = stack.producer()) {
         poller.start(POLL);
-        return measure(
-            poller, new ChangeProducer(producer, orders, TOPIC, new SendLog()), stack.lake());
+        result =
+            measure(
+                poller,
+                new ChangeProducer(producer, orders, TOPIC, new SendLog()),
+                stack.lake(),
+                stream);
       }
+      return settings.limit() ? result.withLimit(limit(stack, upsertSink, stream)) : result;
     }
   }
 
-  private SinkBenchResult measure(TablePoller poller, ChangeProducer producer, LakeCatalog lake) {
-    ChangeStream stream = new ChangeStream(SEED, settings.keys(), DELETE_SHARE);
+  /**
+   * Stops both sinks, then runs the limit over the same records into {@link #LIMIT}, created in the
+   * schema of the sink's table, and checks its table.
+   */
+  private Limit limit(SinkStack stack, Map<String, String> upsertSink, ChangeStream stream) {
+    deleteConnectors(stack);
+    Map<String, String> config = new HashMap<>(upsertSink);
+    config.put("name", LIMIT_WRITER);
+    org.apache.iceberg.Schema schema = stack.lake().catalog().loadTable(CURRENT).schema();
+    try (SinkLimit limit =
+        new SinkLimit(
+            stack.bootstrapServers(),
+            TOPIC,
+            HttpSchemaRegistryClient.create(stack.registryUrl()),
+            stack.lake().catalog(),
+            LIMIT,
+            schema,
+            config)) {
+      if (settings.preload()) {
+        SinkLimit.Pass preloaded = limit.apply(Map.of(), preloadEnds);
+        progress.accept(
+            String.format(
+                "limit: preloaded %,d keys in %.1f s (untimed)",
+                preloaded.records(), preloaded.elapsedNanos() / 1e9));
+      }
+      SinkLimit.Pass backlog = limit.apply(preloadEnds, backlogEnds);
+      Throughput rate =
+          new Throughput(backlog.records(), backlog.elapsedNanos() / 1_000_000, backlog.commits());
+      progress.accept(
+          String.format(
+              "limit: backlog %,.0f records/s (%,d records in %.2f s, %d commits)",
+              rate.recordsPerSecond(),
+              backlog.records(),
+              backlog.elapsedNanos() / 1e9,
+              backlog.commits()));
+      // The paced records too, untimed: the limit's table then ends where the sink's does.
+      limit.apply(backlogEnds, pacedEnds);
+      TableCheck check = TableCheck.of(stack.lake().catalog().loadTable(LIMIT), stream.live());
+      progress.accept(
+          String.format(
+              "limit: table %s %,d rows (expected %,d, wrong keys %d, duplicate keys %d)",
+              LIMIT, check.rows(), check.expectedRows(), check.wrongKeys(), check.duplicateKeys()));
+      return new Limit(rate, backlog.stages(), limit.commitModes(), check);
+    }
+  }
+
+  /** Deletes both connectors and waits until the worker runs neither. */
+  private void deleteConnectors(SinkStack stack) {
+    ConnectRestClient client = stack.connect();
+    client.deleteConnector(UPSERT_SINK);
+    client.deleteConnector(CHANGELOG_SINK);
+    long deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
+    while (!client.connectors().isEmpty()) {
+      if (System.nanoTime() > deadline) {
+        throw new IllegalStateException(
+            "the Connect worker still runs " + client.connectors() + " 60 s after their deletion");
+      }
+      LockSupport.parkNanos(POLL.toNanos());
+    }
+    progress.accept(UPSERT_SINK + " and " + CHANGELOG_SINK + " deleted; the limit runs alone");
+  }
+
+  private SinkBenchResult measure(
+      TablePoller poller, ChangeProducer producer, LakeCatalog lake, ChangeStream stream) {
     SendLog sends = producer.sends();
-    Map<Integer, Long> preloadEnds =
-        settings.preload() ? preload(poller, producer, stream) : Map.of();
+    preloadEnds = settings.preload() ? preload(poller, producer, stream) : Map.of();
     // The preload's snapshots are not the backlog's.
     int upsertSnapshotsBefore = poller.upserts().snapshots();
     int appendSnapshotsBefore = poller.appends().snapshots();
@@ -136,7 +223,7 @@ public final class SinkBench {
         String.format(
             "produced a backlog of %,d records in %.1f s; waiting for both sinks",
             settings.records(), (System.nanoTime() - started) / 1e9));
-    Map<Integer, Long> backlogEnds = sends.ends();
+    backlogEnds = sends.ends();
     awaitVisible(poller, preloadEnds, backlogEnds, "backlog");
     Throughput upserts =
         new Throughput(
@@ -150,8 +237,11 @@ public final class SinkBench {
             poller.appends().snapshots() - appendSnapshotsBefore);
     progress.accept(
         String.format(
-            "backlog: upsert sink %,.0f records/s, Apache sink %,.0f records/s",
-            upserts.recordsPerSecond(), appends.recordsPerSecond()));
+            "backlog: upsert sink %,.0f records/s, Apache sink %,.0f records/s; the upsert"
+                + " sink's snapshots so far by commit mode %s",
+            upserts.recordsPerSecond(),
+            appends.recordsPerSecond(),
+            poller.upsertSnapshots().totals().commitModes()));
 
     double rate =
         settings.rate() > 0
@@ -163,7 +253,7 @@ public final class SinkBench {
             "paced phase: %,d records at %,.0f records/s for %d s",
             pacedRecords, rate, settings.pacedSeconds()));
     producer.produce(stream::next, pacedRecords, Pacing.steady(rate));
-    Map<Integer, Long> pacedEnds = sends.ends();
+    pacedEnds = sends.ends();
     awaitVisible(poller, backlogEnds, pacedEnds, "paced");
     Freshness upsertFreshness = Freshness.of(poller.upserts(), sends, backlogEnds, pacedEnds);
     Freshness appendFreshness = Freshness.of(poller.appends(), sends, backlogEnds, pacedEnds);
@@ -198,7 +288,8 @@ public final class SinkBench {
         new Paced(pacedRecords, rate, settings.pacedSeconds()),
         upsertFreshness,
         appendFreshness,
-        check);
+        check,
+        null);
   }
 
   /**
@@ -282,12 +373,14 @@ public final class SinkBench {
         stream.events());
   }
 
-  private void createConnectors(SinkStack stack) {
+  private Map<String, String> upsertSinkConfig(SinkStack stack) {
+    return ConnectorConfigs.upsertSink(
+        TOPIC, stack.registryUrl(), stack.catalog(), settings.commitIntervalMs());
+  }
+
+  private void createConnectors(SinkStack stack, Map<String, String> upsertSink) {
     ConnectRestClient client = stack.connect();
-    client.putConnector(
-        UPSERT_SINK,
-        ConnectorConfigs.upsertSink(
-            TOPIC, stack.registryUrl(), stack.catalog(), settings.commitIntervalMs()));
+    client.putConnector(UPSERT_SINK, upsertSink);
     client.putConnector(
         CHANGELOG_SINK,
         ConnectorConfigs.changelogSink(

@@ -1,7 +1,9 @@
 package io.sluice.bench.sink;
 
 import java.util.Arrays;
+import java.util.Collections;
 import java.util.Map;
+import java.util.TreeMap;
 
 /**
  * What {@code sluice bench sink} measured: throughput of both sinks on the same backlog, freshness
@@ -11,6 +13,8 @@ import java.util.Map;
  * @param appends the Apache sink on the same backlog, at the same time
  * @param upsertFreshness produce-to-visible of the paced records in the current table
  * @param appendFreshness produce-to-visible of the paced records in the changelog table
+ * @param limit the same backlog through the upsert sink's work in one thread without Connect; null
+ *     when it was not run
  */
 public record SinkBenchResult(
     Workload workload,
@@ -20,7 +24,8 @@ public record SinkBenchResult(
     Paced paced,
     Freshness upsertFreshness,
     Freshness appendFreshness,
-    Check check) {
+    Check check,
+    Limit limit) {
 
   /** Target: the upsert sink keeps at least this share of the Apache sink's append rate. */
   public static final double TARGET_RATIO = 0.8;
@@ -123,6 +128,80 @@ public record SinkBenchResult(
           && changelogRows == expectedEvents
           && changelogCoordinates == expectedEvents;
     }
+  }
+
+  /**
+   * The limit: the backlog through the cheapest path the upsert sink's work allows, in one thread
+   * with no Kafka Connect, into a table of its own.
+   *
+   * @param backlog the backlog's records, from the limit's first poll to the commit that covered
+   *     the last one, and its commits
+   * @param stages the CPU time of the limit's thread in that time, in all and by stage
+   * @param commitModes the limit's snapshots over the whole run, by the sink's commit modes
+   * @param check the limit's table against the state the changes leave
+   */
+  public record Limit(
+      Throughput backlog, Stages stages, Map<String, Long> commitModes, TableCheck check) {
+    public Limit {
+      commitModes = Collections.unmodifiableMap(new TreeMap<>(commitModes));
+    }
+
+    /** Backlog records per second of the limit thread's CPU time; 0 when none was measured. */
+    public double recordsPerCpuSecond() {
+      return stages.cpuMs() <= 0 ? 0 : backlog.records() * 1000.0 / stages.cpuMs();
+    }
+  }
+
+  /**
+   * Milliseconds of the limit thread's CPU time: {@code cpuMs} in all, and per stage ({@code
+   * StageClock.Stage}); the rest ({@link #otherMs}) is the loop itself.
+   */
+  public record Stages(
+      long cpuMs,
+      long readMs,
+      long decodeMs,
+      long convertMs,
+      long reduceMs,
+      long writeMs,
+      long keyIndexMs,
+      long commitMs) {
+    public long otherMs() {
+      return cpuMs - (readMs + decodeMs + convertMs + reduceMs + writeMs + keyIndexMs + commitMs);
+    }
+  }
+
+  /** Upsert sink's rate over the limit's; 0 without a limit. */
+  public double upsertsOverLimit() {
+    return overLimit(upserts);
+  }
+
+  /** Apache sink's rate over the limit's; 0 without a limit. */
+  public double appendsOverLimit() {
+    return overLimit(appends);
+  }
+
+  private double overLimit(Throughput sink) {
+    double limitRate = limit == null ? 0 : limit.backlog().recordsPerSecond();
+    return limitRate == 0 ? 0 : sink.recordsPerSecond() / limitRate;
+  }
+
+  /** Whether every table checked holds what it must: the sinks' and, when run, the limit's. */
+  public boolean passed() {
+    return check.passed() && (limit == null || limit.check().passed());
+  }
+
+  /** This result with {@code limit}. */
+  public SinkBenchResult withLimit(Limit limit) {
+    return new SinkBenchResult(
+        workload,
+        commitIntervalMs,
+        upserts,
+        appends,
+        paced,
+        upsertFreshness,
+        appendFreshness,
+        check,
+        limit);
   }
 
   /** Upserts/s over appends/s on the same backlog. */

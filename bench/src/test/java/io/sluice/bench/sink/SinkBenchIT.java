@@ -13,7 +13,7 @@ class SinkBenchIT {
   @Test
   void bothSinksTakeTheWholeStreamAndTheBenchCountsEveryRecord() {
     List<String> progress = new ArrayList<>();
-    Settings settings = new Settings(2_000, 150, 500, 200, 3, Duration.ofSeconds(120), false);
+    Settings settings = new Settings(2_000, 150, 500, 200, 3, Duration.ofSeconds(120), false, true);
 
     SinkBenchResult result = new SinkBench(settings, progress::add).run();
 
@@ -41,13 +41,21 @@ class SinkBenchIT {
       assertThat(f.p99Ms()).isLessThanOrEqualTo(f.maxMs());
     }
     assertThat(result.paced()).isEqualTo(new SinkBenchResult.Paced(600, 200.0, 3));
+    SinkBenchResult.Limit limit = result.limit();
+    assertThat(limit).as("the limit runs unless told not to").isNotNull();
+    assertThat(limit.check().passed()).as("the limit's table: %s", limit.check()).isTrue();
+    assertThat(limit.backlog().records()).isEqualTo(2_000);
+    assertThat(limit.backlog().recordsPerSecond()).isPositive();
+    assertThat(result.upsertsOverLimit()).isPositive();
+    assertThat(result.passed()).isTrue();
+    assertThat(progress).anyMatch(line -> line.startsWith("limit: backlog "));
     assertThat(progress).anyMatch(line -> line.startsWith("produced a backlog of 2,000 records"));
   }
 
   @Test
   void aPreloadCreatesEveryKeyBeforeTheTimedBacklog() {
     List<String> progress = new ArrayList<>();
-    Settings settings = new Settings(500, 300, 500, 200, 1, Duration.ofSeconds(120), true);
+    Settings settings = new Settings(500, 300, 500, 200, 1, Duration.ofSeconds(120), true, false);
 
     SinkBenchResult result = new SinkBench(settings, progress::add).run();
 
@@ -60,5 +68,6 @@ class SinkBenchIT {
     assertThat(result.check().expectedEvents()).isEqualTo(1_000);
     assertThat(result.upserts().records()).as("the backlog alone is timed").isEqualTo(500);
     assertThat(progress).anyMatch(line -> line.startsWith("preloaded 300 keys in "));
+    assertThat(result.limit()).as("--no-limit").isNull();
   }
 }

@@ -8,6 +8,7 @@ import io.sluice.bench.sink.SinkBenchResult.Freshness;
 import io.sluice.bench.sink.SinkBenchResult.Paced;
 import io.sluice.bench.sink.SinkBenchResult.Throughput;
 import io.sluice.bench.sink.SinkBenchResult.Workload;
+import java.util.Map;
 import java.util.stream.LongStream;
 import org.junit.jupiter.api.Test;
 
@@ -56,6 +57,44 @@ class SinkBenchResultTest {
     assertThat(new Check(91, 90, 0, 150, 150, 150).passed()).as("a row too many").isFalse();
   }
 
+  @Test
+  void bothSinksAreMeasuredAgainstTheLimit() {
+    SinkBenchResult result =
+        result(new Throughput(10_000, 2_000, 3), new Throughput(10_000, 4_000, 2), check(0))
+            .withLimit(limit(new Throughput(10_000, 500, 1), new TableCheck(90, 90, 0, 0)));
+
+    assertThat(result.limit().backlog().recordsPerSecond()).isEqualTo(20_000.0);
+    assertThat(result.limit().recordsPerCpuSecond()).isEqualTo(25_000.0);
+    assertThat(result.limit().stages().otherMs()).isEqualTo(400 - 28);
+    assertThat(result.upsertsOverLimit()).isCloseTo(0.25, within(1e-9));
+    assertThat(result.appendsOverLimit()).isCloseTo(0.125, within(1e-9));
+    SinkBenchResult noLimit =
+        result(new Throughput(10_000, 2_000, 3), new Throughput(10_000, 4_000, 2), check(0));
+    assertThat(noLimit.upsertsOverLimit()).isZero();
+    assertThat(noLimit.appendsOverLimit()).isZero();
+  }
+
+  @Test
+  void aRunPassesOnlyWhenTheLimitsTableHoldsWhatWasProducedToo() {
+    SinkBenchResult sinks =
+        result(new Throughput(10_000, 2_000, 3), new Throughput(10_000, 4_000, 2), check(0));
+    Throughput rate = new Throughput(10_000, 500, 1);
+
+    assertThat(sinks.passed()).as("no limit run").isTrue();
+    assertThat(sinks.withLimit(limit(rate, new TableCheck(90, 90, 0, 0))).passed()).isTrue();
+    assertThat(sinks.withLimit(limit(rate, new TableCheck(90, 90, 1, 0))).passed())
+        .as("a wrong key in the limit's table")
+        .isFalse();
+    assertThat(sinks.withLimit(limit(rate, new TableCheck(91, 90, 0, 1))).passed())
+        .as("a key twice in the limit's table")
+        .isFalse();
+  }
+
+  private static SinkBenchResult.Limit limit(Throughput rate, TableCheck check) {
+    return new SinkBenchResult.Limit(
+        rate, new SinkBenchResult.Stages(400, 1, 2, 3, 4, 5, 6, 7), Map.of("merge", 1L), check);
+  }
+
   private static Check check(long wrongKeys) {
     return new Check(90, 90, wrongKeys, 150, 150, 150);
   }
@@ -69,6 +108,7 @@ class SinkBenchResultTest {
         new Paced(50, 10, 5),
         Freshness.of(new long[] {1}),
         Freshness.of(new long[] {1}),
-        check);
+        check,
+        null);
   }
 }

@@ -24,8 +24,11 @@ import org.apache.kafka.common.TopicPartition;
 /**
  * Commits one written batch as one {@link RowDelta} (one snapshot) whose summary records the
  * offsets the batch covers, fenced so that nobody else committed those partitions meanwhile.
+ *
+ * <p>Public for {@code sluice bench sink}'s limit, which commits batches it writes without Connect
+ * through the sink's own commit path; the sink itself reaches it through {@link UpsertCommitter}.
  */
-final class TableCommitter {
+public final class TableCommitter {
   private static final long TURN_WAIT_MS = 250;
   private static final int OWN_SNAPSHOT_SEARCH = 16;
 
@@ -38,7 +41,7 @@ final class TableCommitter {
   /**
    * @param commits held while a commit reaches the catalog, shared with the task's maintenance
    */
-  TableCommitter(String connector, Lock commits) {
+  public TableCommitter(String connector, Lock commits) {
     this.connector = connector;
     this.commits = commits;
   }
@@ -78,7 +81,7 @@ final class TableCommitter {
    *     files are deleted
    * @throws OffsetFenceException when the table's offsets for these partitions moved meanwhile
    */
-  Snapshot commitPositions(
+  public Snapshot commitPositions(
       Table table,
       Snapshot base,
       PositionDeltaWriter.Written written,
@@ -140,7 +143,7 @@ final class TableCommitter {
    * @throws MergeConflictException when such a commit came first; the merged files are deleted
    * @throws OffsetFenceException when the table's offsets for these partitions moved meanwhile
    */
-  Snapshot commitMerged(
+  public Snapshot commitMerged(
       Table table,
       Snapshot base,
       MergeOnCommit.Merged merged,
