@@ -82,7 +82,7 @@ final class LakeSinks implements AutoCloseable {
   /** Creates or updates both connectors ({@link SinkConnectors#configure}). */
   void createConnectors(String bootstrapServers, String registryUrl) {
     new SinkConnectors(connect.client(), catalog, options)
-        .configure(bootstrapServers, registryUrl, "0", 1);
+        .configure(bootstrapServers, registryUrl, "0", options.scale().sinkTasks());
   }
 
   /** {@link SinkConnectors#running}. */

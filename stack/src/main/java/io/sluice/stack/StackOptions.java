@@ -17,7 +17,7 @@ import java.util.Map;
  * @param prometheusBinary the {@code prometheus} binary, or null to find it ({@link
  *     PrometheusServer#locate})
  * @param scale how many routers, Connect workers and sink tasks the process stack runs (the one-JVM
- *     stack runs one of each)
+ *     stack runs one router and one Connect worker, with the sink tasks asked for)
  * @param routerConfig router settings over the stack's own ({@code sluice up --router-config}),
  *     checked here by the router's config definition ({@link IllegalArgumentException} naming the
  *     key)
@@ -136,6 +136,20 @@ public record StackOptions(
         prometheus,
         prometheusBinary,
         value,
+        routerConfig,
+        sinkConfig);
+  }
+
+  /** The same options with {@code timeout} for every component together to answer. */
+  public StackOptions withReadyTimeout(Duration timeout) {
+    return new StackOptions(
+        dataDir,
+        ports,
+        readyFile,
+        timeout,
+        prometheus,
+        prometheusBinary,
+        scale,
         routerConfig,
         sinkConfig);
   }

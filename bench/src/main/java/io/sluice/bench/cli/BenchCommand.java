@@ -12,13 +12,15 @@ import picocli.CommandLine.Spec;
     description =
         "Benchmarks: router throughput against a pass-through topology, the validation hot"
             + " path (JMH), the upsert sink against the Apache Iceberg sink, a timed"
-            + " reconciliation, and the upsert sink's table maintenance off against on.",
+            + " reconciliation, the upsert sink's table maintenance off against on, and a backfill"
+            + " from source to lake.",
     subcommands = {
       RouterBenchCommand.class,
       ValidateBenchCommand.class,
       SinkBenchCommand.class,
       ReconcileBenchCommand.class,
-      MaintenanceBenchCommand.class
+      MaintenanceBenchCommand.class,
+      BackfillBenchCommand.class
     })
 public final class BenchCommand implements Runnable {
   @Spec CommandSpec spec;
@@ -26,6 +28,7 @@ public final class BenchCommand implements Runnable {
   @Override
   public void run() {
     throw new ParameterException(
-        spec.commandLine(), "Missing benchmark: router, validate, sink, reconcile or maintenance");
+        spec.commandLine(),
+        "Missing benchmark: router, validate, sink, reconcile, maintenance or backfill");
   }
 }
