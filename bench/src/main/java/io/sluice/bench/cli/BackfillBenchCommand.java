@@ -14,6 +14,7 @@ import java.util.stream.Stream;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
+import picocli.CommandLine.ParameterException;
 import picocli.CommandLine.Spec;
 
 /** {@code sluice bench backfill}: a table's initial snapshot from source to lake, reconciled. */
@@ -85,15 +86,22 @@ final class BackfillBenchCommand implements Callable<Integer> {
     PrintWriter err = spec.commandLine().getErr();
     Path dir = Files.createTempDirectory("sluice-bench-backfill-");
     try {
+      BackfillBench.Settings settings;
+      try {
+        settings =
+            new BackfillBench.Settings(
+                dir,
+                rows,
+                partitions,
+                sinkTasks,
+                Duration.ofMillis(sampleMs),
+                Duration.ofSeconds(timeoutSeconds));
+      } catch (IllegalArgumentException e) {
+        throw new ParameterException(spec.commandLine(), e.getMessage());
+      }
       BackfillResult result =
           new BackfillBench(
-                  new BackfillBench.Settings(
-                      dir,
-                      rows,
-                      partitions,
-                      sinkTasks,
-                      Duration.ofMillis(sampleMs),
-                      Duration.ofSeconds(timeoutSeconds)),
+                  settings,
                   line -> {
                     err.println("bench backfill: " + line);
                     err.flush();
