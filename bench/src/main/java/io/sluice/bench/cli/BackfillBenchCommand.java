@@ -26,7 +26,7 @@ import picocli.CommandLine.Spec;
           + " dev registry, router, Connect with both sinks, Debezium capture) in a temporary"
           + " directory, deleted afterwards.",
       "Before the stack starts, N rows of the orders shape are loaded into cdc_lab.orders with"
-          + " multi-row INSERTs (untimed, progress every 10%), and the change topic is created"
+          + " multi-row INSERTs (untimed, progress every 10%%), and the change topic is created"
           + " with --partitions partitions. The stack then starts; the clock starts with the"
           + " capture, whose initial snapshot reads the N rows.",
       "Every --sample-ms it samples each stage's count: capture, the end offsets of"
