@@ -1,6 +1,7 @@
 package io.sluice.bench.backfill;
 
 import io.sluice.stack.StackLayout;
+import java.util.List;
 import java.util.function.Predicate;
 
 /**
@@ -10,8 +11,10 @@ import java.util.function.Predicate;
  * @param name how the output names it
  * @param measure what its count is
  * @param threads the names of its threads
+ * @param packages code of the stage: a thread no name gives away (a pool's {@code pool-N-thread-M})
+ *     belongs to the stage whose package its stack shows first
  */
-record Stage(String name, String measure, Predicate<String> threads) {
+record Stage(String name, String measure, Predicate<String> threads, List<String> packages) {
   /** The four stages of the stack, in data-flow order. */
   static Stage[] of(StackLayout layout) {
     String capture = layout.captureName();
@@ -25,17 +28,23 @@ record Stage(String name, String measure, Predicate<String> threads) {
               t.contains(capture)
                   || t.equals("capture-engine")
                   || t.contains("debezium")
-                  || t.startsWith("blc-")),
+                  || t.startsWith("blc-"),
+          List.of("io.debezium.", "io.sluice.capture.")),
       new Stage(
           "router",
           "offsets of " + layout.cleanTopic(),
-          t -> t.contains(layout.routerApplicationId())),
+          t -> t.contains(layout.routerApplicationId()),
+          List.of("io.sluice.router.", "org.apache.kafka.streams.")),
       new Stage(
-          "upsert sink", "rows in " + layout.currentTable(), t -> t.contains(layout.upsertSink())),
+          "upsert sink",
+          "rows in " + layout.currentTable(),
+          t -> t.contains(layout.upsertSink()),
+          List.of("io.sluice.connect.upsert.")),
       new Stage(
           "changelog sink",
           "rows in " + layout.changelogTable(),
-          t -> t.contains(layout.changelogSink()))
+          t -> t.contains(layout.changelogSink()),
+          List.of("org.apache.iceberg.connect."))
     };
   }
 }
