@@ -40,10 +40,9 @@ import picocli.CommandLine.Spec;
           + " moved to the first at its final count, so up to two samples long) and its CPU per"
           + " row: the CPU time of its threads, told apart by name (capture: Debezium, binlog"
           + " client, capture engine and producer; router: its application id; each sink: its"
-          + " connector name; a pool thread by the stage's code on its stack) from the capture's start"
-          + " to the end. Names the slowest stage and"
-          + " the busiest threads no stage takes. Exits 1 when the lake does not equal the"
-          + " source."
+          + " connector name; a pool thread by the stage's code on its stack) from the"
+          + " capture's start to the end. Names the slowest stage and the busiest threads no"
+          + " stage takes. Exits 1 when the lake does not equal the source."
     })
 final class BackfillBenchCommand implements Callable<Integer> {
   @Spec CommandSpec spec;
