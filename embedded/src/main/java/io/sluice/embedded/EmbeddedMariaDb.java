@@ -65,7 +65,7 @@ public final class EmbeddedMariaDb implements AutoCloseable {
               .setBaseDir(dir.resolve("base").toFile())
               .setDataDir(dir.resolve("data").toFile())
               .setTmpDir(dir.resolve("tmp").toString())
-              .setSocket(dir.resolve("mysqld.sock").toString())
+              .setSocket(socketPath(dir).toString())
               .setDeletingTemporaryBaseAndDataDirsOnShutdown(false)
               .addArg("--bind-address=127.0.0.1")
               .addArg("--log-bin=mysql-bin")
@@ -94,6 +94,23 @@ public final class EmbeddedMariaDb implements AutoCloseable {
     } catch (IOException e) {
       throw new UncheckedIOException("cannot create MariaDB dir " + dir, e);
     }
+  }
+
+  /** The longest Unix socket path mariadbd takes (sun_path holds 108 bytes with the NUL). */
+  static final int MAX_SOCKET_PATH = 107;
+
+  /**
+   * The socket of the mariadbd of {@code dir}: {@code dir/mysqld.sock}, unless that path is too
+   * long for a Unix socket (a deep checkout: mariadbd then aborts with "The socket file path is too
+   * long"), then a name unique to {@code dir} under {@code /tmp}. Clients here use TCP only.
+   */
+  static Path socketPath(Path dir) {
+    Path beside = dir.toAbsolutePath().resolve("mysqld.sock");
+    if (beside.toString().length() <= MAX_SOCKET_PATH) {
+      return beside;
+    }
+    String hash = Integer.toHexString(dir.toAbsolutePath().normalize().toString().hashCode());
+    return Path.of("/tmp", "sluice-mariadb-" + hash + ".sock");
   }
 
   /** JDBC URL of the {@code cdc_lab} database. */

