@@ -376,19 +376,37 @@ class ComposeFilesTest {
     return files;
   }
 
-  /** Images of the FROM lines, leaving out earlier stages used as a base. */
-  private static List<String> fromImages(Path dockerfile) throws IOException {
+  /**
+   * Images of the FROM lines, leaving out earlier stages used as a base. A base image given by a
+   * build argument ({@code FROM ${MAVEN_IMAGE}}) counts as its {@code ARG} default: what compose
+   * builds on.
+   */
+  static List<String> fromImages(Path dockerfile) throws IOException {
     List<String> images = new ArrayList<>();
     List<String> stages = new ArrayList<>();
+    Map<String, String> argDefaults = new LinkedHashMap<>();
+    Pattern arg = Pattern.compile("^ARG\\s+(\\w+)=(\\S+)\\s*$", Pattern.CASE_INSENSITIVE);
     Pattern from =
         Pattern.compile(
             "^FROM\\s+(?:--platform=\\S+\\s+)?(\\S+)(?:\\s+AS\\s+(\\S+))?\\s*$",
             Pattern.CASE_INSENSITIVE);
     for (String line : Files.readAllLines(dockerfile)) {
+      Matcher a = arg.matcher(line.strip());
+      if (a.matches()) {
+        argDefaults.put(a.group(1), a.group(2));
+      }
       Matcher m = from.matcher(line.strip());
       if (m.matches()) {
-        if (!stages.contains(m.group(1))) {
-          images.add(m.group(1));
+        String image = m.group(1);
+        Matcher variable = Pattern.compile("^\\$\\{(\\w+)}$").matcher(image);
+        if (variable.matches()) {
+          image = argDefaults.get(variable.group(1));
+          assertThat(image)
+              .as("%s: FROM ${%s} has an ARG default", dockerfile, variable.group(1))
+              .isNotNull();
+        }
+        if (!stages.contains(image)) {
+          images.add(image);
         }
         if (m.group(2) != null) {
           stages.add(m.group(2));
