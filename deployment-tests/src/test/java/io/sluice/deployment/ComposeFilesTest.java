@@ -207,6 +207,11 @@ class ComposeFilesTest {
     assertThat(capture.getInt(CaptureConfig.ADMIN_PORT_CONFIG)).isPositive();
     assertThat(capture.getString(CaptureConfig.BOOTSTRAP_SERVERS_CONFIG))
         .isEqualTo(INTERNAL_BOOTSTRAP);
+    // Every table the lab workload writes (sluice load, sluice verify's baseline) is captured:
+    // with only cdc_lab.orders, the README's poison-dlq run against compose waited in vain for
+    // customers, order_items and audit_log to reach the lake.
+    assertThat(capture.getString(CaptureConfig.DATABASE_INCLUDE_LIST_CONFIG)).isEqualTo("cdc_lab");
+    assertThat(capture.getString(CaptureConfig.TABLE_INCLUDE_LIST_CONFIG)).isBlank();
 
     RouterConfig router = new RouterConfig(properties("sluice/router.properties"));
     assertThat(router.getInt(RouterConfig.METRICS_PORT_CONFIG)).isPositive();
