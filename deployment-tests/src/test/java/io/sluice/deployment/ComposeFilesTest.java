@@ -286,6 +286,13 @@ class ComposeFilesTest {
     assertThat(script)
         .contains(StackLayout.DEFAULT.upsertSink(), StackLayout.DEFAULT.changelogSink())
         .contains("CONTROL_TOPIC=" + StackLayout.DEFAULT.icebergControlTopic())
+        // The namespace is created in the sinks' own catalog.
+        .contains(
+            "CATALOG=${SLUICE_CATALOG_URL-"
+                + JSON.readTree(COMPOSE.resolve("connect/sluice-changelog-sink.json").toFile())
+                    .path("iceberg.catalog.uri")
+                    .asText()
+                + "}")
         .doesNotContain(StackLayout.DEFAULT.cleanTopic())
         .contains(
             "COORDINATOR_GROUP="
