@@ -1,11 +1,14 @@
-# syntax=docker/dockerfile:1
 # The Kafka Connect worker of compose (context: the repo root): Apache Kafka 4.1.1's own Connect
 # runtime with two plugin directories under /opt/connect-plugins:
 #   sluice-connect-plugins/  the Sluice plugin zip (upsert sink, RegistryAvroConverter), plus
 #                            S3FileIO for its catalog: iceberg-aws with its runtime dependencies
 #                            and the AWS SDK bundle (see connect/sluice-plugin-s3/pom.xml);
 #   iceberg-kafka-connect/   the Apache Iceberg sink runtime (see connect/iceberg-runtime/pom.xml).
-FROM maven:3.9.11-eclipse-temurin-17 AS build
+# The base images are build arguments only so that scripts/test-compose can build on stand-ins
+# (compose/standins/); compose builds on these defaults.
+ARG MAVEN_IMAGE=maven:3.9.11-eclipse-temurin-17
+ARG KAFKA_IMAGE=apache/kafka:4.1.1
+FROM ${MAVEN_IMAGE} AS build
 WORKDIR /src
 # Every module's pom must be there for the reactor; the .dockerignore beside this file
 # leaves out build output and local state.
@@ -23,10 +26,16 @@ RUN --mount=type=cache,target=/root/.m2,sharing=locked \
       -DincludeScope=runtime -DexcludeGroupIds=org.slf4j \
       -DoutputDirectory=/opt/connect-plugins/sluice-connect-plugins/lib
 
-FROM apache/kafka:4.1.1
+FROM ${KAFKA_IMAGE}
 USER root
-# curl for the healthcheck and the connector registration (compose service connect-init).
-RUN apk add --no-cache curl
+# curl for the healthcheck and the connector registration (compose service connect-init): apk on
+# the apache/kafka image (Alpine), apt-get on a Debian-based one (the stand-in of test-compose).
+RUN if command -v apk >/dev/null; then \
+      apk add --no-cache curl; \
+    else \
+      apt-get update && apt-get install -y --no-install-recommends curl \
+      && rm -rf /var/lib/apt/lists/*; \
+    fi
 COPY --from=build --chown=appuser:appuser /opt/connect-plugins /opt/connect-plugins
 USER appuser
 ENV KAFKA_HEAP_OPTS="-Xmx768m"

@@ -1,8 +1,11 @@
-# syntax=docker/dockerfile:1
 # The Sluice image of the router, the capture and the monitor, built from this repository (context:
 # the repo root). One image, three services: compose picks the main class. It also carries the
 # operator's `sluice` command (dlq, reconcile, table, monitor): /usr/local/bin/sluice.
-FROM maven:3.9.11-eclipse-temurin-17 AS build
+# The base images are build arguments only so that scripts/test-compose can build on stand-ins
+# (compose/standins/); compose builds on these defaults.
+ARG MAVEN_IMAGE=maven:3.9.11-eclipse-temurin-17
+ARG JRE_IMAGE=eclipse-temurin:17.0.16_8-jre
+FROM ${MAVEN_IMAGE} AS build
 WORKDIR /src
 # Every module's pom must be there for the reactor; the .dockerignore beside this file
 # leaves out build output and local state.
@@ -13,7 +16,7 @@ RUN --mount=type=cache,target=/root/.m2,sharing=locked \
  && mvn -B -q -f compose/sluice/pom.xml dependency:copy-dependencies \
       -DincludeScope=runtime -DoutputDirectory=/opt/sluice/lib
 
-FROM eclipse-temurin:17.0.16_8-jre
+FROM ${JRE_IMAGE}
 # curl for the compose healthchecks.
 RUN apt-get update \
  && apt-get install -y --no-install-recommends curl \

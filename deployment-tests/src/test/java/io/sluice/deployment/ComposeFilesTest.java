@@ -207,6 +207,11 @@ class ComposeFilesTest {
     assertThat(capture.getInt(CaptureConfig.ADMIN_PORT_CONFIG)).isPositive();
     assertThat(capture.getString(CaptureConfig.BOOTSTRAP_SERVERS_CONFIG))
         .isEqualTo(INTERNAL_BOOTSTRAP);
+    // Every table the lab workload writes (sluice load, sluice verify's baseline) is captured:
+    // with only cdc_lab.orders, the README's poison-dlq run against compose waited in vain for
+    // customers, order_items and audit_log to reach the lake.
+    assertThat(capture.getString(CaptureConfig.DATABASE_INCLUDE_LIST_CONFIG)).isEqualTo("cdc_lab");
+    assertThat(capture.getString(CaptureConfig.TABLE_INCLUDE_LIST_CONFIG)).isBlank();
 
     RouterConfig router = new RouterConfig(properties("sluice/router.properties"));
     assertThat(router.getInt(RouterConfig.METRICS_PORT_CONFIG)).isPositive();
@@ -281,6 +286,13 @@ class ComposeFilesTest {
     assertThat(script)
         .contains(StackLayout.DEFAULT.upsertSink(), StackLayout.DEFAULT.changelogSink())
         .contains("CONTROL_TOPIC=" + StackLayout.DEFAULT.icebergControlTopic())
+        // The namespace is created in the sinks' own catalog.
+        .contains(
+            "CATALOG=${SLUICE_CATALOG_URL-"
+                + JSON.readTree(COMPOSE.resolve("connect/sluice-changelog-sink.json").toFile())
+                    .path("iceberg.catalog.uri")
+                    .asText()
+                + "}")
         .doesNotContain(StackLayout.DEFAULT.cleanTopic())
         .contains(
             "COORDINATOR_GROUP="
@@ -376,19 +388,37 @@ class ComposeFilesTest {
     return files;
   }
 
-  /** Images of the FROM lines, leaving out earlier stages used as a base. */
-  private static List<String> fromImages(Path dockerfile) throws IOException {
+  /**
+   * Images of the FROM lines, leaving out earlier stages used as a base. A base image given by a
+   * build argument ({@code FROM ${MAVEN_IMAGE}}) counts as its {@code ARG} default: what compose
+   * builds on.
+   */
+  static List<String> fromImages(Path dockerfile) throws IOException {
     List<String> images = new ArrayList<>();
     List<String> stages = new ArrayList<>();
+    Map<String, String> argDefaults = new LinkedHashMap<>();
+    Pattern arg = Pattern.compile("^ARG\\s+(\\w+)=(\\S+)\\s*$", Pattern.CASE_INSENSITIVE);
     Pattern from =
         Pattern.compile(
             "^FROM\\s+(?:--platform=\\S+\\s+)?(\\S+)(?:\\s+AS\\s+(\\S+))?\\s*$",
             Pattern.CASE_INSENSITIVE);
     for (String line : Files.readAllLines(dockerfile)) {
+      Matcher a = arg.matcher(line.strip());
+      if (a.matches()) {
+        argDefaults.put(a.group(1), a.group(2));
+      }
       Matcher m = from.matcher(line.strip());
       if (m.matches()) {
-        if (!stages.contains(m.group(1))) {
-          images.add(m.group(1));
+        String image = m.group(1);
+        Matcher variable = Pattern.compile("^\\$\\{(\\w+)}$").matcher(image);
+        if (variable.matches()) {
+          image = argDefaults.get(variable.group(1));
+          assertThat(image)
+              .as("%s: FROM ${%s} has an ARG default", dockerfile, variable.group(1))
+              .isNotNull();
+        }
+        if (!stages.contains(image)) {
+          images.add(image);
         }
         if (m.group(2) != null) {
           stages.add(m.group(2));
