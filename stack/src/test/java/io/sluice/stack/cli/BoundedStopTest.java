@@ -1,6 +1,7 @@
 package io.sluice.stack.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 import java.time.Duration;
 import java.util.concurrent.CountDownLatch;
@@ -57,6 +58,8 @@ class BoundedStopTest {
             "stuck-for-test");
     stuck.start();
     try {
+      // Started is not yet waiting: the stack is read once the thread is parked in the latch.
+      await().atMost(Duration.ofSeconds(10)).until(() -> stuck.getState() == Thread.State.WAITING);
       assertThat(BoundedStop.stacksOf(java.util.List.of("stuck-for-test")))
           .contains("thread stuck-for-test (WAITING)")
           .contains("CountDownLatch.await");
