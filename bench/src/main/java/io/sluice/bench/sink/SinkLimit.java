@@ -182,13 +182,7 @@ final class SinkLimit implements AutoCloseable {
   private GenericRecord[] decode(ConsumerRecord<byte[], byte[]> record) {
     if (record.key() == null) {
       throw new IllegalStateException(
-          "the record at "
-              + record.topic()
-              + "-"
-              + record.partition()
-              + " offset "
-              + record.offset()
-              + " has no key: the limit takes keyed change events only");
+          where(record) + " has no key: the limit takes keyed change events only");
     }
     GenericRecord key = reader.read(record.key(), record.partition(), record.offset());
     GenericRecord value =
@@ -203,16 +197,7 @@ final class SinkLimit implements AutoCloseable {
     try {
       return rows.change(keyAndValue[0], keyAndValue[1]);
     } catch (RuntimeException e) {
-      throw new IllegalStateException(
-          "the record at "
-              + record.topic()
-              + "-"
-              + record.partition()
-              + " offset "
-              + record.offset()
-              + ": "
-              + e.getMessage(),
-          e);
+      throw new IllegalStateException(where(record) + ": " + e.getMessage(), e);
     }
   }
 
@@ -220,5 +205,15 @@ final class SinkLimit implements AutoCloseable {
   public void close() {
     consumer.close(Duration.ofSeconds(5));
     upsert.release();
+  }
+
+  /** {@code the record at <topic>-<partition> offset <offset>}, for error messages. */
+  private static String where(ConsumerRecord<byte[], byte[]> record) {
+    return "the record at "
+        + record.topic()
+        + "-"
+        + record.partition()
+        + " offset "
+        + record.offset();
   }
 }
