@@ -10,7 +10,8 @@ import picocli.CommandLine.Spec;
     name = "table",
     mixinStandardHelpOptions = true,
     description =
-        "Reads Iceberg tables of the lakehouse (catalog from the ready file or --catalog-uri):"
+        "Reads Iceberg tables of the lakehouse (catalog from the ready file, or --catalog-uri and"
+            + " --catalog):"
             + " the tables there are, rows as Iceberg's own reader sees them, and snapshots with"
             + " their summaries.",
     subcommands = {TableListCommand.class, TableScanCommand.class, TableSnapshotsCommand.class})

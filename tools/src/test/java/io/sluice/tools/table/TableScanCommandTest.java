@@ -138,7 +138,33 @@ class TableScanCommandTest {
     assertThat(run("list", "nowhere").exitCode).isNotZero();
   }
 
+  @Test
+  void catalogPropertiesAloneNameTheCatalog() {
+    List<String> args = new java.util.ArrayList<>(List.of("list", "cdc_lab"));
+    catalog.forEach(
+        (key, value) -> {
+          if (!key.equals(Catalogs.NAME)) {
+            args.addAll(List.of("--catalog", key + "=" + value));
+          }
+        });
+    args.addAll(List.of("--ready-file", dir.resolve("no-such-ready.json").toString()));
+    Scan listed = execute(args);
+
+    assertThat(listed.exitCode).as(listed.err).isZero();
+    assertThat(listed.out).contains("cdc_lab.orders_current");
+  }
+
   private record Scan(int exitCode, String out, String err) {}
+
+  private Scan execute(List<String> args) {
+    StringWriter out = new StringWriter();
+    StringWriter err = new StringWriter();
+    CommandLine cli = new CommandLine(new TableCommand());
+    cli.setOut(new PrintWriter(out, true));
+    cli.setErr(new PrintWriter(err, true));
+    int exit = cli.execute(args.toArray(String[]::new));
+    return new Scan(exit, out.toString(), err.toString());
+  }
 
   private Scan run(String command, String... options) {
     StringWriter out = new StringWriter();
