@@ -36,7 +36,11 @@ final class KeylessTables {
 
   /** True, after counting it (and warning on its table's first), when {@code record} is keyless. */
   boolean skip(SinkRecord record) {
-    if (!keyFromRecord || record.key() != null || record.keySchema() != null) {
+    // ByteArrayConverter (the direct path) gives a null key an optional bytes schema.
+    if (!keyFromRecord
+        || record.key() != null
+        || (record.keySchema() != null
+            && record.keySchema().type() != org.apache.kafka.connect.data.Schema.Type.BYTES)) {
       return false;
     }
     metrics.keyless(record.topic());

@@ -5,10 +5,12 @@ import io.sluice.connect.upsert.commit.OffsetFenceException;
 import io.sluice.connect.upsert.commit.PendingChanges;
 import io.sluice.connect.upsert.commit.UpsertCommitter;
 import io.sluice.connect.upsert.config.ErrorTolerance;
+import io.sluice.connect.upsert.config.InputFormat;
 import io.sluice.connect.upsert.config.UpsertSinkConfig;
 import io.sluice.connect.upsert.error.RecordRejectedException;
 import io.sluice.connect.upsert.event.ChangeEvent;
 import io.sluice.connect.upsert.event.ChangeExtractor;
+import io.sluice.connect.upsert.event.WireChangeExtractor;
 import io.sluice.connect.upsert.index.KeyIndexLimits;
 import io.sluice.connect.upsert.maintenance.SinkMaintenance;
 import io.sluice.connect.upsert.metrics.SinkMetrics;
@@ -19,12 +21,15 @@ import io.sluice.connect.upsert.quarantine.Rejections;
 import io.sluice.connect.upsert.table.TableNames;
 import io.sluice.connect.upsert.table.TableResolver;
 import io.sluice.lake.Catalogs;
+import io.sluice.schema.connect.ConnectAvroCodec;
+import io.sluice.schema.registry.HttpSchemaRegistryClient;
 import java.io.IOException;
 import java.time.Duration;
 import java.util.Collection;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.locks.Lock;
 import java.util.concurrent.locks.ReentrantLock;
 import org.apache.iceberg.catalog.Catalog;
@@ -72,6 +77,10 @@ public class UpsertSinkTask extends SinkTask {
   private TableNames names;
   private UpsertSinkConfig config;
   private ChangeExtractor extractor;
+
+  /** The direct path ({@code schema.registry.url}); null when the converters decode. */
+  private WireChangeExtractor wire;
+
   private UpsertCommitter committer;
   private TableResolver tables;
   private KeylessTables keyless;
@@ -102,6 +111,14 @@ public class UpsertSinkTask extends SinkTask {
     config = new UpsertSinkConfig(props);
     extractor =
         new ChangeExtractor(config.inputFormat(), config.flatOpField(), config.primaryKeyFields());
+    wire =
+        config.schemaRegistryUrl().isEmpty()
+            ? null
+            : new WireChangeExtractor(
+                extractor,
+                new ConnectAvroCodec(HttpSchemaRegistryClient.create(config.schemaRegistryUrl())),
+                config.inputFormat() == InputFormat.DEBEZIUM,
+                config.primaryKeyFields());
     Catalog catalog = openCatalog(config);
     tables =
         new TableResolver(
@@ -209,6 +226,10 @@ public class UpsertSinkTask extends SinkTask {
 
   @Override
   public void put(Collection<SinkRecord> records) {
+    if (wire != null) {
+      // A registry outage fails the batch here, before any of it is taken: Connect offers it again.
+      wire.resolveSchemas(records);
+    }
     for (SinkRecord record : records) {
       TopicPartition tp = new TopicPartition(record.topic(), record.kafkaPartition());
       Long committed = held.get(tp);
@@ -226,7 +247,7 @@ public class UpsertSinkTask extends SinkTask {
       }
       ChangeEvent event;
       try {
-        event = extractor.extract(record).orElse(null);
+        event = extract(record).orElse(null);
         metrics.received(record.topic(), event);
       } catch (RecordRejectedException e) {
         rejections.reject(record.topic(), record.kafkaPartition(), record.kafkaOffset(), e);
@@ -235,6 +256,26 @@ public class UpsertSinkTask extends SinkTask {
       pending.add(tp, record.kafkaOffset(), event);
     }
     commitIfDue();
+  }
+
+  private Optional<ChangeEvent> extract(SinkRecord record) {
+    if (WireChangeExtractor.takes(record)) {
+      if (wire == null) {
+        throw new DataException(
+            "record at topic "
+                + record.topic()
+                + " partition "
+                + record.kafkaPartition()
+                + " offset "
+                + record.kafkaOffset()
+                + " arrives as bytes: set "
+                + UpsertSinkConfig.SCHEMA_REGISTRY_URL_CONFIG
+                + " for the sink to decode Confluent-wire Avro itself, or a converter that"
+                + " decodes it (e.g. io.sluice.connect.converter.RegistryAvroConverter)");
+      }
+      return wire.extract(record);
+    }
+    return extractor.extract(record);
   }
 
   /**

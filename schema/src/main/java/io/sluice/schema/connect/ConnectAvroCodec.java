@@ -109,6 +109,27 @@ public final class ConnectAvroCodec {
     if (bytes == null) {
       return SchemaAndValue.NULL;
     }
+    return toConnect(decodeAvro(topic, bytes));
+  }
+
+  /**
+   * Wire bytes decoded to Avro's generic representation, not yet Connect data.
+   *
+   * @param schemaId the writer schema's registry id
+   * @param value a {@code GenericRecord} for a record schema, else Avro's value of the schema
+   */
+  public record Decoded(int schemaId, org.apache.avro.Schema writerSchema, Object value) {}
+
+  /**
+   * Decodes Confluent-wire Avro with the writer schema from the registry, checked against the bytes
+   * as {@link #decode} does, into Avro's generic data: for a consumer that reads the values itself
+   * (the upsert sink's direct path); {@link #toConnect} gives the Connect data {@link #decode}
+   * would.
+   *
+   * @throws DataException when the bytes are not wire format, do not decode, or leave bytes over
+   * @throws io.sluice.schema.registry.RegistryException when the registry cannot give the schema
+   */
+  public Decoded decodeAvro(String topic, byte[] bytes) {
     int id = WireFormat.schemaId(bytes);
     org.apache.avro.Schema writerSchema = registry.schemaById(id);
     BinaryDecoder decoder =
@@ -142,7 +163,28 @@ public final class ConnectAvroCodec {
               + e.getClass().getSimpleName(),
           e);
     }
-    return avroData.toConnectData(writerSchema, value, null);
+    return new Decoded(id, writerSchema, value);
+  }
+
+  /**
+   * The writer schema of registry id {@code id} (cached by the registry client).
+   *
+   * @throws io.sluice.schema.registry.RegistryException when the registry cannot give it
+   */
+  public org.apache.avro.Schema writerSchema(int id) {
+    return registry.schemaById(id);
+  }
+
+  /** The Connect data {@code decoded} is, as {@link #decode} gives it. */
+  public SchemaAndValue toConnect(Decoded decoded) {
+    return avroData.toConnectData(decoded.writerSchema(), decoded.value(), null);
+  }
+
+  /**
+   * The Connect schema of Avro {@code schema}, as {@link #decode} gives it (cached by Apicurio).
+   */
+  public Schema connectSchema(org.apache.avro.Schema schema) {
+    return avroData.toConnectSchema(schema);
   }
 
   private Writer writer(String subject, Schema schema) {

@@ -430,7 +430,7 @@ public final class UpsertCommitter implements Closeable {
         new IdentityHashMap<>();
     for (ChangeEvent event : events) {
       if (event.operation() == Operation.UPSERT) {
-        firstByRowSchema.putIfAbsent(event.row().schema(), event);
+        firstByRowSchema.putIfAbsent(event.rowSchema(), event);
       }
     }
     Optional<Table> existing = tables.find(id);
@@ -444,10 +444,10 @@ public final class UpsertCommitter implements Closeable {
     for (ChangeEvent event : firstByRowSchema.values()) {
       try {
         Schema schema =
-            IcebergSchemas.tableSchema(event.row().schema(), event.key().schema(), excludedField);
+            IcebergSchemas.tableSchema(event.rowSchema(), event.keySchema(), excludedField);
         table = tables.prepare(id, schema);
       } catch (RecordRejectedException e) {
-        refused.put(event.row().schema(), e);
+        refused.put(event.rowSchema(), e);
         log.warn(
             "Table {} cannot take rows of the schema of the record at {}: {}",
             id,
@@ -468,7 +468,7 @@ public final class UpsertCommitter implements Closeable {
       List<ChangeEvent> kept = new ArrayList<>(events.size());
       for (ChangeEvent event : events) {
         RecordRejectedException why =
-            event.operation() == Operation.UPSERT ? refused.get(event.row().schema()) : null;
+            event.operation() == Operation.UPSERT ? refused.get(event.rowSchema()) : null;
         if (why != null) {
           rejections.reject(
               event.topic(),

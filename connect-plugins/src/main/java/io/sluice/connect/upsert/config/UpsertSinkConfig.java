@@ -53,6 +53,17 @@ public final class UpsertSinkConfig extends AbstractConfig {
           + " (from the record key, else from the `before` image), tombstones are skipped. `flat`:"
           + " values are rows; `flat.op.field` says which are deletes.";
 
+  public static final String SCHEMA_REGISTRY_URL_CONFIG = "schema.registry.url";
+  public static final String SCHEMA_REGISTRY_URL_DOC =
+      "The direct path: the schema registry of the Confluent-wire Avro the topics carry. With the"
+          + " connector's `key.converter` and `value.converter` set to"
+          + " `org.apache.kafka.connect.converters.ByteArrayConverter`, the sink decodes the bytes"
+          + " itself with the registry's writer schemas (cached by id) straight into table rows,"
+          + " without Connect data per record; a record whose bytes do not decode is quarantined"
+          + " with them (SINK_CONVERSION_FAILED) and an unreachable registry is retried. Empty:"
+          + " the connector's converters decode (e.g. Sluice's RegistryAvroConverter), and a"
+          + " record that arrives as bytes fails the task naming this key.";
+
   public static final String FLAT_OP_FIELD_CONFIG = "flat.op.field";
   public static final String FLAT_OP_FIELD_DEFAULT = "__op";
   public static final String FLAT_OP_FIELD_DOC =
@@ -268,6 +279,11 @@ public final class UpsertSinkConfig extends AbstractConfig {
   }
 
   /** Configured primary-key columns, empty when the record key gives them. */
+  /** {@value #SCHEMA_REGISTRY_URL_CONFIG}; empty when the direct path is off. */
+  public String schemaRegistryUrl() {
+    return getString(SCHEMA_REGISTRY_URL_CONFIG).strip();
+  }
+
   public List<String> primaryKeyFields() {
     return getList(PRIMARY_KEY_FIELDS_CONFIG);
   }
@@ -460,6 +476,16 @@ public final class UpsertSinkConfig extends AbstractConfig {
         ++order,
         Width.SHORT,
         "Input format");
+    def.define(
+        SCHEMA_REGISTRY_URL_CONFIG,
+        Type.STRING,
+        "",
+        Importance.MEDIUM,
+        SCHEMA_REGISTRY_URL_DOC,
+        GROUP_INPUT,
+        ++order,
+        Width.LONG,
+        "Schema registry (direct path)");
     def.define(
         FLAT_OP_FIELD_CONFIG,
         Type.STRING,

@@ -198,7 +198,8 @@ public final class ChangeExtractor {
     return key;
   }
 
-  private Schema keySchema(SinkRecord record, Schema source, String what) {
+  /** The key schema of {@code primary.key.fields} in {@code source} (cached by its identity). */
+  Schema keySchema(SinkRecord record, Schema source, String what) {
     synchronized (keySchemas) {
       Schema cached = keySchemas.get(source);
       if (cached != null) {

@@ -43,6 +43,8 @@ public final class RecordConverter {
 
   private final org.apache.iceberg.Schema schema;
   private final org.apache.iceberg.Schema keySchema;
+  private AvroRowConverter avro;
+  private String avroExcludedField;
 
   public RecordConverter(org.apache.iceberg.Schema tableSchema) {
     this.schema = tableSchema;
@@ -52,6 +54,18 @@ public final class RecordConverter {
   /** The identifier (primary-key) columns: the schema of equality deletes. */
   public org.apache.iceberg.Schema keySchema() {
     return keySchema;
+  }
+
+  /**
+   * The converter of the same table schema for Avro rows (the sink's direct path); one per
+   * converter and excluded field, its compiled columns kept.
+   */
+  public AvroRowConverter avro(String excludedField) {
+    if (avro == null || !java.util.Objects.equals(avroExcludedField, excludedField)) {
+      avro = new AvroRowConverter(schema, keySchema, excludedField);
+      avroExcludedField = excludedField;
+    }
+    return avro;
   }
 
   /**
@@ -258,6 +272,15 @@ public final class RecordConverter {
 
   private static Object toTimestamp(
       Types.TimestampType type, Schema schema, Object value, String path) {
+    return toTimestamp(type, schema.name(), value, path);
+  }
+
+  /**
+   * A timestamp column's value from a string (ISO, with offset), a {@code java.util.Date}, or a
+   * number in the unit {@code schemaName} gives (Debezium's micro and nano timestamps; else ms).
+   */
+  static Object toTimestamp(
+      Types.TimestampType type, String schemaName, Object value, String path) {
     Instant instant;
     if (value instanceof String text) {
       OffsetDateTime parsed;
@@ -279,7 +302,7 @@ public final class RecordConverter {
       instant = date.toInstant();
     } else {
       long n = ((Number) value).longValue();
-      String name = schema.name() == null ? "" : schema.name();
+      String name = schemaName == null ? "" : schemaName;
       instant =
           switch (name) {
             case DEBEZIUM_MICRO_TIMESTAMP ->

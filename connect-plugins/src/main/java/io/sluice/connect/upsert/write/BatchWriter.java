@@ -1,7 +1,9 @@
 package io.sluice.connect.upsert.write;
 
+import io.sluice.connect.upsert.event.AvroChange;
 import io.sluice.connect.upsert.event.ChangeEvent;
 import io.sluice.connect.upsert.event.Operation;
+import io.sluice.connect.upsert.types.AvroRowConverter;
 import io.sluice.connect.upsert.types.RecordConverter;
 import java.io.IOException;
 import java.nio.ByteBuffer;
@@ -73,11 +75,31 @@ public final class BatchWriter {
    */
   public static Converted convert(
       RecordConverter converter, ChangeEvent event, String excludedField) {
+    AvroChange avro = event.avro();
+    if (avro != null) {
+      Converted direct = direct(converter.avro(excludedField), event.operation(), avro);
+      // Not covered by the direct conversion (or a value it cannot take): the Connect data
+      // decide, rows and errors alike.
+      return direct != null ? direct : convert(converter, avro.asConnect().get(), excludedField);
+    }
     if (event.operation() == Operation.UPSERT) {
       return new Converted(
           converter.row(event.row(), event.key(), excludedField), converter.key(event.key()), null);
     }
     return new Converted(null, converter.key(event.key()), converter.keyAsRow(event.key()));
+  }
+
+  private static Converted direct(AvroRowConverter rows, Operation operation, AvroChange avro) {
+    Record key = rows.key(avro.keySource());
+    if (key == null) {
+      return null;
+    }
+    if (operation == Operation.UPSERT) {
+      Record row = rows.row(avro.row(), avro.keySource());
+      return row == null ? null : new Converted(row, key, null);
+    }
+    Record keyAsRow = rows.keyAsRow(avro.keySource());
+    return keyAsRow == null ? null : new Converted(null, key, keyAsRow);
   }
 
   /**
