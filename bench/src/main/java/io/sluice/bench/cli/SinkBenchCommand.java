@@ -83,6 +83,16 @@ final class SinkBenchCommand implements Callable<Integer> {
   long pacedSeconds;
 
   @Option(
+      names = "--upsert-path",
+      defaultValue = "direct",
+      paramLabel = "direct|converter",
+      description =
+          "How the upsert sink reads the records: direct (ByteArrayConverter and the sink's"
+              + " schema.registry.url: it decodes the wire Avro itself) or converter (Sluice's"
+              + " RegistryAvroConverter makes Connect data first). Default: ${DEFAULT-VALUE}.")
+  String upsertPath;
+
+  @Option(
       names = "--no-limit",
       description = "Skip the limit phase (default: run it after the sinks).")
   boolean noLimit;
@@ -96,6 +106,10 @@ final class SinkBenchCommand implements Callable<Integer> {
   @Override
   public Integer call() {
     PrintWriter err = spec.commandLine().getErr();
+    if (!upsertPath.equals("direct") && !upsertPath.equals("converter")) {
+      throw new picocli.CommandLine.ParameterException(
+          spec.commandLine(), "--upsert-path is direct or converter, got '" + upsertPath + "'");
+    }
     Settings settings =
         new Settings(
             records,
@@ -105,7 +119,8 @@ final class SinkBenchCommand implements Callable<Integer> {
             pacedSeconds,
             Duration.ofSeconds(timeoutSeconds),
             preload,
-            !noLimit);
+            !noLimit,
+            upsertPath.equals("direct"));
     SinkBenchResult result =
         new SinkBench(
                 settings,
@@ -114,6 +129,7 @@ final class SinkBenchCommand implements Callable<Integer> {
                   err.flush();
                 })
             .run();
+    spec.commandLine().getOut().printf("upsert sink path: %s%n", upsertPath);
     print(spec.commandLine().getOut(), result);
     return result.passed() ? 0 : 1;
   }

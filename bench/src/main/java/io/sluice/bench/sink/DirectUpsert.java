@@ -79,7 +79,7 @@ final class DirectUpsert {
     this.clock = clock;
     this.merge =
         new MergeOnCommit(
-            config.taskId(), config.mergeMaxBytes(), config.maintenance().targetFileSizeBytes());
+            config.taskId(), config.mergeLimits(), config.maintenance().targetFileSizeBytes());
     this.positions =
         new PositionDeltaWriter(
             config.taskId(),

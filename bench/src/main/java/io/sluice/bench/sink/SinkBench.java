@@ -81,6 +81,8 @@ public final class SinkBench {
    * @param preload create every key before the backlog (untimed), so the backlog works on a table
    *     of K rows
    * @param limit run the limit after the sinks ({@link SinkLimit})
+   * @param direct run the upsert sink on its direct path (ByteArrayConverter, the sink decodes the
+   *     wire Avro itself); else with Sluice's converter
    */
   public record Settings(
       long records,
@@ -90,7 +92,21 @@ public final class SinkBench {
       long pacedSeconds,
       Duration timeout,
       boolean preload,
-      boolean limit) {
+      boolean limit,
+      boolean direct) {
+    /** On the converter path. */
+    public Settings(
+        long records,
+        long keys,
+        long commitIntervalMs,
+        double rate,
+        long pacedSeconds,
+        Duration timeout,
+        boolean preload,
+        boolean limit) {
+      this(records, keys, commitIntervalMs, rate, pacedSeconds, timeout, preload, limit, false);
+    }
+
     public Settings {
       if (records < 1) {
         throw new IllegalArgumentException("--records must be at least 1, got " + records);
@@ -374,8 +390,10 @@ public final class SinkBench {
   }
 
   private Map<String, String> upsertSinkConfig(SinkStack stack) {
-    return ConnectorConfigs.upsertSink(
-        TOPIC, stack.registryUrl(), stack.catalog(), settings.commitIntervalMs());
+    Map<String, String> config =
+        ConnectorConfigs.upsertSink(
+            TOPIC, stack.registryUrl(), stack.catalog(), settings.commitIntervalMs());
+    return settings.direct() ? ConnectorConfigs.directPath(config, stack.registryUrl()) : config;
   }
 
   private void createConnectors(SinkStack stack, Map<String, String> upsertSink) {
@@ -393,6 +411,13 @@ public final class SinkBench {
             TopicNames.DEFAULTS.dlqTopicOfRecordsIn(TOPIC)));
     client.awaitRunning(UPSERT_SINK, Duration.ofSeconds(60));
     client.awaitRunning(CHANGELOG_SINK, Duration.ofSeconds(60));
-    progress.accept(UPSERT_SINK + " and " + CHANGELOG_SINK + " RUNNING on " + TOPIC);
+    progress.accept(
+        UPSERT_SINK
+            + " ("
+            + (settings.direct() ? "direct path" : "converter path")
+            + ") and "
+            + CHANGELOG_SINK
+            + " RUNNING on "
+            + TOPIC);
   }
 }

@@ -53,9 +53,10 @@ class SinkBenchIT {
   }
 
   @Test
-  void aPreloadCreatesEveryKeyBeforeTheTimedBacklog() {
+  void aPreloadCreatesEveryKeyBeforeTheTimedBacklogOnTheDirectPath() {
     List<String> progress = new ArrayList<>();
-    Settings settings = new Settings(500, 300, 500, 200, 1, Duration.ofSeconds(120), true, false);
+    Settings settings =
+        new Settings(500, 300, 500, 200, 1, Duration.ofSeconds(120), true, false, true);
 
     SinkBenchResult result = new SinkBench(settings, progress::add).run();
 
@@ -69,5 +70,6 @@ class SinkBenchIT {
     assertThat(result.upserts().records()).as("the backlog alone is timed").isEqualTo(500);
     assertThat(progress).anyMatch(line -> line.startsWith("preloaded 300 keys in "));
     assertThat(result.limit()).as("--no-limit").isNull();
+    assertThat(progress).anyMatch(line -> line.contains("(direct path) and "));
   }
 }

@@ -142,7 +142,7 @@ public class UpsertSinkTask extends SinkTask {
             extractor.excludedField(),
             metrics,
             catalogTurns,
-            config.mergeMaxBytes(),
+            config.mergeLimits(),
             config.maintenance().targetFileSizeBytes(),
             new KeyIndexLimits(
                 config.keyIndexMaxBytes(),

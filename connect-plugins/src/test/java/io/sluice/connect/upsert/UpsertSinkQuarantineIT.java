@@ -20,6 +20,8 @@ import io.sluice.embedded.ConnectRestClient;
 import io.sluice.embedded.EmbeddedKafka;
 import io.sluice.embedded.connect.ConnectorConfigs;
 import io.sluice.schema.Subjects;
+import io.sluice.schema.connect.ConnectAvroCodec;
+import io.sluice.schema.registry.HttpSchemaRegistryClient;
 import io.sluice.schema.server.DevSchemaRegistry;
 import io.sluice.tools.dlq.DlqCommand;
 import io.sluice.tools.dlq.kafka.Coordinates;
@@ -47,10 +49,14 @@ import org.apache.iceberg.types.Types;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerConfig;
+import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.clients.producer.RecordMetadata;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.header.Header;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
+import org.apache.kafka.common.serialization.ByteArraySerializer;
 import org.apache.kafka.connect.data.Decimal;
 import org.apache.kafka.connect.data.Schema;
 import org.apache.kafka.connect.data.SchemaBuilder;
@@ -216,6 +222,62 @@ class UpsertSinkQuarantineIT {
   }
 
   @Test
+  void directPathQuarantinesBytesThatAreNotWireAvroAndWritesTheRest() throws Exception {
+    Lane lane = lane("it_q_direct");
+    producer.send(lane.topic, key(1), change("c", null, row(1, "a0")));
+    byte[] json = "{\"op\":\"c\",\"after\":{\"id\":2}}".getBytes(StandardCharsets.UTF_8);
+    RecordMetadata poison = sendBytes(lane.topic, key(2), json);
+    producer.send(lane.topic, key(3), change("c", null, row(3, "a3")));
+    producer.send(lane.topic, key(1), change("u", row(1, "a0"), row(1, "a1")));
+    producer.send(lane.topic, key(4), change("c", null, row(4, "a4")));
+    producer.send(lane.topic, key(4), change("d", row(4, "a4"), null));
+    lane.start(ConnectorConfigs.directPath(lane.config(Map.of()), registry.url()));
+
+    lane.awaitState("1=a1", "3=a3");
+    List<ConsumerRecord<byte[], byte[]>> all = lane.dlqRecords();
+    assertThat(all).as("DLQ records in %s", lane.dlq).hasSize(1);
+    DlqEnvelope quarantined = DlqEnvelope.fromJson(all.get(0).value());
+    assertThat(quarantined.errorCode()).isEqualTo("SINK_CONVERSION_FAILED");
+    assertThat(quarantined.originalOffset()).isEqualTo(poison.offset());
+    assertThat(quarantined.originalValue()).isEqualTo(json);
+    assertThat(quarantined.errorMessage())
+        .contains("offset " + poison.offset())
+        .contains("not Confluent-wire Avro")
+        .doesNotContain("after");
+    lane.assertRunning();
+  }
+
+  @Test
+  void directPathQuarantinesWhatTheConverterPathDoes() throws Exception {
+    Schema amountRow =
+        SchemaBuilder.struct()
+            .name("broker.cdc_lab.orders.Value")
+            .optional()
+            .field("id", Schema.INT32_SCHEMA)
+            .field("customer", Schema.OPTIONAL_STRING_SCHEMA)
+            .field(
+                "amount",
+                Decimal.builder(2).parameter("connect.decimal.precision", "10").optional().build())
+            .build();
+    Schema envelope = Envelopes.envelope(amountRow);
+    Lane lane = lane("it_q_direct_decimal");
+    producer.send(lane.topic, key(1), change(envelope, "c", null, amount(amountRow, 1, "19.90")));
+    RecordMetadata poison =
+        producer.send(
+            lane.topic, key(2), change(envelope, "c", null, amount(amountRow, 2, "123456789.01")));
+    RecordMetadata noChange = producer.send(lane.topic, key(5), change("t", null, null));
+    producer.send(lane.topic, key(3), change(envelope, "c", null, amount(amountRow, 3, "5.00")));
+    lane.start(ConnectorConfigs.directPath(lane.config(Map.of()), registry.url()));
+
+    lane.awaitState("1=a1", "3=a3");
+    assertThat(lane.amounts()).containsEntry(1, new BigDecimal("19.90"));
+    assertThat(lane.dlqIdOf(poison, "SINK_DECIMAL_OUT_OF_RANGE")).isNotNull();
+    assertThat(lane.dlqIdOf(noChange, "SINK_CONVERSION_FAILED")).isNotNull();
+    assertThat(lane.dlqRecords()).hasSize(2);
+    lane.assertRunning();
+  }
+
+  @Test
   void recordThatIsNoChangeIsQuarantinedAsConversionFailed() throws Exception {
     Lane lane = lane("it_q_conversion");
     producer.send(lane.topic, key(1), change("c", null, row(1, "a1")));
@@ -335,6 +397,23 @@ class UpsertSinkQuarantineIT {
         .build();
   }
 
+  /** Sends {@code value} as it is, {@code key} as wire Avro (a producer that is not Sluice's). */
+  private static RecordMetadata sendBytes(String topic, Struct key, byte[] value) throws Exception {
+    byte[] keyBytes =
+        new ConnectAvroCodec(HttpSchemaRegistryClient.create(registry.url()))
+            .encode(Subjects.of(topic, true), key.schema(), key);
+    Map<String, Object> config =
+        Map.of(
+            ProducerConfig.BOOTSTRAP_SERVERS_CONFIG,
+            kafka.bootstrapServers(),
+            ProducerConfig.ACKS_CONFIG,
+            "all");
+    try (KafkaProducer<byte[], byte[]> raw =
+        new KafkaProducer<>(config, new ByteArraySerializer(), new ByteArraySerializer())) {
+      return raw.send(new ProducerRecord<>(topic, keyBytes, value)).get();
+    }
+  }
+
   private static Struct amount(Schema schema, int id, String amount) {
     return new Struct(schema)
         .put("id", id)
@@ -390,7 +469,7 @@ class UpsertSinkQuarantineIT {
       rest.putConnector(connector, config);
     }
 
-    private Map<String, String> config(Map<String, String> extra) {
+    Map<String, String> config(Map<String, String> extra) {
       Map<String, String> config =
           new HashMap<>(
               ConnectorConfigs.upsertSink(topic, registry.url(), lake.catalogObject(), 500));

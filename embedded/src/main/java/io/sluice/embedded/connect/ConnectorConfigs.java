@@ -78,6 +78,27 @@ public final class ConnectorConfigs {
     return config;
   }
 
+  /** Connect's converter that passes the record bytes through (the upsert sink's direct path). */
+  public static final String BYTE_ARRAY_CONVERTER =
+      "org.apache.kafka.connect.converters.ByteArrayConverter";
+
+  /**
+   * {@code upsertSinkConfig} (of {@link #upsertSink} or {@link #upsertSinkByRegex}) on the sink's
+   * direct path: the worker passes the Confluent-wire bytes through ({@link #BYTE_ARRAY_CONVERTER})
+   * and the sink decodes them itself with the registry at {@code registryUrl}.
+   */
+  public static Map<String, String> directPath(
+      Map<String, String> upsertSinkConfig, String registryUrl) {
+    Map<String, String> config = new LinkedHashMap<>(upsertSinkConfig);
+    config
+        .keySet()
+        .removeIf(k -> k.startsWith("key.converter.") || k.startsWith("value.converter."));
+    config.put("key.converter", BYTE_ARRAY_CONVERTER);
+    config.put("value.converter", BYTE_ARRAY_CONVERTER);
+    config.put(CONVERTER_REGISTRY_URL, registryUrl);
+    return config;
+  }
+
   /**
    * {@link #upsertSink} following every topic {@code topicsRegex} matches (Connect's {@code
    * topics.regex}) instead of one, each into its own table ({@code <db>.<table>_current} from

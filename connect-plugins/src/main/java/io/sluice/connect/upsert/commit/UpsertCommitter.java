@@ -83,8 +83,8 @@ public final class UpsertCommitter implements Closeable {
    * @param excludedField a row field that is not a column (flat operation field), or null
    * @param metrics where commits are counted and timed
    * @param commits held while a commit reaches the catalog (shared with the task's maintenance)
-   * @param mergeMaxBytes batches touching at most this many bytes of data files are merged into
-   *     their partitions at commit ({@link MergeOnCommit}); 0 never
+   * @param mergeLimits which batches are merged into their partitions at commit ({@link
+   *     MergeOnCommit})
    * @param mergeTargetFileSizeBytes size of the data files a merge or a batch writes
    * @param keyIndexLimits how large one table's key index may grow ({@link KeyIndexes}); a heap
    *     limit of 0 writes every batch not merged with equality deletes
@@ -101,7 +101,7 @@ public final class UpsertCommitter implements Closeable {
       String excludedField,
       SinkMetrics metrics,
       Lock commits,
-      long mergeMaxBytes,
+      MergeOnCommit.Limits mergeLimits,
       long mergeTargetFileSizeBytes,
       KeyIndexLimits keyIndexLimits,
       double copyFraction) {
@@ -109,7 +109,7 @@ public final class UpsertCommitter implements Closeable {
     this.names = names;
     this.tables = tables;
     this.writer = new BatchWriter(taskId);
-    this.merge = new MergeOnCommit(taskId, mergeMaxBytes, mergeTargetFileSizeBytes);
+    this.merge = new MergeOnCommit(taskId, mergeLimits, mergeTargetFileSizeBytes);
     this.positions = new PositionDeltaWriter(taskId, mergeTargetFileSizeBytes, copyFraction);
     this.indexes = new KeyIndexes(keyIndexLimits);
     this.committer = new TableCommitter(connector, commits);

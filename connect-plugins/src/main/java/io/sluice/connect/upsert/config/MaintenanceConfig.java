@@ -34,6 +34,15 @@ public final class MaintenanceConfig {
           + " (docs/design.md#table-maintenance); 0 never merges.";
   static final long MERGE_MAX_BYTES_DEFAULT = 2L * 1024 * 1024;
 
+  public static final String MERGE_MAX_ROWS_PER_KEY_CONFIG = "maintenance.merge.max-rows-per-key";
+  public static final String MERGE_MAX_ROWS_PER_KEY_DOC =
+      "A batch is merged only when its partitions hold at most this many rows for each key it"
+          + " changes: past that, a merge rewrites many rows for every one it changes, and deletes"
+          + " by position (applied later by the rewrites below) cost less. As the sink keeps up"
+          + " with more records per commit, its batches grow and merging starts again. 0: no such"
+          + " limit (maintenance.merge.max-bytes alone decides).";
+  static final long MERGE_MAX_ROWS_PER_KEY_DEFAULT = 4;
+
   public static final String REWRITE_DELETE_FILES_CONFIG = "maintenance.rewrite.delete-files";
   public static final String REWRITE_DELETE_FILES_DOC =
       "A table partition whose equality deletes and partition-wide position deletes (deletes"
@@ -186,6 +195,17 @@ public final class MaintenanceConfig {
         ++order,
         Width.SHORT,
         "Merge at commit up to (bytes)");
+    def.define(
+        MERGE_MAX_ROWS_PER_KEY_CONFIG,
+        Type.LONG,
+        MERGE_MAX_ROWS_PER_KEY_DEFAULT,
+        Range.atLeast(0L),
+        Importance.LOW,
+        MERGE_MAX_ROWS_PER_KEY_DOC,
+        GROUP,
+        ++order,
+        Width.SHORT,
+        "Merge at commit up to (rows per key)");
     def.define(
         REWRITE_DELETE_FILES_CONFIG,
         Type.INT,

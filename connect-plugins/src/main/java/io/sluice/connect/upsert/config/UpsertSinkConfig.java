@@ -1,5 +1,6 @@
 package io.sluice.connect.upsert.config;
 
+import io.sluice.connect.upsert.write.MergeOnCommit;
 import io.sluice.contract.TopicNames;
 import io.sluice.observe.config.ConfigTable;
 import io.sluice.observe.config.Validators;
@@ -369,6 +370,15 @@ public final class UpsertSinkConfig extends AbstractConfig {
    */
   public long mergeMaxBytes() {
     return maintenanceEnabled() ? getLong(MaintenanceConfig.MERGE_MAX_BYTES_CONFIG) : 0;
+  }
+
+  /**
+   * When a batch is merged at commit: {@link #mergeMaxBytes()} and {@value
+   * MaintenanceConfig#MERGE_MAX_ROWS_PER_KEY_CONFIG}.
+   */
+  public MergeOnCommit.Limits mergeLimits() {
+    return new MergeOnCommit.Limits(
+        mergeMaxBytes(), getLong(MaintenanceConfig.MERGE_MAX_ROWS_PER_KEY_CONFIG));
   }
 
   /**

@@ -43,16 +43,19 @@ import org.slf4j.LoggerFactory;
  * what a read of the compacted table costs.
  *
  * <p>Only for batches whose touched partitions are small: the work is a read and a write of those
- * partitions at every commit. A batch that touches more than {@code maxBytes} of data files, or a
- * table whose live files are in more than one partition spec or that is partitioned by a column
- * that is not the key, is not merged ({@link #write} is empty) and goes the merge-on-read way
- * ({@link BatchWriter}: equality deletes, applied later by the table maintenance).
+ * partitions at every commit. A batch that touches more than {@code maxBytes} of data files, or
+ * more than {@code maxRowsPerKey} rows for each key it changes (the merge would rewrite many rows
+ * for each it changes), or a table whose live files are in more than one partition spec or that is
+ * partitioned by a column that is not the key, is not merged ({@link #write} is empty) and goes the
+ * merge-on-read way ({@link BatchWriter}: equality deletes, applied later by the table
+ * maintenance).
  */
 public final class MergeOnCommit {
   private static final Logger log = LoggerFactory.getLogger(MergeOnCommit.class);
 
   private final int taskId;
   private final long maxBytes;
+  private final long maxRowsPerKey;
   private final long targetFileSizeBytes;
   private long attempt;
 
@@ -69,13 +72,23 @@ public final class MergeOnCommit {
       long replacedBytes) {}
 
   /**
-   * @param taskId the Connect task index, part of every file name
+   * Which batches are merged.
+   *
    * @param maxBytes the most bytes of data files a batch may merge; 0 never merges
+   * @param maxRowsPerKey the most rows of data files a batch may merge per key it changes; 0 for no
+   *     such limit
+   */
+  public record Limits(long maxBytes, long maxRowsPerKey) {}
+
+  /**
+   * @param taskId the Connect task index, part of every file name
+   * @param limits which batches are merged
    * @param targetFileSizeBytes size of the merged data files
    */
-  public MergeOnCommit(int taskId, long maxBytes, long targetFileSizeBytes) {
+  public MergeOnCommit(int taskId, Limits limits, long targetFileSizeBytes) {
     this.taskId = taskId;
-    this.maxBytes = maxBytes;
+    this.maxBytes = limits.maxBytes();
+    this.maxRowsPerKey = limits.maxRowsPerKey();
     this.targetFileSizeBytes = targetFileSizeBytes;
   }
 
@@ -109,6 +122,8 @@ public final class MergeOnCommit {
     List<DataFile> replacedData = new ArrayList<>();
     Map<String, DeleteFile> replacedDeletes = new LinkedHashMap<>();
     long bytes = 0;
+    long rows = 0;
+    long maxRows = maxRowsPerKey > 0 ? maxRowsPerKey * batch.size() : Long.MAX_VALUE;
     if (base != null) {
       try (CloseableIterable<FileScanTask> tasks =
           table.newScan().useSnapshot(base.snapshotId()).filter(filter).planFiles()) {
@@ -118,7 +133,8 @@ public final class MergeOnCommit {
             return Optional.empty();
           }
           bytes += file.fileSizeInBytes();
-          if (bytes > maxBytes) {
+          rows += file.recordCount();
+          if (bytes > maxBytes || rows > maxRows) {
             return Optional.empty();
           }
           replacedData.add(file);

@@ -20,6 +20,7 @@ import io.sluice.connect.upsert.table.TableResolver;
 import io.sluice.connect.upsert.types.IcebergSchemas;
 import io.sluice.connect.upsert.types.RecordConverter;
 import io.sluice.connect.upsert.write.BatchWriter;
+import io.sluice.connect.upsert.write.MergeOnCommit;
 import io.sluice.connect.upsert.write.PositionDeltaWriter;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -230,6 +231,35 @@ class PositionCommitRaceIT {
         .containsEntry(UpsertCommitter.COMMIT_MODE, UpsertCommitter.MODE_POSITION_DELETES);
   }
 
+  @Test
+  void aBatchOfFewKeysOnATableOfManyRowsIsWrittenByPositionNotMerged() {
+    UpsertCommitter sink = sink(2, new MergeOnCommit.Limits(128L << 20, 4));
+    List<ChangeEvent> all = new java.util.ArrayList<>();
+    for (int id = 0; id < 100; id++) {
+      all.add(upsert(id, "v0"));
+    }
+    commit(sink, all);
+    String first = lake.table(TABLE).currentSnapshot().summary().get(UpsertCommitter.COMMIT_MODE);
+    commit(sink, all.subList(0, 10).stream().map(e -> upsert(id(e), "v1")).toList());
+    String fewKeys = lake.table(TABLE).currentSnapshot().summary().get(UpsertCommitter.COMMIT_MODE);
+    commit(sink, all.subList(0, 30).stream().map(e -> upsert(id(e), "v2")).toList());
+    String manyKeys =
+        lake.table(TABLE).currentSnapshot().summary().get(UpsertCommitter.COMMIT_MODE);
+
+    assertThat(first).as("a table without rows").isEqualTo(UpsertCommitter.MODE_MERGE);
+    assertThat(fewKeys)
+        .as("100 rows for 10 keys: 10 rows a key, past 4")
+        .isEqualTo(UpsertCommitter.MODE_POSITION_DELETES);
+    assertThat(manyKeys)
+        .as("110 data-file rows (10 of them deleted by position) for 30 keys")
+        .isEqualTo(UpsertCommitter.MODE_MERGE);
+    assertTableEqualsModel();
+  }
+
+  private static int id(ChangeEvent event) {
+    return ((Number) event.key().get("id")).intValue();
+  }
+
   private Iterable<Snapshot> ancestry() {
     Table table = lake.table(TABLE);
     return SnapshotUtil.ancestorsOf(table.currentSnapshot().snapshotId(), table::snapshot);
@@ -243,6 +273,10 @@ class PositionCommitRaceIT {
    * @param mergeMaxBytes partitions up to this size are merged at commit (0: never)
    */
   private UpsertCommitter sink(int format, long mergeMaxBytes) {
+    return sink(format, new MergeOnCommit.Limits(mergeMaxBytes, 0));
+  }
+
+  private UpsertCommitter sink(int format, MergeOnCommit.Limits mergeLimits) {
     TableNames names =
         new TableNames(
             Pattern.compile(UpsertSinkConfig.TABLE_TOPIC_REGEX_DEFAULT),
@@ -257,7 +291,7 @@ class PositionCommitRaceIT {
         null,
         new SinkMetrics(SinkMeters.disabled(), CONNECTOR, names),
         turns,
-        mergeMaxBytes,
+        mergeLimits,
         128L << 20,
         KeyIndexLimits.UNBOUNDED_HEAP,
         2);

@@ -203,6 +203,8 @@ final class Simulation {
     // index, or equality deletes only.
     int writeMode = random.nextInt(3);
     props.put("maintenance.merge.max-bytes", writeMode == 0 ? String.valueOf(2L << 20) : "0");
+    // The sim's batches are small beside its tables: merge whatever fits in the bytes.
+    props.put("maintenance.merge.max-rows-per-key", "0");
     // Some seeds index by position with a small limit and a topic of key churn: the index of the
     // keys ever seen passes it, the live keys are far within it.
     boolean churn = OTHER_WRITERS && writeMode != 2 && random.nextInt(3) == 0;
