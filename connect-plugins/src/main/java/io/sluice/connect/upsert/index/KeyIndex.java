@@ -330,7 +330,7 @@ final class KeyIndex {
     long keyBytes = arena == null ? 0 : liveKeyBytes();
     long bytes = Slots.bytes(capacity, longKeys) + keyBytes;
     boolean mapped = bytes > limits.heapBytes();
-    if (mapped && spillRefusal(bytes, bytes) != null) {
+    if (mapped && !mayRepackMapped(bytes)) {
       if (slots.mapped()) {
         minAbsentToRepack = 2 * (size - live);
         return;
@@ -474,7 +474,11 @@ final class KeyIndex {
     return false;
   }
 
-  /** Why the index cannot hold {@code bytes} in mapped files, mapping more; null when it can. */
+  /**
+   * Why the index cannot hold {@code bytes} in mapped files, mapping more; null when it can.
+   *
+   * @throws KeyIndexSpillException when the spill directory cannot be used
+   */
   private String spillRefusal(long bytes, long mapping) {
     if (!limits.spills()) {
       return "above key-index.max-bytes ("
@@ -488,7 +492,19 @@ final class KeyIndex {
           + limits.spillBytes()
           + ")";
     }
-    return spill.refusal(mapping);
+    return mapping(() -> spill.refusal(mapping));
+  }
+
+  /**
+   * Whether a re-pack may map {@code bytes}: not when a limit or the disk refuses, nor when the
+   * spill directory cannot be used now (the index goes on as it is and re-packs later).
+   */
+  private boolean mayRepackMapped(long bytes) {
+    try {
+      return spillRefusal(bytes, bytes) == null;
+    } catch (KeyIndexSpillException e) {
+      return false;
+    }
   }
 
   /**

@@ -19,9 +19,9 @@ import org.slf4j.LoggerFactory;
  * whose index would pass both, or cannot be built (a data file that is not Parquet), has none until
  * the task restarts (a larger limit needs a configuration change, which restarts it): its batches
  * are written with equality deletes, which the table maintenance converts. A spill file that cannot
- * be made ({@link KeyIndexSpillException}: a full disk, no file descriptor left) may pass: that
- * batch goes by equality deletes, and the index is built again at a later batch. Used on the task's
- * thread only.
+ * be made ({@link KeyIndexSpillException}: a full disk, no file descriptor left, a spill directory
+ * that cannot be used) may pass: that batch goes by equality deletes, and the index is built again
+ * at a later batch. Used on the task's thread only.
  */
 public final class KeyIndexes {
   private static final Logger log = LoggerFactory.getLogger(KeyIndexes.class);

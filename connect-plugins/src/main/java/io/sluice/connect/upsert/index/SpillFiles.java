@@ -49,26 +49,31 @@ final class SpillFiles {
   }
 
   /**
-   * Why {@code bytes} more cannot be mapped in the spill directory (made if missing): it cannot be
-   * used, or its disk has less free; null when they can.
+   * Why {@code bytes} more cannot be mapped in the spill directory (made if missing): its disk has
+   * less free; null when they can.
+   *
+   * @throws UncheckedIOException when the directory cannot be used (a plain file in its place, a
+   *     volume gone): a failure that may pass, as one of {@link #allocate}, not a limit
    */
   String refusal(long bytes) {
+    long usable;
     try {
       Files.createDirectories(dir);
-      long usable = Files.getFileStore(dir).getUsableSpace();
-      if (usable >= bytes) {
-        return null;
-      }
-      return "the spill directory "
-          + dir
-          + " has "
-          + usable
-          + " bytes free, the index needs "
-          + bytes
-          + " more";
+      usable = Files.getFileStore(dir).getUsableSpace();
     } catch (IOException e) {
-      return "cannot use the spill directory " + dir + " (" + e + ")";
+      throw new UncheckedIOException(
+          "cannot use the spill directory " + dir + " (key-index.spill.dir)", e);
     }
+    if (usable >= bytes) {
+      return null;
+    }
+    return "the spill directory "
+        + dir
+        + " has "
+        + usable
+        + " bytes free, the index needs "
+        + bytes
+        + " more";
   }
 
   /** A zero-filled buffer of {@code bytes} in a new file, in native byte order. */

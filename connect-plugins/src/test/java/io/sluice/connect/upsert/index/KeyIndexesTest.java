@@ -12,6 +12,7 @@ import ch.qos.logback.classic.spi.ILoggingEvent;
 import ch.qos.logback.core.read.ListAppender;
 import java.io.IOException;
 import java.nio.channels.FileChannel;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Optional;
@@ -155,6 +156,31 @@ class KeyIndexesTest {
     assertThat(attempts).hasValue(4);
     assertThat(current(indexes)).isPresent();
     assertThat(attempts).hasValue(5);
+  }
+
+  /**
+   * The spill directory is unusable for a while (replaced by a plain file, a volume gone): the
+   * index cannot be built, its batch goes by equality deletes, and once the directory is back the
+   * index is built again, without a restart.
+   */
+  @Test
+  void aSpillDirectoryUnusableForAWhileLeavesTheTableIndexedOnceItIsBack() throws IOException {
+    table.append(0, 100);
+    Path dir = spillDir.resolve("spill");
+    KeyIndexes indexes = new KeyIndexes(new KeyIndexLimits(1, 64L << 20, dir));
+    Files.writeString(dir, "not a directory");
+
+    assertThat(current(indexes)).as("while the directory is a file").isEmpty();
+    assertThat(warnings())
+        .singleElement()
+        .asString()
+        .startsWith("The key index of shop.orders_current could not map a spill file")
+        .contains("cannot use the spill directory " + dir, "built again at the next batch");
+
+    Files.delete(dir);
+    Files.createDirectory(dir);
+    assertThat(current(indexes)).as("once it is a directory again").isPresent();
+    assertThat(builds).hasValue(1);
   }
 
   private static FileChannel fullDisk() throws IOException {

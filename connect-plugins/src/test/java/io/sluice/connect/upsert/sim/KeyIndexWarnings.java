@@ -60,7 +60,9 @@ final class KeyIndexWarnings extends AppenderBase<ILoggingEvent> {
         && thread.equals(event.getThreadName())
         && event.getMessage().startsWith("The key index of")
         && args != null
-        && args.length >= 3) {
+        && args.length >= 3
+        && args[1] instanceof Number) {
+      // Not a spill file that could not be made ("could not map a spill file, {}"): a limit.
       heard.add(
           new GivenUp(
               String.valueOf(args[0]),

@@ -128,6 +128,14 @@ final class SimTask {
     sink.stop();
   }
 
+  /**
+   * The worker stops the task without closing its partitions first (a worker shutting down may skip
+   * {@code close}): no offsets are committed for them, and only {@code stop} runs.
+   */
+  void stopWithoutClose() {
+    sink.stop();
+  }
+
   /** The process dies: nothing more of this incarnation runs. */
   void crash() {
     maintenance.shutdownNow();

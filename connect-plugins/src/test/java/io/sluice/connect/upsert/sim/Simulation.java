@@ -132,6 +132,11 @@ final class Simulation {
   private long keyIndexLimit;
   private final KeyIndexWarnings indexWarnings = new KeyIndexWarnings();
   private int externalValues;
+  // Seeds whose key indexes live in mapped files from their first key, in a real directory the
+  // schedule breaks for a while (null on the others). Their steps draw from a random of their own,
+  // so that every other seed keeps its schedule.
+  private final Random spillRandom;
+  private SimSpillDir spill;
 
   /** An engine's value of a key that the sink's event after {@code from} must overwrite. */
   private record Override(TopicPartition tp, long from, String connector, String value) {}
@@ -140,6 +145,8 @@ final class Simulation {
     this.seed = seed;
     this.steps = steps;
     this.random = new Random(seed);
+    // Mixed: the first draws of Randoms of nearby seeds go together.
+    this.spillRandom = new Random(seed * 0x9E3779B97F4A7C15L);
     this.world = new SimWorld(clock::millis, schedule);
   }
 
@@ -152,6 +159,7 @@ final class Simulation {
         check("after step " + i);
       }
       quiesce();
+      stopEveryTask();
     } catch (Violation e) {
       failure = e.getMessage();
     } catch (RuntimeException | AssertionError e) {
@@ -160,6 +168,9 @@ final class Simulation {
     } finally {
       indexWarnings.stop();
       world.close();
+      if (spill != null) {
+        spill.close();
+      }
     }
     int dlq = 0;
     for (TopicPartition tp : kafkaDlqPartitions()) {
@@ -213,6 +224,14 @@ final class Simulation {
     if (churn) {
       props.put("key-index.spill.max-bytes", "0");
     }
+    // Some seeds indexing by position spill every index to mapped files from its first key (a heap
+    // limit under the 16 slots of the smallest index), in a directory of each task's.
+    if (OTHER_WRITERS && writeMode == 1 && !churn && spillRandom.nextInt(2) == 0) {
+      spill = new SimSpillDir();
+      keyIndexLimit = 64;
+      props.put("key-index.max-bytes", String.valueOf(keyIndexLimit));
+      props.put("key-index.spill.max-bytes", String.valueOf(16L << 20));
+    }
     // Some seeds create partitioned tables; some copy no file for its deletes (another engine
     // compacts), so a row a concurrent writer deletes stays in a file the commit deletes from.
     boolean partitioned = OTHER_WRITERS && random.nextInt(3) == 0;
@@ -241,6 +260,7 @@ final class Simulation {
             + " snapshots kept"
             + (partitioned ? ", partitioned by " + props.get("table.partition.by") : "")
             + (churn ? ", key index limit " + keyIndexLimit + " with a topic of key churn" : "")
+            + (spill != null ? ", key indexes in mapped files" : "")
             + (props.containsKey("maintenance.rewrite.deleted-fraction") ? ", no copy" : ""));
     for (int i = 0; i < taskCount; i++) {
       tasks.add(newTask(i, 0));
@@ -256,12 +276,23 @@ final class Simulation {
   private SimTask newTask(int id, int incarnation) {
     Map<String, String> taskProps = new HashMap<>(props);
     taskProps.put("sluice.task.id", String.valueOf(id));
+    if (spill != null) {
+      taskProps.put("key-index.spill.dir", spill.of(id, incarnation).toString());
+    }
     return new SimTask(id, incarnation, taskProps, clock, kafka);
   }
 
   // ---------------------------------------------------------------- the schedule
 
   private void step() {
+    if (spill != null && spillRandom.nextInt(12) == 0) {
+      if (spillRandom.nextBoolean()) {
+        spillFault();
+      } else {
+        stopWithoutClose();
+      }
+      return;
+    }
     clock.advanceMs(random.nextInt(400));
     int r = random.nextInt(OTHER_WRITERS ? 126 : 100);
     if (r >= 100) {
@@ -434,6 +465,9 @@ final class Simulation {
       return;
     }
     victim.crash();
+    if (spill != null) {
+      spill.crashed(victim.id, victim.incarnation);
+    }
     SimTask next = newTask(victim.id, victim.incarnation + 1);
     tasks.set(tasks.indexOf(victim), next);
     schedule.add(victim.name() + " is killed; " + next.name() + " starts");
@@ -1040,6 +1074,189 @@ final class Simulation {
     }
   }
 
+  // ---------------------------------------------------------------- the spill directory
+
+  /** Past this many commits of a table after its spill directory came back, it is unindexed. */
+  private static final int SPILL_RECOVERY_COMMITS = 100;
+
+  /**
+   * The spill directory of every task becomes a plain file for two or three commit intervals (every
+   * spill file made meanwhile fails with a real filesystem error), just after the tasks restarted,
+   * so that every index is built again meanwhile; then the directories are back. A table written by
+   * equality deletes meanwhile must be indexed again: a commit by position deletes follows within
+   * {@value #SPILL_RECOVERY_COMMITS} commits of it.
+   */
+  private void spillFault() {
+    if (tasks.stream().anyMatch(t -> t.zombie)) {
+      return;
+    }
+    Map<TableIdentifier, Long> before = currentSnapshots();
+    int rounds = 2 + spillRandom.nextInt(2);
+    // Restarted first (a task checks its spill directory as it starts), with no index yet.
+    stopAll();
+    startAll();
+    spill.breakAll(tasks.size());
+    count("spill directory broken");
+    schedule.add(
+        "the tasks restart; then the spill directory of every task is a plain file for "
+            + rounds
+            + " commit intervals");
+    for (int round = 0; round < rounds; round++) {
+      for (SimTask t : live()) {
+        commitSome(t, pick(t.assignment().stream().toList()));
+      }
+    }
+    spill.restoreAll(tasks.size());
+    Map<TableIdentifier, Long> restored = currentSnapshots();
+    List<TableIdentifier> unindexed = new ArrayList<>();
+    restored.forEach(
+        (id, at) -> {
+          if (modesSince(id, before.get(id)).contains(UpsertCommitter.MODE_EQUALITY_DELETES)) {
+            unindexed.add(id);
+          }
+        });
+    schedule.add(
+        "  the spill directories are back; written by equality deletes meanwhile: " + unindexed);
+    for (TableIdentifier id : unindexed) {
+      indexedAgain(id, restored.get(id));
+    }
+  }
+
+  /** Commits by position deletes resume on {@code id} after snapshot {@code from}. */
+  private void indexedAgain(TableIdentifier id, Long from) {
+    for (int n = 0; n < SPILL_RECOVERY_COMMITS; n++) {
+      if (modesSince(id, from).contains(UpsertCommitter.MODE_POSITION_DELETES)) {
+        if (n > 0) {
+          schedule.add("  " + id + " is written by position deletes again after " + n + " commits");
+        }
+        return;
+      }
+      List<TopicPartition> held = new ArrayList<>();
+      SimTask holder = null;
+      for (SimTask t : live()) {
+        for (TopicPartition tp : t.assignment()) {
+          if (tableOf(tp).equals(id) && !retired.contains(tp.topic())) {
+            held.add(tp);
+            holder = t;
+          }
+        }
+        if (holder != null) {
+          break;
+        }
+      }
+      if (holder == null) {
+        return;
+      }
+      commitSome(holder, held.get(spillRandom.nextInt(held.size())));
+    }
+    throw new Violation(
+        "the spill directories were back, and "
+            + id
+            + " was still written by equality deletes "
+            + SPILL_RECOVERY_COMMITS
+            + " commits later: a spill file that could not be made left it unindexed");
+  }
+
+  /** A change or two of {@code tp} (if any), then {@code task} polls and commits. */
+  private void commitSome(SimTask task, TopicPartition tp) {
+    if (tp != null) {
+      for (int i = 1 + spillRandom.nextInt(2); i > 0; i--) {
+        source.produce(tp, spillRandom, false);
+      }
+    }
+    run(task, () -> task.poll(source, 100));
+    clock.advanceMs(INTERVAL_MS);
+    run(task, () -> task.put(List.of()));
+  }
+
+  private Map<TableIdentifier, Long> currentSnapshots() {
+    Map<TableIdentifier, Long> current = new HashMap<>();
+    for (String topic : subscribed()) {
+      TableIdentifier id = SourceModel.tableOf(topic);
+      if (observer.tableExists(id)) {
+        Snapshot s = observer.loadTable(id).currentSnapshot();
+        current.put(id, s == null ? null : s.snapshotId());
+      }
+    }
+    return current;
+  }
+
+  /** The commit modes of {@code id}'s snapshots after {@code from} (all when null). */
+  private Set<String> modesSince(TableIdentifier id, Long from) {
+    Set<String> modes = new HashSet<>();
+    for (Snapshot s :
+        org.apache.iceberg.util.SnapshotUtil.currentAncestors(observer.loadTable(id))) {
+      if (from != null && s.snapshotId() == from) {
+        break;
+      }
+      String mode = s.summary().get(UpsertCommitter.COMMIT_MODE);
+      if (mode != null) {
+        modes.add(mode);
+      }
+    }
+    return modes;
+  }
+
+  /**
+   * Connect stops a task without closing its partitions (a worker shutting down): its key indexes
+   * must hold no spill file open once {@code stop} returned. A new incarnation takes its place.
+   */
+  private void stopWithoutClose() {
+    SimTask victim = live().isEmpty() ? null : live().get(spillRandom.nextInt(live().size()));
+    if (victim == null) {
+      return;
+    }
+    run(victim, victim::stopWithoutClose);
+    count("stop without close");
+    List<String> open = SimSpillDir.openUnder(spill.of(victim.id, victim.incarnation));
+    if (!open.isEmpty()) {
+      throw new Violation(
+          victim.name()
+              + " was stopped without close() and still holds "
+              + open.size()
+              + " spill files of its key indexes open: "
+              + open);
+    }
+    SimTask next = newTask(victim.id, victim.incarnation + 1);
+    tasks.set(tasks.indexOf(victim), next);
+    schedule.add(
+        victim.name() + " stops without closing its partitions; " + next.name() + " starts");
+    rebalance();
+  }
+
+  /**
+   * At the very end every task stops, closing its partitions first or not: no spill file is left
+   * open or on disk.
+   */
+  private void stopEveryTask() {
+    if (spill == null) {
+      return;
+    }
+    for (SimTask t : tasks) {
+      if (!t.zombie && spillRandom.nextBoolean()) {
+        run(t, t::beforeConsumerPoll);
+        run(t, () -> t.stop(group));
+        schedule.add(t.name() + " closes its partitions and stops");
+      } else {
+        run(t, t::stopWithoutClose);
+        schedule.add(t.name() + " stops without closing its partitions");
+      }
+    }
+    List<String> open = spill.open();
+    List<String> left = spill.filesLeft();
+    if (!open.isEmpty() || !left.isEmpty()) {
+      throw new Violation(
+          "every task stopped, and the key indexes still hold "
+              + open.size()
+              + " spill files open "
+              + open
+              + ", "
+              + left.size()
+              + " on disk "
+              + left);
+    }
+  }
+
   // ---------------------------------------------------------------- the end
 
   /** Faults stop, zombies learn, every task catches up: the lake must equal the whole source. */
@@ -1492,7 +1709,12 @@ final class Simulation {
    * would take at most half the limit at 64 bytes each grew with keys no longer there.
    */
   private void checkKeyIndexBounded(String when) {
-    for (KeyIndexWarnings.GivenUp g : indexWarnings.drain()) {
+    List<KeyIndexWarnings.GivenUp> givenUp = indexWarnings.drain();
+    if (spill != null) {
+      // Every index spills from its first key there, and no topic churns.
+      return;
+    }
+    for (KeyIndexWarnings.GivenUp g : givenUp) {
       String topic =
           source.topics().stream()
               .filter(t -> SourceModel.tableOf(t).toString().equals(g.table()))
