@@ -1,5 +1,6 @@
 package io.sluice.connect.upsert.commit;
 
+import io.sluice.connect.upsert.config.MergeLimits;
 import io.sluice.connect.upsert.error.RecordRejectedException;
 import io.sluice.connect.upsert.event.BatchPreparer;
 import io.sluice.connect.upsert.event.ChangeEvent;
@@ -101,7 +102,7 @@ public final class UpsertCommitter implements Closeable {
       String excludedField,
       SinkMetrics metrics,
       Lock commits,
-      MergeOnCommit.Limits mergeLimits,
+      MergeLimits mergeLimits,
       long mergeTargetFileSizeBytes,
       KeyIndexLimits keyIndexLimits,
       double copyFraction) {

@@ -1,6 +1,5 @@
 package io.sluice.connect.upsert.config;
 
-import io.sluice.connect.upsert.write.MergeOnCommit;
 import io.sluice.contract.TopicNames;
 import io.sluice.observe.config.ConfigTable;
 import io.sluice.observe.config.Validators;
@@ -376,8 +375,8 @@ public final class UpsertSinkConfig extends AbstractConfig {
    * When a batch is merged at commit: {@link #mergeMaxBytes()} and {@value
    * MaintenanceConfig#MERGE_MAX_ROWS_PER_KEY_CONFIG}.
    */
-  public MergeOnCommit.Limits mergeLimits() {
-    return new MergeOnCommit.Limits(
+  public MergeLimits mergeLimits() {
+    return new MergeLimits(
         mergeMaxBytes(), getLong(MaintenanceConfig.MERGE_MAX_ROWS_PER_KEY_CONFIG));
   }
 

@@ -54,10 +54,9 @@ public final class WireChangeExtractor {
     this.keyFields = List.copyOf(keyFields);
   }
 
-  /** Whether {@code record} is for this path: its value (or, for a tombstone, its key) is bytes. */
+  /** Whether {@code record} is for this path: its value is bytes (a tombstone is no change). */
   public static boolean takes(SinkRecord record) {
-    return record.value() instanceof byte[]
-        || (record.value() == null && record.key() instanceof byte[]);
+    return record.value() instanceof byte[];
   }
 
   /**

@@ -1,5 +1,6 @@
 package io.sluice.connect.upsert.write;
 
+import io.sluice.connect.upsert.config.MergeLimits;
 import io.sluice.connect.upsert.event.ChangeEvent;
 import io.sluice.connect.upsert.event.Operation;
 import java.io.IOException;
@@ -85,7 +86,7 @@ public final class MergeOnCommit {
    * @param limits which batches are merged
    * @param targetFileSizeBytes size of the merged data files
    */
-  public MergeOnCommit(int taskId, Limits limits, long targetFileSizeBytes) {
+  public MergeOnCommit(int taskId, MergeLimits limits, long targetFileSizeBytes) {
     this.taskId = taskId;
     this.maxBytes = limits.maxBytes();
     this.maxRowsPerKey = limits.maxRowsPerKey();

@@ -7,6 +7,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.sluice.connect.testing.Lake;
 import io.sluice.connect.upsert.commit.OtherWriter.Operation;
+import io.sluice.connect.upsert.config.MergeLimits;
 import io.sluice.connect.upsert.config.UpsertSinkConfig;
 import io.sluice.connect.upsert.event.ChangeEvent;
 import io.sluice.connect.upsert.event.SourceOp;
@@ -20,7 +21,6 @@ import io.sluice.connect.upsert.table.TableResolver;
 import io.sluice.connect.upsert.types.IcebergSchemas;
 import io.sluice.connect.upsert.types.RecordConverter;
 import io.sluice.connect.upsert.write.BatchWriter;
-import io.sluice.connect.upsert.write.MergeOnCommit;
 import io.sluice.connect.upsert.write.PositionDeltaWriter;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -233,7 +233,7 @@ class PositionCommitRaceIT {
 
   @Test
   void aBatchOfFewKeysOnATableOfManyRowsIsWrittenByPositionNotMerged() {
-    UpsertCommitter sink = sink(2, new MergeOnCommit.Limits(128L << 20, 4));
+    UpsertCommitter sink = sink(2, new MergeLimits(128L << 20, 4));
     List<ChangeEvent> all = new java.util.ArrayList<>();
     for (int id = 0; id < 100; id++) {
       all.add(upsert(id, "v0"));
@@ -273,10 +273,10 @@ class PositionCommitRaceIT {
    * @param mergeMaxBytes partitions up to this size are merged at commit (0: never)
    */
   private UpsertCommitter sink(int format, long mergeMaxBytes) {
-    return sink(format, new MergeOnCommit.Limits(mergeMaxBytes, 0));
+    return sink(format, new MergeLimits(mergeMaxBytes, 0));
   }
 
-  private UpsertCommitter sink(int format, MergeOnCommit.Limits mergeLimits) {
+  private UpsertCommitter sink(int format, MergeLimits mergeLimits) {
     TableNames names =
         new TableNames(
             Pattern.compile(UpsertSinkConfig.TABLE_TOPIC_REGEX_DEFAULT),
