@@ -14,7 +14,7 @@ import java.util.function.Predicate;
  * @param packages code of the stage: a thread no name gives away (a pool's {@code pool-N-thread-M})
  *     belongs to the stage whose package its stack shows first
  */
-record Stage(String name, String measure, Predicate<String> threads, List<String> packages) {
+public record Stage(String name, String measure, Predicate<String> threads, List<String> packages) {
   /** The four stages of the stack, in data-flow order. */
   static Stage[] of(StackLayout layout) {
     String capture = layout.captureName();

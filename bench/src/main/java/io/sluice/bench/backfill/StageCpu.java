@@ -15,7 +15,7 @@ import java.util.Map;
  * shows (nearest frame first), kept once found. Each sample keeps every thread's latest CPU time,
  * so a thread that ends still counts up to its last sample; what it spent after that is lost.
  */
-final class StageCpu {
+public final class StageCpu {
   private static final ThreadMXBean THREADS = ManagementFactory.getThreadMXBean();
   private static final int STACK_DEPTH = 64;
 
@@ -25,17 +25,17 @@ final class StageCpu {
   private final Map<Long, String> names = new HashMap<>();
   private final Map<Long, Integer> byStack = new HashMap<>();
 
-  StageCpu(Stage[] stages) {
+  public StageCpu(Stage[] stages) {
     this.stages = stages;
   }
 
   /** Takes the CPU time every live thread has spent so far as zero. */
-  synchronized void start() {
+  public synchronized void start() {
     sample();
     baseline.putAll(latest);
   }
 
-  synchronized void sample() {
+  public synchronized void sample() {
     for (ThreadInfo info : THREADS.getThreadInfo(THREADS.getAllThreadIds())) {
       if (info == null) {
         continue;
@@ -52,7 +52,7 @@ final class StageCpu {
   }
 
   /** CPU nanoseconds of {@code stage}'s threads since {@link #start}. */
-  synchronized long nanos(int stage) {
+  public synchronized long nanos(int stage) {
     long sum = 0;
     for (Map.Entry<Long, Long> e : latest.entrySet()) {
       if (stageOf(e.getKey()) == stage) {

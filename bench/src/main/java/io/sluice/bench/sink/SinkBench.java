@@ -1,5 +1,7 @@
 package io.sluice.bench.sink;
 
+import io.sluice.bench.backfill.Stage;
+import io.sluice.bench.backfill.StageCpu;
 import io.sluice.bench.sink.SinkBenchResult.Check;
 import io.sluice.bench.sink.SinkBenchResult.Freshness;
 import io.sluice.bench.sink.SinkBenchResult.Limit;
@@ -17,8 +19,12 @@ import io.sluice.stack.workload.OrdersAvro;
 import java.time.Duration;
 import java.util.HashMap;
 import java.util.HashSet;
+import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.LockSupport;
 import java.util.function.Consumer;
 import org.apache.iceberg.Table;
@@ -232,6 +238,24 @@ public final class SinkBench {
     int upsertSnapshotsBefore = poller.upserts().snapshots();
     int appendSnapshotsBefore = poller.appends().snapshots();
 
+    // Each sink task's thread, found by the code its stack shows: on two cores the rates say
+    // how the sinks share the CPU; their CPU per record says what each one costs.
+    StageCpu tasks =
+        new StageCpu(
+            new Stage[] {
+              new Stage("upsert sink", "records", t -> false, List.of("io.sluice.connect.upsert.")),
+              new Stage(
+                  "changelog sink", "records", t -> false, List.of("org.apache.iceberg.connect."))
+            });
+    tasks.start();
+    ScheduledExecutorService sampler =
+        Executors.newSingleThreadScheduledExecutor(
+            r -> {
+              Thread thread = new Thread(r, "sink-bench-cpu-sampler");
+              thread.setDaemon(true);
+              return thread;
+            });
+    sampler.scheduleAtFixedRate(tasks::sample, 50, 50, TimeUnit.MILLISECONDS);
     long firstSent = System.currentTimeMillis();
     long started = System.nanoTime();
     producer.produce(stream::next, settings.records(), Pacing.unpaced());
@@ -240,7 +264,20 @@ public final class SinkBench {
             "produced a backlog of %,d records in %.1f s; waiting for both sinks",
             settings.records(), (System.nanoTime() - started) / 1e9));
     backlogEnds = sends.ends();
-    awaitVisible(poller, preloadEnds, backlogEnds, "backlog");
+    try {
+      awaitVisible(poller, preloadEnds, backlogEnds, "backlog");
+    } finally {
+      sampler.shutdownNow();
+    }
+    tasks.sample();
+    progress.accept(
+        String.format(
+            "backlog CPU of the sink tasks' threads (and the upsert sink's maintenance): upsert"
+                + " sink %.2f s (%.1f µs a record), Apache sink %.2f s (%.1f µs a record)",
+            tasks.nanos(0) / 1e9,
+            tasks.nanos(0) / 1e3 / settings.records(),
+            tasks.nanos(1) / 1e9,
+            tasks.nanos(1) / 1e3 / settings.records()));
     Throughput upserts =
         new Throughput(
             settings.records(),
