@@ -100,19 +100,6 @@ public final class SinkBench {
       boolean preload,
       boolean limit,
       boolean direct) {
-    /** On the converter path. */
-    public Settings(
-        long records,
-        long keys,
-        long commitIntervalMs,
-        double rate,
-        long pacedSeconds,
-        Duration timeout,
-        boolean preload,
-        boolean limit) {
-      this(records, keys, commitIntervalMs, rate, pacedSeconds, timeout, preload, limit, false);
-    }
-
     public Settings {
       if (records < 1) {
         throw new IllegalArgumentException("--records must be at least 1, got " + records);

@@ -13,7 +13,8 @@ class SinkBenchIT {
   @Test
   void bothSinksTakeTheWholeStreamAndTheBenchCountsEveryRecord() {
     List<String> progress = new ArrayList<>();
-    Settings settings = new Settings(2_000, 150, 500, 200, 3, Duration.ofSeconds(120), false, true);
+    Settings settings =
+        new Settings(2_000, 150, 500, 200, 3, Duration.ofSeconds(120), false, true, false);
 
     SinkBenchResult result = new SinkBench(settings, progress::add).run();
 

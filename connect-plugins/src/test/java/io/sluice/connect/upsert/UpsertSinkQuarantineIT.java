@@ -107,18 +107,21 @@ class UpsertSinkQuarantineIT {
     }
   }
 
+  /** Orders rows with a decimal(10, 2) amount. */
+  private static final Schema AMOUNT_ROW =
+      SchemaBuilder.struct()
+          .name("broker.cdc_lab.orders.Value")
+          .optional()
+          .field("id", Schema.INT32_SCHEMA)
+          .field("customer", Schema.OPTIONAL_STRING_SCHEMA)
+          .field(
+              "amount",
+              Decimal.builder(2).parameter("connect.decimal.precision", "10").optional().build())
+          .build();
+
   @Test
   void decimalBeyondTheColumnsPrecisionIsQuarantinedAndTheRestWritten() throws Exception {
-    Schema amountRow =
-        SchemaBuilder.struct()
-            .name("broker.cdc_lab.orders.Value")
-            .optional()
-            .field("id", Schema.INT32_SCHEMA)
-            .field("customer", Schema.OPTIONAL_STRING_SCHEMA)
-            .field(
-                "amount",
-                Decimal.builder(2).parameter("connect.decimal.precision", "10").optional().build())
-            .build();
+    Schema amountRow = AMOUNT_ROW;
     Schema envelope = Envelopes.envelope(amountRow);
     Lane lane = lane("it_q_decimal");
     producer.send(lane.topic, key(1), change(envelope, "c", null, amount(amountRow, 1, "19.90")));
@@ -249,16 +252,7 @@ class UpsertSinkQuarantineIT {
 
   @Test
   void directPathQuarantinesWhatTheConverterPathDoes() throws Exception {
-    Schema amountRow =
-        SchemaBuilder.struct()
-            .name("broker.cdc_lab.orders.Value")
-            .optional()
-            .field("id", Schema.INT32_SCHEMA)
-            .field("customer", Schema.OPTIONAL_STRING_SCHEMA)
-            .field(
-                "amount",
-                Decimal.builder(2).parameter("connect.decimal.precision", "10").optional().build())
-            .build();
+    Schema amountRow = AMOUNT_ROW;
     Schema envelope = Envelopes.envelope(amountRow);
     Lane lane = lane("it_q_direct_decimal");
     producer.send(lane.topic, key(1), change(envelope, "c", null, amount(amountRow, 1, "19.90")));

@@ -1,6 +1,7 @@
 package io.sluice.connect.upsert.event;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.sluice.connect.upsert.config.InputFormat;
 import io.sluice.connect.upsert.error.RecordRejectedException;
@@ -206,6 +207,20 @@ class DirectPathEquivalenceTest {
         .startsWith("rejected SINK_CONVERSION_FAILED")
         .contains("offset 42")
         .contains("schema id 32639");
+  }
+
+  @Test
+  void aRegistryOutageIsRetriableAndTheRecordIsReadOnceItIsBack() {
+    ChangeExtractor connect = new ChangeExtractor(InputFormat.DEBEZIUM, "__op", List.of());
+    WireChangeExtractor wire = new WireChangeExtractor(connect, codec, true, List.of());
+    Struct after = row(COVERED, false);
+    SinkRecord record = wireRecord(7, key(after), change("c", null, after));
+    registry.failNext(1);
+
+    assertThatThrownBy(() -> wire.resolveSchemas(List.of(record)))
+        .isInstanceOf(org.apache.kafka.connect.errors.RetriableException.class)
+        .hasMessageContaining("offset 7");
+    assertThat(wire.extract(record).orElseThrow().avro()).isNotNull();
   }
 
   private void compare(Schema rowSchema, List<String> keyFields, org.apache.iceberg.Schema table) {
