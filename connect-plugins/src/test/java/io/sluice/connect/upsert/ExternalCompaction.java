@@ -1,6 +1,7 @@
 package io.sluice.connect.upsert;
 
 import io.sluice.connect.upsert.write.RowLineage;
+import io.sluice.lake.SameThreadExecutor;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.util.ArrayList;
@@ -80,7 +81,10 @@ public final class ExternalCompaction {
     replaced.values().forEach(rewrite::deleteFile);
     compacted.forEach(rewrite::addFile);
     try {
-      rewrite.commit();
+      rewrite
+          .scanManifestsWith(SameThreadExecutor.INSTANCE)
+          .writeManifestsWith(SameThreadExecutor.INSTANCE, 1)
+          .commit();
       committed.incrementAndGet();
     } catch (ValidationException e) {
       compacted.forEach(f -> table.io().deleteFile(f.location()));

@@ -4,6 +4,7 @@ import io.sluice.connect.upsert.write.DataFileRows;
 import io.sluice.connect.upsert.write.PositionDeletes;
 import io.sluice.connect.upsert.write.RollingFiles;
 import io.sluice.connect.upsert.write.RowLineage;
+import io.sluice.lake.SameThreadExecutor;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.util.ArrayList;
@@ -338,7 +339,10 @@ public final class ExternalDml {
       delta.validateDataFilesExist(referenced).validateDeletedFiles();
     }
     try {
-      delta.commit();
+      delta
+          .scanManifestsWith(SameThreadExecutor.INSTANCE)
+          .writeManifestsWith(SameThreadExecutor.INSTANCE, 1)
+          .commit();
       return true;
     } catch (ValidationException e) {
       dataFiles.forEach(f -> table.io().deleteFile(f.location()));

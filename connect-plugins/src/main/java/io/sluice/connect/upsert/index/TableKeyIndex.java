@@ -1,5 +1,7 @@
 package io.sluice.connect.upsert.index;
 
+import io.sluice.lake.SameThreadExecutor;
+import io.sluice.lake.ScanRows;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.ByteBuffer;
@@ -19,7 +21,7 @@ import org.apache.iceberg.Schema;
 import org.apache.iceberg.Snapshot;
 import org.apache.iceberg.StructLike;
 import org.apache.iceberg.Table;
-import org.apache.iceberg.data.GenericDeleteFilter;
+import org.apache.iceberg.data.DeleteFilter;
 import org.apache.iceberg.data.InternalRecordWrapper;
 import org.apache.iceberg.data.Record;
 import org.apache.iceberg.formats.FormatModelRegistry;
@@ -108,7 +110,11 @@ public final class TableKeyIndex {
             keySchema, (int) Math.min(Integer.MAX_VALUE / 4, Math.max(0, records)), limits);
     built.index.strict(true);
     try (CloseableIterable<FileScanTask> tasks =
-        table.newScan().useSnapshot(snapshot.snapshotId()).planFiles()) {
+        table
+            .newScan()
+            .useSnapshot(snapshot.snapshotId())
+            .planWith(SameThreadExecutor.INSTANCE)
+            .planFiles()) {
       for (FileScanTask task : tasks) {
         built.read(table, task, true);
       }
@@ -246,7 +252,11 @@ public final class TableKeyIndex {
     }
     if (!added.isEmpty()) {
       try (CloseableIterable<FileScanTask> tasks =
-          table.newScan().useSnapshot(current.snapshotId()).planFiles()) {
+          table
+              .newScan()
+              .useSnapshot(current.snapshotId())
+              .planWith(SameThreadExecutor.INSTANCE)
+              .planFiles()) {
         for (FileScanTask task : tasks) {
           if (added.contains(task.file().location())) {
             read(table, task, false);
@@ -509,8 +519,7 @@ public final class TableKeyIndex {
           "data file " + file.location() + " of " + table.name() + " is " + file.format());
     }
     Schema projected = TypeUtil.join(keySchema, new Schema(MetadataColumns.ROW_POSITION));
-    GenericDeleteFilter deletes =
-        new GenericDeleteFilter(table.io(), task, table.schema(), projected);
+    DeleteFilter<Record> deletes = ScanRows.deletes(table.io(), task, table.schema(), projected);
     Schema required = deletes.requiredSchema();
     InternalRecordWrapper internal = new InternalRecordWrapper(required.asStruct());
     StructProjection key = StructProjection.create(required, keySchema);

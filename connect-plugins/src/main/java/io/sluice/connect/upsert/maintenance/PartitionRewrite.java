@@ -2,6 +2,7 @@ package io.sluice.connect.upsert.maintenance;
 
 import io.sluice.connect.upsert.maintenance.RewriteCommit.Result;
 import io.sluice.connect.upsert.write.PartitionFilter;
+import io.sluice.lake.ScanRows;
 import java.util.List;
 import java.util.Set;
 import java.util.function.BooleanSupplier;
@@ -12,7 +13,6 @@ import org.apache.iceberg.PartitionSpec;
 import org.apache.iceberg.RewriteFiles;
 import org.apache.iceberg.Snapshot;
 import org.apache.iceberg.Table;
-import org.apache.iceberg.data.IcebergGenerics;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -93,11 +93,12 @@ final class PartitionRewrite {
                 table,
                 group,
                 carried ->
-                    IcebergGenerics.read(table)
-                        .useSnapshot(base.snapshotId())
-                        .project(carried)
-                        .where(PartitionFilter.of(table.schema(), spec, group.partition()))
-                        .build());
+                    ScanRows.read(
+                        table
+                            .newScan()
+                            .useSnapshot(base.snapshotId())
+                            .project(carried)
+                            .filter(PartitionFilter.of(table.schema(), spec, group.partition()))));
     RewriteFiles rewrite =
         table.newRewrite().validateFromSnapshot(base.snapshotId()).dataSequenceNumber(sequence);
     group.dataFiles().forEach(rewrite::deleteFile);

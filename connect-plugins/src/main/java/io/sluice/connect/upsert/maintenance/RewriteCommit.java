@@ -1,6 +1,7 @@
 package io.sluice.connect.upsert.maintenance;
 
 import io.sluice.connect.upsert.write.PositionDeltaWriter;
+import io.sluice.lake.SameThreadExecutor;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.locks.Lock;
@@ -45,7 +46,7 @@ final class RewriteCommit {
   Result commit(Table table, RewriteFiles rewrite, List<DataFile> written, String what) {
     commits.lock();
     try {
-      rewrite.commit();
+      onThisThread(rewrite).commit();
       return Result.COMMITTED;
     } catch (ValidationException e) {
       delete(table, written);
@@ -66,6 +67,16 @@ final class RewriteCommit {
     } finally {
       commits.unlock();
     }
+  }
+
+  /**
+   * Iceberg reads and writes the commit's manifests in its worker pool unless told otherwise, and
+   * waits for them in 10 ms polls: most of the time a maintenance commit took.
+   */
+  private static RewriteFiles onThisThread(RewriteFiles rewrite) {
+    return rewrite
+        .scanManifestsWith(SameThreadExecutor.INSTANCE)
+        .writeManifestsWith(SameThreadExecutor.INSTANCE, 1);
   }
 
   /** A rewrite ready to commit against the table as it is now, and the delete files it wrote. */
@@ -105,7 +116,7 @@ final class RewriteCommit {
           return Result.ABANDONED;
         }
         try {
-          prepared.get().rewrite().commit();
+          onThisThread(prepared.get().rewrite()).commit();
           return Result.COMMITTED;
         } catch (ValidationException e) {
           deleteDeletes(table, prepared.get().written());

@@ -1,5 +1,7 @@
 package io.sluice.connect.upsert.write;
 
+import io.sluice.lake.SameThreadExecutor;
+import io.sluice.lake.ScanRows;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.util.ArrayList;
@@ -16,23 +18,17 @@ import org.apache.iceberg.Schema;
 import org.apache.iceberg.Snapshot;
 import org.apache.iceberg.StructLike;
 import org.apache.iceberg.Table;
-import org.apache.iceberg.data.DeleteFilter;
-import org.apache.iceberg.data.GenericDeleteFilter;
-import org.apache.iceberg.data.IdentityPartitionConverters;
 import org.apache.iceberg.data.Record;
 import org.apache.iceberg.expressions.Expression;
-import org.apache.iceberg.formats.FormatModelRegistry;
-import org.apache.iceberg.formats.ReadBuilder;
 import org.apache.iceberg.io.CloseableIterable;
-import org.apache.iceberg.util.PartitionUtil;
 
 /**
  * The live rows of some data files of one partition at a snapshot, as Iceberg's generic reader
  * returns them (every delete of the snapshot that applies to them applied, row lineage filled in),
  * without reading the partition's other files. {@code IcebergGenerics} reads whole scans only and
  * its reader of one task is package-private, so this plans the scan itself, keeps the tasks of the
- * files asked for, and reads each with the public parts that reader is made of: {@link
- * GenericDeleteFilter} and the generic format model of {@link FormatModelRegistry}.
+ * files asked for, and reads each with the public parts that reader is made of: {@link ScanRows},
+ * on the calling thread.
  */
 public final class DataFileRows {
   private DataFileRows() {}
@@ -99,6 +95,7 @@ public final class DataFileRows {
             .newScan()
             .useSnapshot(snapshot.snapshotId())
             .filter(PartitionFilter.of(table.schema(), spec, partition))
+            .planWith(SameThreadExecutor.INSTANCE)
             .planFiles()) {
       planned.forEach(
           task -> {
@@ -129,18 +126,6 @@ public final class DataFileRows {
    */
   static CloseableIterable<Record> open(
       Table table, FileScanTask task, Schema projection, Expression filter) {
-    DeleteFilter<Record> deletes =
-        new GenericDeleteFilter(table.io(), task, table.schema(), projection);
-    ReadBuilder<Record, Object> reader =
-        FormatModelRegistry.<Record, Object>readBuilder(
-                task.file().format(), Record.class, table.io().newInputFile(task.file()))
-            .project(deletes.requiredSchema())
-            .idToConstant(
-                PartitionUtil.constantsMap(task, IdentityPartitionConverters::convertConstant))
-            .split(task.start(), task.length());
-    if (filter != null) {
-      reader = reader.filter(filter);
-    }
-    return deletes.filter(reader.build());
+    return ScanRows.open(table, task, projection, filter);
   }
 }

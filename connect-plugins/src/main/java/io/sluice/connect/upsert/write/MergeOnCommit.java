@@ -3,6 +3,8 @@ package io.sluice.connect.upsert.write;
 import io.sluice.connect.upsert.config.MergeLimits;
 import io.sluice.connect.upsert.event.ChangeEvent;
 import io.sluice.connect.upsert.event.Operation;
+import io.sluice.lake.SameThreadExecutor;
+import io.sluice.lake.ScanRows;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.util.ArrayList;
@@ -22,7 +24,6 @@ import org.apache.iceberg.Schema;
 import org.apache.iceberg.Snapshot;
 import org.apache.iceberg.StructLike;
 import org.apache.iceberg.Table;
-import org.apache.iceberg.data.IcebergGenerics;
 import org.apache.iceberg.data.InternalRecordWrapper;
 import org.apache.iceberg.data.Record;
 import org.apache.iceberg.expressions.Expression;
@@ -127,7 +128,12 @@ public final class MergeOnCommit {
     long maxRows = maxRowsPerKey > 0 ? maxRowsPerKey * batch.size() : Long.MAX_VALUE;
     if (base != null) {
       try (CloseableIterable<FileScanTask> tasks =
-          table.newScan().useSnapshot(base.snapshotId()).filter(filter).planFiles()) {
+          table
+              .newScan()
+              .useSnapshot(base.snapshotId())
+              .filter(filter)
+              .planWith(SameThreadExecutor.INSTANCE)
+              .planFiles()) {
         for (FileScanTask task : tasks) {
           DataFile file = task.file();
           if (file.specId() != spec.specId()) {
@@ -230,11 +236,12 @@ public final class MergeOnCommit {
         InternalRecordWrapper rows = new InternalRecordWrapper(carried.asStruct());
         StructProjection key = StructProjection.create(carried, keySchema);
         try (CloseableIterable<Record> current =
-            IcebergGenerics.read(table)
-                .useSnapshot(base.snapshotId())
-                .project(carried)
-                .where(PartitionFilter.of(schema, spec, partition))
-                .build()) {
+            ScanRows.read(
+                table
+                    .newScan()
+                    .useSnapshot(base.snapshotId())
+                    .project(carried)
+                    .filter(PartitionFilter.of(schema, spec, partition)))) {
           for (Record row : current) {
             if (!keys.contains(key.wrap(rows.wrap(row)))) {
               writer.write(row);

@@ -1,5 +1,6 @@
 package io.sluice.connect.upsert.write;
 
+import io.sluice.lake.ScanRows;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
@@ -206,6 +207,6 @@ public final class PositionDeletes {
 
   /** Reads delete files (DVs, position and equality deletes) through {@code io}. */
   public static BaseDeleteLoader loader(FileIO io) {
-    return new BaseDeleteLoader(f -> io.newInputFile(f.location(), f.fileSizeInBytes()));
+    return ScanRows.deleteLoader(io);
   }
 }

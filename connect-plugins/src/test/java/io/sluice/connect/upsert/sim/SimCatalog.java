@@ -5,6 +5,7 @@ import java.util.Map;
 import org.apache.iceberg.BaseMetastoreCatalog;
 import org.apache.iceberg.BaseMetastoreTableOperations;
 import org.apache.iceberg.TableMetadata;
+import org.apache.iceberg.TableMetadataParser;
 import org.apache.iceberg.TableOperations;
 import org.apache.iceberg.catalog.Namespace;
 import org.apache.iceberg.catalog.TableIdentifier;
@@ -98,7 +99,13 @@ public final class SimCatalog extends BaseMetastoreCatalog {
       if (location == null && currentMetadataLocation() != null) {
         throw new NoSuchTableException("table %s was dropped", id);
       }
-      refreshFromMetadataLocation(location);
+      // Metadata files never change once written: parsed once per location (a deleted one still
+      // fails the read, as the store is asked first).
+      refreshFromMetadataLocation(
+          location,
+          null,
+          20,
+          at -> world.io.parsed(at, () -> TableMetadataParser.read(world.io, at)));
     }
 
     @Override

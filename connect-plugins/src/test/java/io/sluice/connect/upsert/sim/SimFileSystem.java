@@ -19,14 +19,14 @@ import org.apache.hadoop.util.Progressable;
 /**
  * Hadoop's view of a simulated world's object store ({@code sim://<world>/...}), so that Parquet
  * writers get their Hadoop {@code Configuration} from a {@code HadoopOutputFile} ({@link
- * SimFileIO#newOutputFile}) and copy one loaded {@link #CONF} instead of parsing Hadoop's XML
+ * SimFileIO#newOutputFile}) and copy one small {@link #CONF} instead of parsing Hadoop's XML
  * defaults again for every file. Parquet's writer opens the file system again by the path's scheme
  * ({@code fs.sim.impl}); the world is the path's authority.
  */
 public final class SimFileSystem extends FileSystem {
   static final String SCHEME = "sim";
 
-  /** Hadoop's defaults, parsed once; every Parquet writer of the simulation copies it. */
+  /** The simulation's file system and nothing else; every Parquet writer of it copies this. */
   static final Configuration CONF = loadedConf();
 
   private URI uri;
@@ -36,7 +36,10 @@ public final class SimFileSystem extends FileSystem {
   public SimFileSystem() {}
 
   private static Configuration loadedConf() {
-    Configuration conf = new Configuration();
+    // No XML defaults: every Parquet writer copies this configuration, and a copy of Hadoop's
+    // hundreds of defaults was a twentieth of the schedules' time. What Parquet and Hadoop read
+    // from it has defaults in code.
+    Configuration conf = new Configuration(false);
     conf.setClass("fs." + SCHEME + ".impl", SimFileSystem.class, FileSystem.class);
     // A world lives for one schedule: no cached instance may keep its files alive.
     conf.setBoolean("fs." + SCHEME + ".impl.disable.cache", true);
