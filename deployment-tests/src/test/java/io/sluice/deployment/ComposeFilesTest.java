@@ -239,11 +239,13 @@ class ComposeFilesTest {
     Map<String, String> expectedUpsert =
         new TreeMap<>(
             ConnectorConfigs.quarantining(
-                ConnectorConfigs.upsertSinkByRegex(
-                    StackLayout.DEFAULT.cleanTopicsRegex(),
-                    REGISTRY_URL,
-                    catalog,
-                    StackTimings.SINK_COMMIT_INTERVAL_MS),
+                ConnectorConfigs.directPath(
+                    ConnectorConfigs.upsertSinkByRegex(
+                        StackLayout.DEFAULT.cleanTopicsRegex(),
+                        REGISTRY_URL,
+                        catalog,
+                        StackTimings.SINK_COMMIT_INTERVAL_MS),
+                    REGISTRY_URL),
                 INTERNAL_BOOTSTRAP));
     expectedUpsert.put("metrics.host", "0.0.0.0");
     expectedUpsert.put("metrics.port", upsert.get("metrics.port"));

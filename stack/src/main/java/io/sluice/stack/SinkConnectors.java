@@ -50,14 +50,18 @@ final class SinkConnectors {
    * @param tasks {@code tasks.max} of both sinks
    */
   void configure(String bootstrapServers, String registryUrl, String sinkMetricsPort, int tasks) {
+    // The direct path: the sink decodes the wire bytes itself (design.md, "How the upsert sink
+    // reads records"); --sink-config key.converter/value.converter choose the converter path.
     Map<String, String> upsert =
         new LinkedHashMap<>(
             ConnectorConfigs.quarantining(
-                ConnectorConfigs.upsertSinkByRegex(
-                    layout.cleanTopicsRegex(),
-                    registryUrl,
-                    catalog,
-                    StackTimings.SINK_COMMIT_INTERVAL_MS),
+                ConnectorConfigs.directPath(
+                    ConnectorConfigs.upsertSinkByRegex(
+                        layout.cleanTopicsRegex(),
+                        registryUrl,
+                        catalog,
+                        StackTimings.SINK_COMMIT_INTERVAL_MS),
+                    registryUrl),
                 bootstrapServers));
     upsert.put("metrics.host", "127.0.0.1");
     upsert.put("metrics.port", sinkMetricsPort);

@@ -64,8 +64,9 @@ final class StackConfigs {
 
   /**
    * Upsert sink keys the stack sets itself: what it reads, its tasks, its endpoint, the broker it
-   * quarantines through and the catalog it writes to (those of the ready file, which every tool
-   * reads); also every {@value UpsertSinkConfig#CATALOG_PREFIX} key.
+   * quarantines through, the registry it decodes with (the direct path) and the catalog it writes
+   * to (those of the ready file, which every tool reads); also every {@value
+   * UpsertSinkConfig#CATALOG_PREFIX} key.
    */
   static final Set<String> SINK_KEYS_OF_THE_STACK =
       Set.of(
@@ -74,7 +75,8 @@ final class StackConfigs {
           "tasks.max",
           UpsertSinkConfig.METRICS_HOST_CONFIG,
           UpsertSinkConfig.METRICS_PORT_CONFIG,
-          UpsertSinkConfig.KAFKA_BOOTSTRAP_SERVERS_CONFIG);
+          UpsertSinkConfig.KAFKA_BOOTSTRAP_SERVERS_CONFIG,
+          UpsertSinkConfig.SCHEMA_REGISTRY_URL_CONFIG);
 
   /**
    * Upsert sink keys the stack sets to the router's value (the router's {@link TopicNames}): the

@@ -6,6 +6,7 @@ import static org.awaitility.Awaitility.await;
 
 import io.sluice.contract.ReadyFile;
 import io.sluice.embedded.TopicReader;
+import io.sluice.embedded.connect.ConnectorConfigs;
 import io.sluice.lake.Catalogs;
 import io.sluice.lake.IcebergRows;
 import io.sluice.lake.LakeCatalog;
@@ -221,6 +222,11 @@ class EmbeddedStackIT {
       assertThat(stack.connectClient().status(StackLayout.DEFAULT.upsertSink()).running()).isTrue();
       assertThat(stack.connectClient().status(StackLayout.DEFAULT.changelogSink()).running())
           .isTrue();
+      // The upsert sink runs its direct path: the worker hands it the wire bytes.
+      assertThat(stack.connectClient().connectorConfig(StackLayout.DEFAULT.upsertSink()))
+          .containsEntry("value.converter", ConnectorConfigs.BYTE_ARRAY_CONVERTER)
+          .containsEntry("key.converter", ConnectorConfigs.BYTE_ARRAY_CONVERTER)
+          .containsEntry("schema.registry.url", stack.schemaRegistryUrl());
       try (Connection c = stack.mariaDb().connect()) {
         new OrdersWorkload(4).run(c, 300, 120, 40, line -> {});
       }

@@ -193,7 +193,9 @@ public final class UpCommand implements Callable<Integer> {
           "An upsert sink setting over the stack's own, e.g. maintenance.enabled=false;"
               + " repeatable. Checked against the sink's configuration (docs/configuration.md)"
               + " before anything starts. Not the keys the stack sets: topics, topics.regex,"
-              + " tasks.max, metrics.*, kafka.bootstrap.servers, iceberg.catalog.*; the topic"
+              + " tasks.max, metrics.*, kafka.bootstrap.servers, schema.registry.url (the sink"
+              + " decodes the wire Avro itself with the stack's registry), iceberg.catalog.*; the"
+              + " topic"
               + " suffixes (clean.topic.suffix, dlq.topic.suffix) are the router's, set with"
               + " --router-config, and refused here unless equal. Recorded in the ready file as"
               + " sink_config.")
