@@ -245,7 +245,7 @@ final class Simulation {
     props.put("maintenance.rewrite.delete-files", String.valueOf(1 + random.nextInt(3)));
     props.put("maintenance.snapshots.keep-last", String.valueOf(2 + random.nextInt(4)));
     props.put("maintenance.snapshots.max-age-ms", "0");
-    props.put("maintenance.idle-commit.interval-ms", "5000");
+    props.put("maintenance.idle-commit.interval-ms", "2000");
     int format = random.nextInt(3) == 0 ? 3 : 2;
     props.put("table.format.version", String.valueOf(format));
     int taskCount = 1 + random.nextInt(3);
