@@ -23,7 +23,7 @@ import org.slf4j.LoggerFactory;
  * -Dsluice.sim.threads=T} runs T schedules at a time (default: one per processor).
  */
 class SinkSimulationTest {
-  private static final int SUITE_SEEDS = 480;
+  private static final int SUITE_SEEDS = 600;
   private static final int STEPS = Integer.getInteger("sluice.sim.steps", 60);
   // -Dsluice.sim.keep-going=true runs every seed and reports all that fail, not the first only.
   private static final boolean KEEP_GOING = Boolean.getBoolean("sluice.sim.keep-going");
