@@ -3,6 +3,7 @@ package io.sluice.lake;
 import java.util.List;
 import java.util.concurrent.AbstractExecutorService;
 import java.util.concurrent.TimeUnit;
+import org.apache.iceberg.SnapshotUpdate;
 
 /**
  * Runs each task on the submitting thread, for Iceberg operations that take an executor ({@code
@@ -14,6 +15,11 @@ public final class SameThreadExecutor extends AbstractExecutorService {
   public static final SameThreadExecutor INSTANCE = new SameThreadExecutor();
 
   private SameThreadExecutor() {}
+
+  /** {@code update} with its manifests scanned and written on the committing thread. */
+  public static <T extends SnapshotUpdate<T>> T manifestsOnThisThread(T update) {
+    return update.scanManifestsWith(INSTANCE).writeManifestsWith(INSTANCE, 1);
+  }
 
   @Override
   public void execute(Runnable command) {

@@ -40,7 +40,7 @@ public final class ScanRows {
   public static CloseableIterable<Record> read(TableScan scan) {
     Table table = scan.table();
     Schema projection = scan.schema();
-    CloseableIterable<FileScanTask> tasks = scan.planWith(SameThreadExecutor.INSTANCE).planFiles();
+    CloseableIterable<FileScanTask> tasks = plan(scan);
     boolean caseSensitive = scan.isCaseSensitive();
     // The tasks' manifests stay open while the files are read: closing the rows closes them.
     return CloseableIterable.combine(
@@ -48,6 +48,14 @@ public final class ScanRows {
             CloseableIterable.transform(
                 tasks, task -> read(table, task, projection, caseSensitive))),
         tasks);
+  }
+
+  /**
+   * The files of {@code scan}, one task per whole file with every delete file that applies, planned
+   * on the calling thread.
+   */
+  public static CloseableIterable<FileScanTask> plan(TableScan scan) {
+    return scan.planWith(SameThreadExecutor.INSTANCE).planFiles();
   }
 
   /** One planned file's rows: its deletes applied, then the rows its task's residual keeps. */

@@ -81,10 +81,7 @@ public final class ExternalCompaction {
     replaced.values().forEach(rewrite::deleteFile);
     compacted.forEach(rewrite::addFile);
     try {
-      rewrite
-          .scanManifestsWith(SameThreadExecutor.INSTANCE)
-          .writeManifestsWith(SameThreadExecutor.INSTANCE, 1)
-          .commit();
+      SameThreadExecutor.manifestsOnThisThread(rewrite).commit();
       committed.incrementAndGet();
     } catch (ValidationException e) {
       compacted.forEach(f -> table.io().deleteFile(f.location()));

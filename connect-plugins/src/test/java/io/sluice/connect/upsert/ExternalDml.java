@@ -339,10 +339,7 @@ public final class ExternalDml {
       delta.validateDataFilesExist(referenced).validateDeletedFiles();
     }
     try {
-      delta
-          .scanManifestsWith(SameThreadExecutor.INSTANCE)
-          .writeManifestsWith(SameThreadExecutor.INSTANCE, 1)
-          .commit();
+      SameThreadExecutor.manifestsOnThisThread(delta).commit();
       return true;
     } catch (ValidationException e) {
       dataFiles.forEach(f -> table.io().deleteFile(f.location()));

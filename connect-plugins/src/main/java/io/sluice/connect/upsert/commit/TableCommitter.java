@@ -194,9 +194,7 @@ public final class TableCommitter {
       Map<String, String> summary,
       List<SnapshotAncestryValidator> validators,
       Runnable deleteFiles) {
-    delta
-        .scanManifestsWith(SameThreadExecutor.INSTANCE)
-        .writeManifestsWith(SameThreadExecutor.INSTANCE, 1);
+    SameThreadExecutor.manifestsOnThisThread(delta);
     SnapshotOffsets.toSummary(connector, offsets).forEach(delta::set);
     summary.forEach(delta::set);
     OffsetFence fence = new OffsetFence(connector, offsets.keySet(), expected);

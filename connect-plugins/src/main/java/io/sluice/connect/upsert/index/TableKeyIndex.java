@@ -1,6 +1,5 @@
 package io.sluice.connect.upsert.index;
 
-import io.sluice.lake.SameThreadExecutor;
 import io.sluice.lake.ScanRows;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -110,11 +109,7 @@ public final class TableKeyIndex {
             keySchema, (int) Math.min(Integer.MAX_VALUE / 4, Math.max(0, records)), limits);
     built.index.strict(true);
     try (CloseableIterable<FileScanTask> tasks =
-        table
-            .newScan()
-            .useSnapshot(snapshot.snapshotId())
-            .planWith(SameThreadExecutor.INSTANCE)
-            .planFiles()) {
+        ScanRows.plan(table.newScan().useSnapshot(snapshot.snapshotId()))) {
       for (FileScanTask task : tasks) {
         built.read(table, task, true);
       }
@@ -252,11 +247,7 @@ public final class TableKeyIndex {
     }
     if (!added.isEmpty()) {
       try (CloseableIterable<FileScanTask> tasks =
-          table
-              .newScan()
-              .useSnapshot(current.snapshotId())
-              .planWith(SameThreadExecutor.INSTANCE)
-              .planFiles()) {
+          ScanRows.plan(table.newScan().useSnapshot(current.snapshotId()))) {
         for (FileScanTask task : tasks) {
           if (added.contains(task.file().location())) {
             read(table, task, false);

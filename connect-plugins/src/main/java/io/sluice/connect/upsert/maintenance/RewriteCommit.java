@@ -46,7 +46,7 @@ final class RewriteCommit {
   Result commit(Table table, RewriteFiles rewrite, List<DataFile> written, String what) {
     commits.lock();
     try {
-      onThisThread(rewrite).commit();
+      SameThreadExecutor.manifestsOnThisThread(rewrite).commit();
       return Result.COMMITTED;
     } catch (ValidationException e) {
       delete(table, written);
@@ -67,16 +67,6 @@ final class RewriteCommit {
     } finally {
       commits.unlock();
     }
-  }
-
-  /**
-   * Iceberg reads and writes the commit's manifests in its worker pool unless told otherwise, and
-   * waits for them in 10 ms polls: most of the time a maintenance commit took.
-   */
-  private static RewriteFiles onThisThread(RewriteFiles rewrite) {
-    return rewrite
-        .scanManifestsWith(SameThreadExecutor.INSTANCE)
-        .writeManifestsWith(SameThreadExecutor.INSTANCE, 1);
   }
 
   /** A rewrite ready to commit against the table as it is now, and the delete files it wrote. */
@@ -116,7 +106,7 @@ final class RewriteCommit {
           return Result.ABANDONED;
         }
         try {
-          onThisThread(prepared.get().rewrite()).commit();
+          SameThreadExecutor.manifestsOnThisThread(prepared.get().rewrite()).commit();
           return Result.COMMITTED;
         } catch (ValidationException e) {
           deleteDeletes(table, prepared.get().written());

@@ -1,6 +1,5 @@
 package io.sluice.connect.upsert.write;
 
-import io.sluice.lake.SameThreadExecutor;
 import io.sluice.lake.ScanRows;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -91,12 +90,11 @@ public final class DataFileRows {
     Map<String, FileScanTask> tasks = new LinkedHashMap<>();
     // planFiles, not planTasks: one task per whole file, with every delete file that applies.
     try (CloseableIterable<FileScanTask> planned =
-        table
-            .newScan()
-            .useSnapshot(snapshot.snapshotId())
-            .filter(PartitionFilter.of(table.schema(), spec, partition))
-            .planWith(SameThreadExecutor.INSTANCE)
-            .planFiles()) {
+        ScanRows.plan(
+            table
+                .newScan()
+                .useSnapshot(snapshot.snapshotId())
+                .filter(PartitionFilter.of(table.schema(), spec, partition)))) {
       planned.forEach(
           task -> {
             if (locations.contains(task.file().location())) {

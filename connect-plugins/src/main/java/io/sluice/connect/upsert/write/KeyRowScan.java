@@ -1,6 +1,6 @@
 package io.sluice.connect.upsert.write;
 
-import io.sluice.lake.SameThreadExecutor;
+import io.sluice.lake.ScanRows;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -73,12 +73,7 @@ final class KeyRowScan {
     Map<String, DataFile> targets = new HashMap<>();
     Map<String, List<DeleteFile>> previous = new HashMap<>();
     try (CloseableIterable<FileScanTask> tasks =
-        table
-            .newScan()
-            .useSnapshot(base.snapshotId())
-            .filter(filter)
-            .planWith(SameThreadExecutor.INSTANCE)
-            .planFiles()) {
+        ScanRows.plan(table.newScan().useSnapshot(base.snapshotId()).filter(filter))) {
       for (FileScanTask task : tasks) {
         if (!specIds.contains(task.file().specId())) {
           continue;

@@ -3,7 +3,6 @@ package io.sluice.connect.upsert.write;
 import io.sluice.connect.upsert.config.MergeLimits;
 import io.sluice.connect.upsert.event.ChangeEvent;
 import io.sluice.connect.upsert.event.Operation;
-import io.sluice.lake.SameThreadExecutor;
 import io.sluice.lake.ScanRows;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -128,12 +127,7 @@ public final class MergeOnCommit {
     long maxRows = maxRowsPerKey > 0 ? maxRowsPerKey * batch.size() : Long.MAX_VALUE;
     if (base != null) {
       try (CloseableIterable<FileScanTask> tasks =
-          table
-              .newScan()
-              .useSnapshot(base.snapshotId())
-              .filter(filter)
-              .planWith(SameThreadExecutor.INSTANCE)
-              .planFiles()) {
+          ScanRows.plan(table.newScan().useSnapshot(base.snapshotId()).filter(filter))) {
         for (FileScanTask task : tasks) {
           DataFile file = task.file();
           if (file.specId() != spec.specId()) {
