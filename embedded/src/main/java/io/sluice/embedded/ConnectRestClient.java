@@ -52,16 +52,21 @@ public final class ConnectRestClient {
   public record ConnectorStatus(String state, List<TaskStatus> tasks) {
     /** True when the connector and at least one task run, and no task is in another state. */
     public boolean running() {
-      return "RUNNING".equals(state)
+      return in("RUNNING");
+    }
+
+    /** True when the connector and at least one task are in {@code wanted}, and no task is not. */
+    public boolean in(String wanted) {
+      return wanted.equals(state)
           && !tasks.isEmpty()
-          && tasks.stream().allMatch(t -> "RUNNING".equals(t.state()));
+          && tasks.stream().allMatch(t -> wanted.equals(t.state()));
     }
   }
 
-  /** One task's state; {@code trace} is the stack trace of a FAILED task, else null. */
   /**
    * One task's status.
    *
+   * @param trace the stack trace of a FAILED task, else null
    * @param workerId the worker running it ({@code host:port} of its REST API)
    */
   public record TaskStatus(int id, String state, String trace, String workerId) {}
@@ -116,6 +121,15 @@ public final class ConnectRestClient {
    * @throws IllegalStateException when a task FAILED (with its trace) or the wait timed out
    */
   public ConnectorStatus awaitRunning(String name, Duration timeout) {
+    return awaitState(name, "RUNNING", timeout);
+  }
+
+  /**
+   * Waits until the connector and all its tasks are in {@code state} (RUNNING, PAUSED, STOPPED).
+   *
+   * @throws IllegalStateException when a task FAILED (with its trace) or the wait timed out
+   */
+  public ConnectorStatus awaitState(String name, String state, Duration timeout) {
     long deadline = System.nanoTime() + timeout.toNanos();
     ConnectorStatus last = null;
     while (System.nanoTime() < deadline) {
@@ -127,7 +141,7 @@ public final class ConnectRestClient {
         }
       }
       if (last != null) {
-        if (last.running()) {
+        if (last.in(state)) {
           return last;
         }
         for (TaskStatus task : last.tasks()) {
@@ -140,7 +154,7 @@ public final class ConnectRestClient {
       pause(Duration.ofMillis(100));
     }
     throw new IllegalStateException(
-        "connector " + name + " not RUNNING after " + timeout + "; last status " + last);
+        "connector " + name + " not " + state + " after " + timeout + "; last status " + last);
   }
 
   /** Restarts one task ({@code POST /connectors/<name>/tasks/<id>/restart}). */

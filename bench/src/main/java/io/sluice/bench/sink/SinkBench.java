@@ -89,6 +89,8 @@ public final class SinkBench {
    * @param limit run the limit after the sinks ({@link SinkLimit})
    * @param direct run the upsert sink on its direct path (ByteArrayConverter, the sink decodes the
    *     wire Avro itself); else with Sluice's converter
+   * @param drain produce the backlog with both connectors paused, then let each sink alone work it
+   *     off, timed from its resume; else both sinks consume while it is produced
    */
   public record Settings(
       long records,
@@ -99,7 +101,8 @@ public final class SinkBench {
       Duration timeout,
       boolean preload,
       boolean limit,
-      boolean direct) {
+      boolean direct,
+      boolean drain) {
     public Settings {
       if (records < 1) {
         throw new IllegalArgumentException("--records must be at least 1, got " + records);
@@ -146,6 +149,7 @@ public final class SinkBench {
         poller.start(POLL);
         result =
             measure(
+                stack.connect(),
                 poller,
                 new ChangeProducer(producer, orders, TOPIC, new SendLog()),
                 stack.lake(),
@@ -218,7 +222,11 @@ public final class SinkBench {
   }
 
   private SinkBenchResult measure(
-      TablePoller poller, ChangeProducer producer, LakeCatalog lake, ChangeStream stream) {
+      ConnectRestClient connect,
+      TablePoller poller,
+      ChangeProducer producer,
+      LakeCatalog lake,
+      ChangeStream stream) {
     SendLog sends = producer.sends();
     preloadEnds = settings.preload() ? preload(poller, producer, stream) : Map.of();
     // The preload's snapshots are not the backlog's.
@@ -243,16 +251,45 @@ public final class SinkBench {
               return thread;
             });
     sampler.scheduleAtFixedRate(tasks::sample, 50, 50, TimeUnit.MILLISECONDS);
+    if (settings.drain()) {
+      setState(connect, UPSERT_SINK, "PAUSED");
+      setState(connect, CHANGELOG_SINK, "PAUSED");
+    }
     long firstSent = System.currentTimeMillis();
     long started = System.nanoTime();
     producer.produce(stream::next, settings.records(), Pacing.unpaced());
-    progress.accept(
-        String.format(
-            "produced a backlog of %,d records in %.1f s; waiting for both sinks",
-            settings.records(), (System.nanoTime() - started) / 1e9));
     backlogEnds = sends.ends();
+    Throughput upserts;
+    Throughput appends;
     try {
-      awaitVisible(poller, preloadEnds, backlogEnds, "backlog");
+      if (settings.drain()) {
+        progress.accept(
+            String.format(
+                "produced a backlog of %,d records in %.1f s with both sinks paused; each"
+                    + " works it off alone",
+                settings.records(), (System.nanoTime() - started) / 1e9));
+        upserts = drain(connect, UPSERT_SINK, poller.upserts(), CURRENT, upsertSnapshotsBefore);
+        appends =
+            drain(connect, CHANGELOG_SINK, poller.appends(), CHANGELOG, appendSnapshotsBefore);
+        setState(connect, UPSERT_SINK, "RUNNING");
+        setState(connect, CHANGELOG_SINK, "RUNNING");
+      } else {
+        progress.accept(
+            String.format(
+                "produced a backlog of %,d records in %.1f s; waiting for both sinks",
+                settings.records(), (System.nanoTime() - started) / 1e9));
+        awaitVisible(poller, preloadEnds, backlogEnds, "backlog");
+        upserts =
+            new Throughput(
+                settings.records(),
+                poller.upserts().allVisibleAt(backlogEnds) - firstSent,
+                poller.upserts().snapshots() - upsertSnapshotsBefore);
+        appends =
+            new Throughput(
+                settings.records(),
+                poller.appends().allVisibleAt(backlogEnds) - firstSent,
+                poller.appends().snapshots() - appendSnapshotsBefore);
+      }
     } finally {
       sampler.shutdownNow();
     }
@@ -265,16 +302,6 @@ public final class SinkBench {
             tasks.nanos(0) / 1e3 / settings.records(),
             tasks.nanos(1) / 1e9,
             tasks.nanos(1) / 1e3 / settings.records()));
-    Throughput upserts =
-        new Throughput(
-            settings.records(),
-            poller.upserts().allVisibleAt(backlogEnds) - firstSent,
-            poller.upserts().snapshots() - upsertSnapshotsBefore);
-    Throughput appends =
-        new Throughput(
-            settings.records(),
-            poller.appends().allVisibleAt(backlogEnds) - firstSent,
-            poller.appends().snapshots() - appendSnapshotsBefore);
     progress.accept(
         String.format(
             "backlog: upsert sink %,.0f records/s, Apache sink %,.0f records/s; the upsert"
@@ -330,6 +357,69 @@ public final class SinkBench {
         appendFreshness,
         check,
         null);
+  }
+
+  /**
+   * Resumes {@code connector} (paused, like the other one) and waits until {@code table} shows the
+   * whole backlog; then pauses it again, so that the other sink has the machine to itself.
+   *
+   * @return the backlog over the time from the resume to the commit that made its last record
+   *     visible
+   */
+  private Throughput drain(
+      ConnectRestClient connect,
+      String connector,
+      Coverage coverage,
+      TableIdentifier table,
+      int snapshotsBefore) {
+    long resumed = System.currentTimeMillis();
+    setState(connect, connector, "RUNNING");
+    long deadline = System.nanoTime() + settings.timeout().toNanos();
+    long nextReport = System.nanoTime() + PROGRESS_EVERY.toNanos();
+    while (coverage.allVisibleAt(backlogEnds) < 0) {
+      if (System.nanoTime() > deadline) {
+        throw new IllegalStateException(
+            String.format(
+                "backlog: after %d s %s alone made only %,d of %,d records visible in %s",
+                settings.timeout().toSeconds(),
+                connector,
+                coverage.visibleRecords(preloadEnds, backlogEnds),
+                settings.records(),
+                table));
+      }
+      if (System.nanoTime() > nextReport) {
+        progress.accept(
+            String.format(
+                "backlog: %s alone: visible %,d/%,d in %s",
+                connector,
+                coverage.visibleRecords(preloadEnds, backlogEnds),
+                settings.records(),
+                table));
+        nextReport = System.nanoTime() + PROGRESS_EVERY.toNanos();
+      }
+      LockSupport.parkNanos(POLL.toNanos());
+    }
+    Throughput rate =
+        new Throughput(
+            settings.records(),
+            coverage.allVisibleAt(backlogEnds) - resumed,
+            coverage.snapshots() - snapshotsBefore);
+    setState(connect, connector, "PAUSED");
+    progress.accept(
+        String.format(
+            "backlog: %s alone: %,.0f records/s (%,d records in %.2f s after its resume)",
+            connector, rate.recordsPerSecond(), rate.records(), rate.elapsedMs() / 1e3));
+    return rate;
+  }
+
+  /** Pauses or resumes {@code connector} and waits until it and its tasks are in {@code state}. */
+  private static void setState(ConnectRestClient connect, String connector, String state) {
+    if (state.equals("PAUSED")) {
+      connect.pauseConnector(connector);
+    } else {
+      connect.resumeConnector(connector);
+    }
+    connect.awaitState(connector, state, Duration.ofSeconds(60));
   }
 
   /**

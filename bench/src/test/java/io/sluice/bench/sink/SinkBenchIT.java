@@ -14,7 +14,7 @@ class SinkBenchIT {
   void bothSinksTakeTheWholeStreamAndTheBenchCountsEveryRecord() {
     List<String> progress = new ArrayList<>();
     Settings settings =
-        new Settings(2_000, 150, 500, 200, 3, Duration.ofSeconds(120), false, true, false);
+        new Settings(2_000, 150, 500, 200, 3, Duration.ofSeconds(120), false, true, false, false);
 
     SinkBenchResult result = new SinkBench(settings, progress::add).run();
 
@@ -57,7 +57,7 @@ class SinkBenchIT {
   void aPreloadCreatesEveryKeyBeforeTheTimedBacklogOnTheDirectPath() {
     List<String> progress = new ArrayList<>();
     Settings settings =
-        new Settings(500, 300, 500, 200, 1, Duration.ofSeconds(120), true, false, true);
+        new Settings(500, 300, 500, 200, 1, Duration.ofSeconds(120), true, false, true, true);
 
     SinkBenchResult result = new SinkBench(settings, progress::add).run();
 
@@ -72,5 +72,12 @@ class SinkBenchIT {
     assertThat(progress).anyMatch(line -> line.startsWith("preloaded 300 keys in "));
     assertThat(result.limit()).as("--no-limit").isNull();
     assertThat(progress).anyMatch(line -> line.contains("(direct path) and "));
+    assertThat(progress)
+        .as("--backlog drain: produced with both paused, then each sink alone")
+        .anyMatch(line -> line.contains("with both sinks paused"))
+        .anyMatch(line -> line.startsWith("backlog: sluice-upsert-sink alone: "))
+        .anyMatch(line -> line.startsWith("backlog: sluice-changelog-sink alone: "));
+    assertThat(result.appends().records()).isEqualTo(500);
+    assertThat(result.appends().elapsedMs()).isPositive();
   }
 }
