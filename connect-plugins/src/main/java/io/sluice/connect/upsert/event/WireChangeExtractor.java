@@ -99,10 +99,13 @@ public final class WireChangeExtractor {
       return connect.extract(record);
     }
     ConnectAvroCodec.Decoded value = decode(record, bytes, "value");
-    Supplier<ChangeEvent> reference = () -> connect.extract(asConnect(record, value)).orElseThrow();
     if (!debezium || !(value.value() instanceof GenericRecord envelope)) {
-      return Optional.of(reference.get());
+      return connect.extract(asConnect(record, value));
     }
+    // Decoded again if ever needed: held until the commit, the whole envelope (before image,
+    // source block) would outlive the young generation for every record of the batch.
+    Supplier<ChangeEvent> reference =
+        () -> connect.extract(asConnect(record, decode(record, bytes, "value"))).orElseThrow();
     Envelope fields = envelopes.computeIfAbsent(envelope.getSchema(), this::envelope);
     ChangeEvent event = fields == null ? null : read(record, envelope, fields, reference);
     return Optional.of(event != null ? event : reference.get());
