@@ -81,7 +81,7 @@ public final class StageCpu {
   }
 
   /** The {@code limit} busiest threads no stage takes, as "name: seconds", busiest first. */
-  synchronized List<String> unattributed(int limit) {
+  public synchronized List<String> unattributed(int limit) {
     List<Map.Entry<Long, Long>> spent = new ArrayList<>();
     for (Map.Entry<Long, Long> e : latest.entrySet()) {
       if (stageOf(e.getKey()) < 0) {

@@ -302,6 +302,7 @@ public final class SinkBench {
             tasks.nanos(0) / 1e3 / settings.records(),
             tasks.nanos(1) / 1e9,
             tasks.nanos(1) / 1e3 / settings.records()));
+    progress.accept("backlog: busiest threads of neither sink: " + tasks.unattributed(6));
     progress.accept(
         String.format(
             "backlog: upsert sink %,.0f records/s, Apache sink %,.0f records/s; the upsert"

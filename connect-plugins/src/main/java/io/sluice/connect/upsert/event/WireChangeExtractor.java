@@ -42,6 +42,9 @@ public final class WireChangeExtractor {
   private final List<String> keyFields;
   private final Map<org.apache.avro.Schema, Envelope> envelopes = new IdentityHashMap<>();
 
+  /** Record keys' Connect schemas by writer schema: Apicurio's cache of them is synchronized. */
+  private final Map<org.apache.avro.Schema, Schema> keySchemas = new IdentityHashMap<>();
+
   /**
    * @param connect how the converter path reads the same records (its format and key fields)
    * @param codec decodes the wire bytes through the registry
@@ -173,7 +176,7 @@ public final class WireChangeExtractor {
     if (!(key.value() instanceof GenericRecord source)) {
       return null;
     }
-    Schema schema = codec.connectSchema(key.writerSchema());
+    Schema schema = keySchemas.computeIfAbsent(key.writerSchema(), codec::connectSchema);
     if (!keyFields.isEmpty()) {
       return projected(record, source, schema, "record key");
     }

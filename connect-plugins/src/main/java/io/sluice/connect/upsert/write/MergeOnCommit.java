@@ -3,6 +3,7 @@ package io.sluice.connect.upsert.write;
 import io.sluice.connect.upsert.config.MergeLimits;
 import io.sluice.connect.upsert.event.ChangeEvent;
 import io.sluice.connect.upsert.event.Operation;
+import io.sluice.connect.upsert.index.KeySet;
 import io.sluice.lake.ScanRows;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -215,7 +216,7 @@ public final class MergeOnCommit {
       Map<ChangeEvent, BatchWriter.Converted> converted)
       throws IOException {
     PartitionSpec spec = table.spec();
-    StructLikeSet keys = StructLikeSet.create(keySchema.asStruct());
+    KeySet keys = new KeySet(keySchema);
     for (ChangeEvent event : events) {
       keys.add(new InternalRecordWrapper(keySchema.asStruct()).wrap(converted.get(event).key()));
     }
