@@ -10,6 +10,7 @@ import java.io.IOException;
 import java.util.IdentityHashMap;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.BiFunction;
 import org.apache.avro.generic.GenericDatumReader;
 import org.apache.avro.generic.GenericDatumWriter;
 import org.apache.avro.io.BinaryDecoder;
@@ -130,6 +131,23 @@ public final class ConnectAvroCodec {
    * @throws io.sluice.schema.registry.RegistryException when the registry cannot give the schema
    */
   public Decoded decodeAvro(String topic, byte[] bytes) {
+    return decodeAvro(
+        topic,
+        bytes,
+        (id, writerSchema) ->
+            readers.computeIfAbsent(id, i -> new GenericDatumReader<>(writerSchema)));
+  }
+
+  /**
+   * As {@link #decodeAvro(String, byte[])}, read by the reader {@code readers} gives for the writer
+   * schema's id: one with a reader schema that leaves fields out (Avro's schema resolution skips
+   * them in the bytes instead of building them) gives a value of that reader schema, which {@link
+   * #toConnect} cannot take. The bytes are checked against the writer schema all the same.
+   */
+  public Decoded decodeAvro(
+      String topic,
+      byte[] bytes,
+      BiFunction<Integer, org.apache.avro.Schema, GenericDatumReader<Object>> readers) {
     int id = WireFormat.schemaId(bytes);
     org.apache.avro.Schema writerSchema = registry.schemaById(id);
     BinaryDecoder decoder =
@@ -142,10 +160,7 @@ public final class ConnectAvroCodec {
       validators
           .computeIfAbsent(id, i -> AvroBodyValidator.of(writerSchema))
           .validate(bytes, WireFormat.HEADER_SIZE, bytes.length - WireFormat.HEADER_SIZE);
-      value =
-          readers
-              .computeIfAbsent(id, i -> new GenericDatumReader<>(writerSchema))
-              .read(null, decoder);
+      value = readers.apply(id, writerSchema).read(null, decoder);
       if (!decoder.isEnd()) {
         throw new DataException(
             "bytes left over after decoding with schema id " + id + " on topic " + topic);

@@ -8,11 +8,14 @@ import io.sluice.schema.registry.RegistryUnavailableException;
 import io.sluice.schema.wire.WireFormat;
 import io.sluice.schema.wire.WireFormatException;
 import java.util.Collection;
+import java.util.HashMap;
 import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.function.BiFunction;
 import java.util.function.Supplier;
+import org.apache.avro.generic.GenericDatumReader;
 import org.apache.avro.generic.GenericRecord;
 import org.apache.kafka.connect.data.Field;
 import org.apache.kafka.connect.data.Schema;
@@ -41,6 +44,9 @@ public final class WireChangeExtractor {
   private final boolean debezium;
   private final List<String> keyFields;
   private final Map<org.apache.avro.Schema, Envelope> envelopes = new IdentityHashMap<>();
+
+  /** By writer schema id: readers of {@link EnvelopeProjection}'s reader schemas. */
+  private final Map<Integer, GenericDatumReader<Object>> projected = new HashMap<>();
 
   /** Record keys' Connect schemas by writer schema: Apicurio's cache of them is synchronized. */
   private final Map<org.apache.avro.Schema, Schema> keySchemas = new IdentityHashMap<>();
@@ -101,15 +107,21 @@ public final class WireChangeExtractor {
         || !(record.value() instanceof byte[] bytes)) {
       return connect.extract(record);
     }
-    ConnectAvroCodec.Decoded value = decode(record, bytes, "value");
-    if (!debezium || !(value.value() instanceof GenericRecord envelope)) {
+    if (!debezium) {
+      return connect.extract(asConnect(record, decode(record, bytes, "value")));
+    }
+    ConnectAvroCodec.Decoded value = decode(record, bytes, "value", this::projectedReader);
+    if (!(value.value() instanceof GenericRecord envelope)) {
+      // Not a record: its own reader schema, so the value is of the writer schema.
       return connect.extract(asConnect(record, value));
     }
     // Decoded again if ever needed: held until the commit, the whole envelope (before image,
     // source block) would outlive the young generation for every record of the batch.
     Supplier<ChangeEvent> reference =
         () -> connect.extract(asConnect(record, decode(record, bytes, "value"))).orElseThrow();
-    Envelope fields = envelopes.computeIfAbsent(envelope.getSchema(), this::envelope);
+    Envelope fields =
+        envelopes.computeIfAbsent(
+            envelope.getSchema(), reader -> envelope(reader, value.writerSchema()));
     ChangeEvent event = fields == null ? null : read(record, envelope, fields, reference);
     return Optional.of(event != null ? event : reference.get());
   }
@@ -228,14 +240,18 @@ public final class WireChangeExtractor {
   private record Envelope(
       int op, int before, int after, int source, int ts, Schema beforeSchema, Schema afterSchema) {}
 
-  /** Null when the schema is not a regular envelope (the reference path reads it). */
-  private Envelope envelope(org.apache.avro.Schema schema) {
+  /**
+   * Where the fields are in values of {@code schema} (the reader schema), with the rows' Connect
+   * schemas of {@code writerSchema}; null when it is not a regular envelope (the reference path
+   * reads it).
+   */
+  private Envelope envelope(org.apache.avro.Schema schema, org.apache.avro.Schema writerSchema) {
     org.apache.avro.Schema.Field op = schema.getField("op");
     org.apache.avro.Schema.Field after = schema.getField("after");
     if (op == null || after == null) {
       return null;
     }
-    Schema connectSchema = codec.connectSchema(schema);
+    Schema connectSchema = codec.connectSchema(writerSchema);
     if (connectSchema.type() != Schema.Type.STRUCT) {
       return null;
     }
@@ -265,7 +281,27 @@ public final class WireChangeExtractor {
     return schema.getType() == org.apache.avro.Schema.Type.LONG && schema.getLogicalType() == null;
   }
 
+  /** The envelope's reader for writer schema {@code id}: {@link EnvelopeProjection}'s. */
+  private GenericDatumReader<Object> projectedReader(int id, org.apache.avro.Schema writerSchema) {
+    return projected.computeIfAbsent(
+        id,
+        i ->
+            new GenericDatumReader<>(
+                writerSchema, EnvelopeProjection.readerSchema(writerSchema, !keyFields.isEmpty())));
+  }
+
   private ConnectAvroCodec.Decoded decode(SinkRecord record, byte[] bytes, String part) {
+    return decode(record, bytes, part, null);
+  }
+
+  /**
+   * @param readers the reader for a writer schema; null for the codec's (the writer schema's own)
+   */
+  private ConnectAvroCodec.Decoded decode(
+      SinkRecord record,
+      byte[] bytes,
+      String part,
+      BiFunction<Integer, org.apache.avro.Schema, GenericDatumReader<Object>> readers) {
     if (!WireFormat.hasHeader(bytes)) {
       throw rejected(
           record,
@@ -277,7 +313,9 @@ public final class WireChangeExtractor {
           null);
     }
     try {
-      return codec.decodeAvro(record.topic(), bytes);
+      return readers == null
+          ? codec.decodeAvro(record.topic(), bytes)
+          : codec.decodeAvro(record.topic(), bytes, readers);
     } catch (RegistryUnavailableException e) {
       throw unavailable(record, bytes, e);
     } catch (RegistryException e) {
