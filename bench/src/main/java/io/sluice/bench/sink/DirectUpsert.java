@@ -127,7 +127,7 @@ final class DirectUpsert {
    */
   void commit() {
     long started = clock.now();
-    List<ChangeEvent> batch = BatchPreparer.prepare(events, e -> converted.get(e).keyValues());
+    List<ChangeEvent> batch = BatchPreparer.prepare(events, e -> converted.get(e).tableKey());
     long reduced = clock.now();
     clock.add(Stage.REDUCE, reduced - started);
     // Every partition committed before is recorded again, as the sink does.

@@ -56,7 +56,7 @@ class EnvelopeRowsTest {
         .isEqualTo(
             LocalDateTime.ofInstant(Instant.ofEpochMilli(after.updatedAtMs()), ZoneOffset.UTC));
     assertThat(change.rows().key().getField("order_id")).isEqualTo(42L);
-    assertThat(change.rows().keyValues()).containsExactly(42L);
+    assertThat(change.rows().tableKey()).isEqualTo(42L);
   }
 
   @Test

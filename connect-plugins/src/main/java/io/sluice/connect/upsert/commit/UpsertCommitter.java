@@ -257,7 +257,7 @@ public final class UpsertCommitter implements Closeable {
         rejections.reject(event.topic(), event.partition(), event.offset(), e);
       }
     }
-    List<ChangeEvent> batch = BatchPreparer.prepare(writable, e -> converted.get(e).keyValues());
+    List<ChangeEvent> batch = BatchPreparer.prepare(writable, e -> converted.get(e).tableKey());
     TableMeters meters = metrics.table(id);
     long started = System.nanoTime();
     Snapshot snapshot;

@@ -1,9 +1,10 @@
 package io.sluice.connect.upsert.event;
 
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
+import java.util.Collections;
+import java.util.HashSet;
 import java.util.List;
-import java.util.Map;
+import java.util.Set;
 import java.util.function.Function;
 
 /**
@@ -27,12 +28,16 @@ public final class BatchPreparer {
    */
   public static List<ChangeEvent> prepare(
       List<ChangeEvent> events, Function<ChangeEvent, ?> tableKey) {
-    Map<Object, ChangeEvent> last = new LinkedHashMap<>();
-    for (ChangeEvent event : events) {
-      Object key = tableKey.apply(event);
-      last.remove(key);
-      last.put(key, event);
+    // From the last event back: the first one seen of a key is its last. One hash lookup an event.
+    Set<Object> seen = new HashSet<>();
+    List<ChangeEvent> last = new ArrayList<>();
+    for (int i = events.size() - 1; i >= 0; i--) {
+      ChangeEvent event = events.get(i);
+      if (seen.add(tableKey.apply(event))) {
+        last.add(event);
+      }
     }
-    return new ArrayList<>(last.values());
+    Collections.reverse(last);
+    return last;
   }
 }

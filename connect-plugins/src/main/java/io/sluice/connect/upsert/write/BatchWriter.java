@@ -55,14 +55,23 @@ public final class BatchWriter {
 
   /** One event as rows of the table's schema: the row (null for a delete) and its key. */
   public record Converted(Record row, Record key, Record keyAsRow) {
-    /** The key's values as the table stores them: equal for one row of the table. */
-    public List<Object> keyValues() {
+    /**
+     * The key's values as the table stores them: equal for one row of the table. The value itself
+     * for a key of one column (no list to build and hash for each event), else a list of them.
+     */
+    public Object tableKey() {
+      if (key.size() == 1) {
+        return comparable(key.get(0));
+      }
       List<Object> values = new ArrayList<>(key.size());
       for (int i = 0; i < key.size(); i++) {
-        Object value = key.get(i);
-        values.add(value instanceof byte[] bytes ? ByteBuffer.wrap(bytes) : value);
+        values.add(comparable(key.get(i)));
       }
       return values;
+    }
+
+    private static Object comparable(Object value) {
+      return value instanceof byte[] bytes ? ByteBuffer.wrap(bytes) : value;
     }
   }
 

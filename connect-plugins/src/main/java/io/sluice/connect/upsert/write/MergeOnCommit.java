@@ -217,8 +217,13 @@ public final class MergeOnCommit {
       throws IOException {
     PartitionSpec spec = table.spec();
     KeySet keys = new KeySet(keySchema);
+    List<Record> upserts = new ArrayList<>(events.size());
     for (ChangeEvent event : events) {
-      keys.add(new InternalRecordWrapper(keySchema.asStruct()).wrap(converted.get(event).key()));
+      BatchWriter.Converted rows = converted.get(event);
+      keys.addRecord(rows.key());
+      if (event.operation() == Operation.UPSERT) {
+        upserts.add(rows.row());
+      }
     }
     // On v3 the carried-over rows keep their lineage (RowLineage).
     Schema carried = RowLineage.carried(table, schema);
@@ -244,10 +249,8 @@ public final class MergeOnCommit {
           }
         }
       }
-      for (ChangeEvent event : events) {
-        if (event.operation() == Operation.UPSERT) {
-          writer.write(RowLineage.asNew(converted.get(event).row(), carried));
-        }
+      for (Record row : upserts) {
+        writer.write(RowLineage.asNew(row, carried));
       }
       writer.close();
       closed = true;

@@ -131,7 +131,7 @@ class BatchPreparerTest {
   /** Dedup by the key as the table stores it, as the committer does. */
   private static List<ChangeEvent> prepare(List<ChangeEvent> events) {
     RecordConverter converter = new RecordConverter(TABLE);
-    return BatchPreparer.prepare(events, e -> BatchWriter.convert(converter, e, null).keyValues());
+    return BatchPreparer.prepare(events, e -> BatchWriter.convert(converter, e, null).tableKey());
   }
 
   /** Composite and bytes keys have no table here: the Connect key's values, bytes by content. */

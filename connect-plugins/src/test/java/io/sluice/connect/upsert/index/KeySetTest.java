@@ -51,6 +51,34 @@ class KeySetTest {
     assertThat(keys.contains(wrap(INT_KEY, key(INT_KEY, 43)))).isFalse();
   }
 
+  @Test
+  void longKeysAtTheEdgesAndManySequentialOnesAreEachFoundOnce() {
+    KeySet keys = new KeySet(LONG_KEY);
+    long[] edges = {0L, -1L, 1L, Long.MIN_VALUE, Long.MAX_VALUE, 1L << 32, -(1L << 32)};
+    for (long edge : edges) {
+      keys.add(wrap(LONG_KEY, longKey(edge)));
+    }
+    for (long id = 1_000; id < 201_000; id++) {
+      keys.add(wrap(LONG_KEY, longKey(id)));
+      keys.add(wrap(LONG_KEY, longKey(id)));
+    }
+    assertThat(keys.size()).isEqualTo(edges.length + 200_000);
+    for (long edge : edges) {
+      assertThat(keys.contains(wrap(LONG_KEY, longKey(edge)))).as("key %d", edge).isTrue();
+    }
+    for (long id = 1_000; id < 201_000; id += 997) {
+      assertThat(keys.contains(wrap(LONG_KEY, longKey(id)))).isTrue();
+      assertThat(keys.contains(wrap(LONG_KEY, longKey(id + 1_000_000)))).isFalse();
+    }
+    assertThat(keys.contains(wrap(LONG_KEY, longKey(2)))).isFalse();
+  }
+
+  private static GenericRecord longKey(long id) {
+    GenericRecord record = GenericRecord.create(LONG_KEY);
+    record.set(0, id);
+    return record;
+  }
+
   /** Key {@code n}; a composite key's region is one of two, by {@code n}. */
   private static GenericRecord key(Schema schema, int n) {
     GenericRecord record = GenericRecord.create(schema);
