@@ -268,9 +268,16 @@ public final class SinkBench {
                 "produced a backlog of %,d records in %.1f s with both sinks paused; each"
                     + " works it off alone",
                 settings.records(), (System.nanoTime() - started) / 1e9));
-        upserts = drain(connect, UPSERT_SINK, poller.upserts(), CURRENT, upsertSnapshotsBefore);
+        upserts =
+            drain(connect, poller, UPSERT_SINK, poller.upserts(), CURRENT, upsertSnapshotsBefore);
         appends =
-            drain(connect, CHANGELOG_SINK, poller.appends(), CHANGELOG, appendSnapshotsBefore);
+            drain(
+                connect,
+                poller,
+                CHANGELOG_SINK,
+                poller.appends(),
+                CHANGELOG,
+                appendSnapshotsBefore);
         setState(connect, UPSERT_SINK, "RUNNING");
         setState(connect, CHANGELOG_SINK, "RUNNING");
       } else {
@@ -369,6 +376,7 @@ public final class SinkBench {
    */
   private Throughput drain(
       ConnectRestClient connect,
+      TablePoller poller,
       String connector,
       Coverage coverage,
       TableIdentifier table,
@@ -378,6 +386,7 @@ public final class SinkBench {
     long deadline = System.nanoTime() + settings.timeout().toNanos();
     long nextReport = System.nanoTime() + PROGRESS_EVERY.toNanos();
     while (coverage.allVisibleAt(backlogEnds) < 0) {
+      poller.checkAlive();
       if (System.nanoTime() > deadline) {
         throw new IllegalStateException(
             String.format(
