@@ -56,6 +56,7 @@ final class DirectUpsert {
   private final TableCommitter committer;
   private final List<ChangeEvent> events = new ArrayList<>();
   private final Map<ChangeEvent, BatchWriter.Converted> converted = new IdentityHashMap<>();
+  private final List<Object> keys = new ArrayList<>();
   private final Map<TopicPartition, Long> pending = new LinkedHashMap<>();
   private final Map<TopicPartition, Long> held = new HashMap<>();
   private final Map<String, Long> commitModes = new TreeMap<>();
@@ -106,6 +107,7 @@ final class DirectUpsert {
               tp.topic(), tp.partition(), offset, change.op(), null, null, ChangeEvent.NO_TIME);
       events.add(event);
       converted.put(event, change.rows());
+      keys.add(change.rows().tableKey());
     }
     pending.put(tp, offset + 1);
   }
@@ -127,7 +129,7 @@ final class DirectUpsert {
    */
   void commit() {
     long started = clock.now();
-    List<ChangeEvent> batch = BatchPreparer.prepare(events, e -> converted.get(e).tableKey());
+    List<ChangeEvent> batch = BatchPreparer.prepare(events, keys);
     long reduced = clock.now();
     clock.add(Stage.REDUCE, reduced - started);
     // Every partition committed before is recorded again, as the sink does.
@@ -159,6 +161,7 @@ final class DirectUpsert {
     pending.clear();
     events.clear();
     converted.clear();
+    keys.clear();
   }
 
   private void commitByPosition(

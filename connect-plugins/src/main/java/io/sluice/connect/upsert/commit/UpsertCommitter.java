@@ -249,15 +249,18 @@ public final class UpsertCommitter implements Closeable {
     RecordConverter converter = new RecordConverter(table.schema());
     Map<ChangeEvent, BatchWriter.Converted> converted = new IdentityHashMap<>();
     List<ChangeEvent> writable = new ArrayList<>(events.size());
+    List<Object> keys = new ArrayList<>(events.size());
     for (ChangeEvent event : events) {
       try {
-        converted.put(event, BatchWriter.convert(converter, event, excludedField));
+        BatchWriter.Converted rows = BatchWriter.convert(converter, event, excludedField);
+        converted.put(event, rows);
         writable.add(event);
+        keys.add(rows.tableKey());
       } catch (RecordRejectedException e) {
         rejections.reject(event.topic(), event.partition(), event.offset(), e);
       }
     }
-    List<ChangeEvent> batch = BatchPreparer.prepare(writable, e -> converted.get(e).tableKey());
+    List<ChangeEvent> batch = BatchPreparer.prepare(writable, keys);
     TableMeters meters = metrics.table(id);
     long started = System.nanoTime();
     Snapshot snapshot;

@@ -1,5 +1,6 @@
 package io.sluice.connect.upsert.event;
 
+import io.sluice.connect.upsert.index.LongSet;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.HashSet;
@@ -28,13 +29,36 @@ public final class BatchPreparer {
    */
   public static List<ChangeEvent> prepare(
       List<ChangeEvent> events, Function<ChangeEvent, ?> tableKey) {
-    // From the last event back: the first one seen of a key is its last. One hash lookup an event.
-    Set<Object> seen = new HashSet<>();
+    List<Object> keys = new ArrayList<>(events.size());
+    for (ChangeEvent event : events) {
+      keys.add(tableKey.apply(event));
+    }
+    return prepare(events, keys);
+  }
+
+  /**
+   * @param events the interval's events, each partition's events in offset order
+   * @param keys each event's key as the table stores it, in the order of {@code events}
+   * @return the last event of each key, ordered by the position of that last event
+   */
+  public static List<ChangeEvent> prepare(List<ChangeEvent> events, List<?> keys) {
+    // Keys that are all ints or longs (a key of one such column) go into a set of longs: no boxed
+    // key to hash and compare for each of a batch's hundreds of thousands of events.
+    boolean longs = true;
+    for (Object key : keys) {
+      if (!(key instanceof Long || key instanceof Integer)) {
+        longs = false;
+        break;
+      }
+    }
+    LongSet seenLongs = longs ? new LongSet() : null;
+    Set<Object> seen = longs ? null : new HashSet<>();
+    // From the last event back: the first one seen of a key is its last. One lookup an event.
     List<ChangeEvent> last = new ArrayList<>();
     for (int i = events.size() - 1; i >= 0; i--) {
-      ChangeEvent event = events.get(i);
-      if (seen.add(tableKey.apply(event))) {
-        last.add(event);
+      Object key = keys.get(i);
+      if (longs ? seenLongs.add(((Number) key).longValue()) : seen.add(key)) {
+        last.add(events.get(i));
       }
     }
     Collections.reverse(last);
