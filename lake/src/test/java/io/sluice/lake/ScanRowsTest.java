@@ -217,8 +217,7 @@ class ScanRowsTest {
   private static void deleteSome(Table table, Random random, long nextId) {
     List<Located> live = new ArrayList<>();
     Map<String, DeleteFile> dvOf = new HashMap<>();
-    try (CloseableIterable<FileScanTask> tasks =
-        table.newScan().planWith(SameThreadExecutor.INSTANCE).planFiles()) {
+    try (CloseableIterable<FileScanTask> tasks = ScanRows.plan(table.newScan())) {
       for (FileScanTask task : tasks) {
         task.deletes().stream()
             .filter(d -> d.format() == FileFormat.PUFFIN)

@@ -6,7 +6,6 @@ import java.util.Collections;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
-import java.util.function.Function;
 
 /**
  * Turns the events of one commit interval into the batch that is written: one event per key, the
@@ -20,21 +19,6 @@ import java.util.function.Function;
  */
 public final class BatchPreparer {
   private BatchPreparer() {}
-
-  /**
-   * @param events the interval's events, each partition's events in offset order
-   * @param tableKey an event's key as the table stores it (values with {@code equals} and {@code
-   *     hashCode} of the table's key types)
-   * @return the last event of each key, ordered by the position of that last event
-   */
-  public static List<ChangeEvent> prepare(
-      List<ChangeEvent> events, Function<ChangeEvent, ?> tableKey) {
-    List<Object> keys = new ArrayList<>(events.size());
-    for (ChangeEvent event : events) {
-      keys.add(tableKey.apply(event));
-    }
-    return prepare(events, keys);
-  }
 
   /**
    * @param events the interval's events, each partition's events in offset order

@@ -48,6 +48,9 @@ public final class WireChangeExtractor {
   /** By writer schema id: readers of {@link EnvelopeProjection}'s reader schemas. */
   private final Map<Integer, GenericDatumReader<Object>> projected = new HashMap<>();
 
+  private final BiFunction<Integer, org.apache.avro.Schema, GenericDatumReader<Object>>
+      projectedReaders = this::projectedReader;
+
   /** Record keys' Connect schemas by writer schema: Apicurio's cache of them is synchronized. */
   private final Map<org.apache.avro.Schema, Schema> keySchemas = new IdentityHashMap<>();
 
@@ -110,7 +113,7 @@ public final class WireChangeExtractor {
     if (!debezium) {
       return connect.extract(asConnect(record, decode(record, bytes, "value")));
     }
-    ConnectAvroCodec.Decoded value = decode(record, bytes, "value", this::projectedReader);
+    ConnectAvroCodec.Decoded value = decode(record, bytes, "value", projectedReaders);
     if (!(value.value() instanceof GenericRecord envelope)) {
       // Not a record: its own reader schema, so the value is of the writer schema.
       return connect.extract(asConnect(record, value));

@@ -9,6 +9,7 @@ import io.sluice.connect.upsert.write.BatchWriter;
 import java.nio.ByteBuffer;
 import java.util.List;
 import java.util.Set;
+import java.util.function.Function;
 import org.apache.iceberg.types.Types;
 import org.apache.kafka.connect.data.Schema;
 import org.apache.kafka.connect.data.SchemaBuilder;
@@ -77,7 +78,7 @@ class BatchPreparerTest {
             new Struct(bytesKey).put("k", new byte[] {1, 2}),
             null,
             ChangeEvent.NO_TIME);
-    assertThat(BatchPreparer.prepare(List.of(first, second), BatchPreparerTest::connectKey))
+    assertThat(prepare(List.of(first, second), BatchPreparerTest::connectKey))
         .containsExactly(second);
   }
 
@@ -94,7 +95,7 @@ class BatchPreparerTest {
             .field("line_no", Schema.INT32_SCHEMA)
             .build();
     List<ChangeEvent> batch =
-        BatchPreparer.prepare(
+        prepare(
             List.of(
                 item(itemKey, 1, SourceOp.CREATE, 7, 1),
                 item(itemKey, 2, SourceOp.CREATE, 7, 2),
@@ -131,7 +132,12 @@ class BatchPreparerTest {
   /** Dedup by the key as the table stores it, as the committer does. */
   private static List<ChangeEvent> prepare(List<ChangeEvent> events) {
     RecordConverter converter = new RecordConverter(TABLE);
-    return BatchPreparer.prepare(events, e -> BatchWriter.convert(converter, e, null).tableKey());
+    return prepare(events, e -> BatchWriter.convert(converter, e, null).tableKey());
+  }
+
+  private static List<ChangeEvent> prepare(
+      List<ChangeEvent> events, Function<ChangeEvent, Object> key) {
+    return BatchPreparer.prepare(events, events.stream().map(key).toList());
   }
 
   /** Composite and bytes keys have no table here: the Connect key's values, bytes by content. */

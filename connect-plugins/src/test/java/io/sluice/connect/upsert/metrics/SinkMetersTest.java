@@ -88,7 +88,10 @@ class SinkMetersTest {
         .as("no last-commit gauge before the first commit")
         .isNull();
 
-    table.committed(BatchPreparer.prepare(events, e -> e.key().get("id")), events, 42_000_000L);
+    table.committed(
+        BatchPreparer.prepare(events, events.stream().map(e -> e.key().get("id")).toList()),
+        events,
+        42_000_000L);
 
     assertThat(counter(SinkMeters.ROWS_UPSERTED)).as("keys 1 and 3").isEqualTo(2);
     assertThat(counter(SinkMeters.ROWS_DELETED)).as("key 2").isEqualTo(1);
