@@ -2,6 +2,7 @@ package io.sluice.connect.upsert;
 
 import io.sluice.connect.upsert.quarantine.QuarantineClients;
 import java.time.Clock;
+import java.util.concurrent.Executor;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.function.Function;
@@ -9,15 +10,18 @@ import java.util.function.LongSupplier;
 
 /**
  * What an upsert sink task takes from its surroundings: the clocks, how it waits between commit
- * attempts, the quarantine's Kafka clients and the thread its table maintenance runs on. Connect's
- * task uses {@link #SYSTEM}; tests hand in deterministic ones (a simulation drives every clock and
- * runs maintenance passes when its schedule says so).
+ * attempts, the quarantine's Kafka clients, the thread its table maintenance runs on and the one
+ * its commits run on. Connect's task uses {@link #SYSTEM}; tests hand in deterministic ones (a
+ * simulation drives every clock and runs maintenance passes and commits when its schedule says so).
  *
  * @param intervalClock monotonic nanoseconds of the commit and idle-commit intervals
  * @param retryClock monotonic nanoseconds of the retry deadline ({@code errors.sink.retry.timeout})
  * @param wallClock wall time: snapshot and file ages, quarantine timestamps
  * @param sleeper waits between commit attempts
  * @param maintenanceThread makes the maintenance's single thread, given its name
+ * @param commitThread makes the executor of the task's commit rounds, given its name: one round at
+ *     a time, while the task reads the next batch; an {@link java.util.concurrent.ExecutorService}
+ *     is shut down when the task stops
  */
 public record TaskRuntime(
     LongSupplier intervalClock,
@@ -25,7 +29,8 @@ public record TaskRuntime(
     Clock wallClock,
     Sleeper sleeper,
     QuarantineClients clients,
-    Function<String, ScheduledExecutorService> maintenanceThread) {
+    Function<String, ScheduledExecutorService> maintenanceThread,
+    Function<String, Executor> commitThread) {
 
   /** Waits a number of milliseconds. */
   @FunctionalInterface
@@ -33,7 +38,7 @@ public record TaskRuntime(
     void sleep(long ms) throws InterruptedException;
   }
 
-  /** The real clocks, {@link Thread#sleep}, Kafka clients and a daemon thread. */
+  /** The real clocks, {@link Thread#sleep}, Kafka clients and daemon threads. */
   public static final TaskRuntime SYSTEM =
       new TaskRuntime(
           System::nanoTime,
@@ -41,9 +46,13 @@ public record TaskRuntime(
           Clock.systemUTC(),
           Thread::sleep,
           QuarantineClients.KAFKA,
-          TaskRuntime::daemonThread);
+          TaskRuntime::daemonThread,
+          TaskRuntime::commitDaemon);
 
-  /** {@link #SYSTEM} with another commit-interval clock and quarantine clients (tests). */
+  /**
+   * {@link #SYSTEM} with another commit-interval clock and quarantine clients, and each commit
+   * round run by the call that starts it (tests that check the lake right after a {@code put}).
+   */
   public static TaskRuntime of(LongSupplier intervalClock, QuarantineClients clients) {
     return new TaskRuntime(
         intervalClock,
@@ -51,7 +60,17 @@ public record TaskRuntime(
         Clock.systemUTC(),
         Thread::sleep,
         clients,
-        TaskRuntime::daemonThread);
+        TaskRuntime::daemonThread,
+        name -> Runnable::run);
+  }
+
+  private static Executor commitDaemon(String name) {
+    return Executors.newSingleThreadExecutor(
+        r -> {
+          Thread t = new Thread(r, name);
+          t.setDaemon(true);
+          return t;
+        });
   }
 
   private static ScheduledExecutorService daemonThread(String name) {

@@ -25,11 +25,17 @@ import io.sluice.schema.connect.ConnectAvroCodec;
 import io.sluice.schema.registry.HttpSchemaRegistryClient;
 import java.io.IOException;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.Collection;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.Executor;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.FutureTask;
 import java.util.concurrent.locks.Lock;
 import java.util.concurrent.locks.ReentrantLock;
 import org.apache.iceberg.catalog.Catalog;
@@ -50,6 +56,12 @@ import org.slf4j.LoggerFactory;
  * already holds, so a crash between the Iceberg commit and Connect's offset commit loses and
  * duplicates nothing.
  *
+ * <p>A commit round runs on the task's commit thread while the task reads the next batch: one round
+ * at a time. The task applies a round's outcome (offsets Iceberg now holds, fenced tables rewound)
+ * on its own thread, at the end of a {@code put} once the round is done, and before it starts the
+ * next round, opens or closes partitions; until then {@link #preCommit} reports the offsets before
+ * the round.
+ *
  * <p>Records of a table without a primary key (null key, no {@code primary.key.fields}) are skipped
  * ({@link KeylessTables}); a partition that has only skipped records since Iceberg's offsets hands
  * Connect the offset after them, since nothing of it waits for a commit.
@@ -64,7 +76,7 @@ public class UpsertSinkTask extends SinkTask {
 
   private final TaskRuntime runtime;
   private final TaskHooks hooks;
-  private final PendingChanges pending = new PendingChanges();
+  private PendingChanges pending = new PendingChanges();
   // The task's commits and its maintenance's take turns at the catalog.
   private final Lock catalogTurns = new ReentrantLock();
   private final Map<TopicPartition, Long> held = new HashMap<>();
@@ -90,6 +102,11 @@ public class UpsertSinkTask extends SinkTask {
   private SinkMaintenance maintenance;
   private Rejections rejections = Rejections.FAIL;
   private long lastCommitNanos;
+  private Executor commitThread;
+  // The commit round on the commit thread, until the task applied its outcome; null when none.
+  private CommitRound inFlight;
+  // Set when the task stops: a round retrying a failed commit gives up.
+  private volatile boolean stopping;
 
   public UpsertSinkTask() {
     this(TaskRuntime.SYSTEM);
@@ -181,6 +198,10 @@ public class UpsertSinkTask extends SinkTask {
               config.subscribedTopics(),
               runtime.maintenanceThread());
     }
+    commitThread =
+        runtime
+            .commitThread()
+            .apply("sluice-upsert-commit-" + config.connectorName() + "-" + config.taskId());
     lastCommitNanos = runtime.intervalClock().getAsLong();
     log.info(
         "Upsert sink task {} of {} started (commit every {} ms)",
@@ -191,6 +212,7 @@ public class UpsertSinkTask extends SinkTask {
 
   @Override
   public void open(Collection<TopicPartition> partitions) {
+    awaitCommit(Set.of());
     Map<TopicPartition, Long> fromIceberg = committer.heldOffsets(partitions);
     held.putAll(fromIceberg);
     fromIceberg.forEach(context::offset);
@@ -207,6 +229,7 @@ public class UpsertSinkTask extends SinkTask {
 
   @Override
   public void close(Collection<TopicPartition> partitions) {
+    awaitCommit(Set.copyOf(partitions));
     pending.drop(partitions);
     partitions.forEach(held::remove);
     partitions.forEach(skippedTo::remove);
@@ -238,7 +261,8 @@ public class UpsertSinkTask extends SinkTask {
         continue;
       }
       if (keyless.skip(record)) {
-        if (pending.partitions().containsKey(tp)) {
+        if (pending.partitions().containsKey(tp)
+            || (inFlight != null && inFlight.partitions.contains(tp))) {
           pending.add(tp, record.kafkaOffset(), null);
         } else {
           skippedTo.merge(tp, record.kafkaOffset() + 1, Math::max);
@@ -307,9 +331,24 @@ public class UpsertSinkTask extends SinkTask {
 
   @Override
   public void stop() {
+    stopping = true;
     // First: the maintenance thread uses the catalog closed below.
     if (maintenance != null) {
       maintenance.close();
+    }
+    // Then the round in flight, which uses the quarantine and the catalog: it commits or not, and
+    // the next task reads from the offsets Iceberg holds either way.
+    CommitRound round = inFlight;
+    inFlight = null;
+    if (round != null) {
+      try {
+        round.finish();
+      } catch (RuntimeException e) {
+        log.warn("The commit round in flight failed as the task stopped: {}", e.getMessage());
+      }
+    }
+    if (commitThread instanceof ExecutorService thread) {
+      thread.shutdown();
     }
     if (quarantine != null) {
       quarantine.close();
@@ -331,33 +370,63 @@ public class UpsertSinkTask extends SinkTask {
     return Versions.of(UpsertSinkTask.class);
   }
 
+  /**
+   * Starts a commit round when the interval passed, once the round before it ended; applies a round
+   * that ended meanwhile.
+   */
   private void commitIfDue() {
-    long now = runtime.intervalClock().getAsLong();
-    long elapsedMs = (now - lastCommitNanos) / 1_000_000;
-    if (elapsedMs < config.commitIntervalMs()) {
+    if (!due()) {
+      if (inFlight != null && inFlight.done.isDone()) {
+        awaitCommit(Set.of());
+      }
       return;
     }
+    awaitCommit(Set.of());
+    if (!due()) {
+      return;
+    }
+    long now = runtime.intervalClock().getAsLong();
     addIdleTables(now);
     if (pending.isEmpty()) {
       return;
     }
     lastCommitNanos = now;
+    CommitRound round = new CommitRound(pending, held);
+    pending = new PendingChanges();
+    inFlight = round;
+    commitThread.execute(round.done);
+    if (round.done.isDone()) {
+      // Run by this thread (tests): its outcome applies now.
+      awaitCommit(Set.of());
+    }
+  }
+
+  private boolean due() {
+    long elapsedMs = (runtime.intervalClock().getAsLong() - lastCommitNanos) / 1_000_000;
+    return elapsedMs >= config.commitIntervalMs();
+  }
+
+  /**
+   * Commits {@code round}'s batch on the commit thread; a commit that fails for any other reason
+   * but a data or table problem is tried again with backoff for {@code errors.sink.retry.timeout}.
+   */
+  private void commitRound(CommitRound round) {
     long retryTimeoutMs = config.errorsSinkRetryTimeoutMs();
     long deadline = runtime.retryClock().getAsLong() + retryTimeoutMs * 1_000_000;
     long delayMs = 100;
-    CommitListener listener = new Listener();
     while (true) {
       try {
-        committer.commit(pending, held, rejections, listener);
+        committer.commit(round.batch, round.held, rejections, round);
         break;
       } catch (DataException e) {
         // A record or the table's setup: another attempt fails the same way.
         throw e;
       } catch (RuntimeException e) {
         boolean retry =
-            retryTimeoutMs < 0
-                || (retryTimeoutMs > 0
-                    && runtime.retryClock().getAsLong() + delayMs * 1_000_000 < deadline);
+            !stopping
+                && (retryTimeoutMs < 0
+                    || (retryTimeoutMs > 0
+                        && runtime.retryClock().getAsLong() + delayMs * 1_000_000 < deadline));
         if (!retry) {
           throw e;
         }
@@ -367,12 +436,44 @@ public class UpsertSinkTask extends SinkTask {
         tables.clear();
       }
     }
-    // The next commit is due an interval after this one started, but at least half an interval
+    round.endedNanos = runtime.intervalClock().getAsLong();
+  }
+
+  /**
+   * Waits for the round in flight (runs it here if the commit thread has not started it) and
+   * applies its outcome on the task's thread: the offsets Iceberg now holds, what it left pending
+   * taken back, fenced tables rewound (all but {@code leaving}: the worker is revoking them, and a
+   * seek of a revoked partition would fail the task).
+   *
+   * @throws RuntimeException the round's failure: the task fails with it
+   */
+  private void awaitCommit(Set<TopicPartition> leaving) {
+    CommitRound round = inFlight;
+    if (round == null) {
+      return;
+    }
+    inFlight = null;
+    round.finish();
+    held.putAll(round.held);
+    pending.takeBack(round.batch);
+    // The next round is due an interval after this one started, but at least half an interval
     // after it ended: a commit that takes about the interval or longer (a large table, a slow
-    // catalog) would otherwise be followed at once by another of the few records polled meanwhile,
-    // and a sink behind its topic would commit one poll at a time.
+    // catalog) would otherwise be followed at once by another of the few records polled meanwhile.
     long halfInterval = config.commitIntervalMs() * 1_000_000 / 2;
-    lastCommitNanos = Math.max(now, runtime.intervalClock().getAsLong() - halfInterval);
+    lastCommitNanos = Math.max(lastCommitNanos, round.endedNanos - halfInterval);
+    for (CommitRound.Committed c : round.committed) {
+      lastCommitted.put(c.table(), c.atNanos());
+      if (maintenance != null) {
+        maintenance.committed(c.partitions());
+      }
+    }
+    for (CommitRound.Fenced f : round.fenced) {
+      log.warn(
+          "{}; dropping the batch of {} and rewinding its partitions to the offsets Iceberg holds",
+          f.why().getMessage(),
+          f.table());
+      rewindToIceberg(f.table(), f.firstOffsets(), leaving);
+    }
     if (quarantine != null) {
       quarantine.committed(held);
     }
@@ -401,24 +502,67 @@ public class UpsertSinkTask extends SinkTask {
         });
   }
 
-  /** Takes each table's outcome of a commit round. */
-  private final class Listener implements CommitListener {
+  /**
+   * One commit round: its batch, its own copy of the offsets Iceberg holds (updated as its tables
+   * commit), and what the task applies on its thread once it ended ({@link #awaitCommit}). The
+   * commit thread writes these; the task reads them after the round's future completed.
+   */
+  private final class CommitRound implements CommitListener {
+    record Committed(TableIdentifier table, List<TopicPartition> partitions, long atNanos) {}
+
+    /** A fenced table, and where its partitions' dropped records started. */
+    record Fenced(
+        TableIdentifier table, Map<TopicPartition, Long> firstOffsets, OffsetFenceException why) {}
+
+    final PendingChanges batch;
+    final Set<TopicPartition> partitions;
+    final Map<TopicPartition, Long> held;
+    final List<Committed> committed = new ArrayList<>();
+    final List<Fenced> fenced = new ArrayList<>();
+    final FutureTask<Void> done = new FutureTask<>(() -> commitRound(this), null);
+    long endedNanos;
+
+    CommitRound(PendingChanges batch, Map<TopicPartition, Long> held) {
+      this.batch = batch;
+      this.partitions = Set.copyOf(batch.partitions().keySet());
+      this.held = new HashMap<>(held);
+    }
+
     @Override
     public void committed(TableIdentifier table, List<TopicPartition> partitions) {
-      lastCommitted.put(table, runtime.intervalClock().getAsLong());
-      if (maintenance != null) {
-        maintenance.committed(partitions);
-      }
+      committed.add(new Committed(table, partitions, runtime.intervalClock().getAsLong()));
     }
 
     @Override
     public void fenced(
         TableIdentifier table, List<TopicPartition> partitions, OffsetFenceException e) {
-      log.warn(
-          "{}; dropping the batch of {} and rewinding its partitions to the offsets Iceberg holds",
-          e.getMessage(),
-          table);
-      rewindToIceberg(table);
+      // Out of the batch now: a retry of the round must not write it again.
+      Map<TopicPartition, Long> first = new HashMap<>();
+      partitions.forEach(
+          tp -> {
+            PendingChanges.Partition p = batch.partitions().get(tp);
+            if (p != null && p.firstOffset() != Long.MAX_VALUE) {
+              first.put(tp, p.firstOffset());
+            }
+          });
+      batch.drop(partitions);
+      fenced.add(new Fenced(table, first, e));
+    }
+
+    /** Runs the round here unless it started elsewhere, and waits for it. */
+    void finish() {
+      done.run();
+      try {
+        done.get();
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        throw new ConnectException("interrupted while waiting for a commit round", e);
+      } catch (ExecutionException e) {
+        if (e.getCause() instanceof RuntimeException failure) {
+          throw failure;
+        }
+        throw new ConnectException("commit round failed: " + e.getCause(), e.getCause());
+      }
     }
   }
 
@@ -435,18 +579,26 @@ public class UpsertSinkTask extends SinkTask {
    * Forgets what this task read of {@code table}'s partitions since Iceberg's offsets and reads it
    * again: a partition Iceberg holds an offset for is sought there; one it holds none for (never
    * committed: a new table or partition, the connector's first batches) is sought back to the first
-   * record this task has pending for it, else the consumer would go on after the dropped records
-   * and the next commit would record an offset past them.
+   * record this task has pending for it (in the fenced round, {@code fencedFirst}, or read since),
+   * else the consumer would go on after the dropped records and the next commit would record an
+   * offset past them. Partitions {@code leaving} are left alone: the worker is revoking them.
    */
-  private void rewindToIceberg(TableIdentifier table) {
+  private void rewindToIceberg(
+      TableIdentifier table, Map<TopicPartition, Long> fencedFirst, Set<TopicPartition> leaving) {
     List<TopicPartition> partitions =
-        context.assignment().stream().filter(tp -> table.equals(names.table(tp.topic()))).toList();
+        context.assignment().stream()
+            .filter(tp -> table.equals(names.table(tp.topic())) && !leaving.contains(tp))
+            .toList();
     Map<TopicPartition, Long> firstPending = new HashMap<>();
     partitions.forEach(
         tp -> {
           PendingChanges.Partition p = pending.partitions().get(tp);
-          if (p != null && p.firstOffset() != Long.MAX_VALUE) {
-            firstPending.put(tp, p.firstOffset());
+          long first =
+              Math.min(
+                  fencedFirst.getOrDefault(tp, Long.MAX_VALUE),
+                  p == null ? Long.MAX_VALUE : p.firstOffset());
+          if (first != Long.MAX_VALUE) {
+            firstPending.put(tp, first);
           }
         });
     pending.drop(partitions);

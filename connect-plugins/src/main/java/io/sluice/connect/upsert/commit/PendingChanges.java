@@ -65,6 +65,24 @@ public final class PendingChanges {
     tps.forEach(partitions::remove);
   }
 
+  /**
+   * Takes back what {@code earlier} still holds after its commit round (partitions of a table that
+   * does not exist yet, whose offsets ride along with its first commit, or of a fenced table),
+   * ahead of this batch's records of the same partitions.
+   */
+  public void takeBack(PendingChanges earlier) {
+    earlier.partitions.forEach(
+        (tp, old) -> {
+          Partition now = partitions.get(tp);
+          if (now != null) {
+            old.events.addAll(now.events);
+            old.firstOffset = Math.min(old.firstOffset, now.firstOffset);
+            old.nextOffset = Math.max(old.nextOffset, now.nextOffset);
+          }
+          partitions.put(tp, old);
+        });
+  }
+
   public void clear() {
     partitions.clear();
   }

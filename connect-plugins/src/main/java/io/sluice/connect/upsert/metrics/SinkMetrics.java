@@ -2,19 +2,19 @@ package io.sluice.connect.upsert.metrics;
 
 import io.sluice.connect.upsert.event.ChangeEvent;
 import io.sluice.connect.upsert.table.TableNames;
-import java.util.HashMap;
 import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
 import org.apache.iceberg.catalog.TableIdentifier;
 
 /**
- * One task's view of the sink's meters: its connector's tables, found by topic. Not thread-safe;
- * used on the task's thread (the meters it hands out are).
+ * One task's view of the sink's meters: its connector's tables, found by topic. Used by the task's
+ * thread and its commit thread (the quarantine counts there too).
  */
 public final class SinkMetrics {
   private final SinkMeters meters;
   private final String connector;
   private final TableNames names;
-  private final Map<String, TableMeters> byTopic = new HashMap<>();
+  private final Map<String, TableMeters> byTopic = new ConcurrentHashMap<>();
 
   public SinkMetrics(SinkMeters meters, String connector, TableNames names) {
     this.meters = meters;
@@ -42,12 +42,7 @@ public final class SinkMetrics {
   }
 
   private TableMeters ofTopic(String topic) {
-    TableMeters table = byTopic.get(topic);
-    if (table == null) {
-      table = table(names.table(topic));
-      byTopic.put(topic, table);
-    }
-    return table;
+    return byTopic.computeIfAbsent(topic, t -> table(names.table(t)));
   }
 
   /** The meters of {@code table}. */

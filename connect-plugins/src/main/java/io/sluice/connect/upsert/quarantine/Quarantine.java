@@ -49,6 +49,9 @@ import org.slf4j.LoggerFactory;
  * that is neither in Iceberg nor durable in the DLQ. Each commit records in its snapshot summary
  * ({@link DlqOffsets}) where the DLQ records of inputs it does not cover can start; a task that
  * opens partitions reads the DLQ from there ({@link #open}) and never writes those inputs again.
+ *
+ * <p>The task's thread rejects records as it reads them while its commit thread rejects others and
+ * flushes: every method takes the quarantine's lock.
  */
 public final class Quarantine implements Rejections, Closeable {
   private static final Logger log = LoggerFactory.getLogger(Quarantine.class);
@@ -124,7 +127,7 @@ public final class Quarantine implements Rejections, Closeable {
    * @param start per DLQ partition where to start, empty to read every DLQ partition from its
    *     beginning
    */
-  public void open(
+  public synchronized void open(
       Collection<TopicPartition> inputs,
       Map<TopicPartition, Long> held,
       Optional<Map<TopicPartition, Long>> start) {
@@ -185,17 +188,18 @@ public final class Quarantine implements Rejections, Closeable {
   }
 
   /** Forgets revoked partitions. */
-  public void close(Collection<TopicPartition> inputs) {
+  public synchronized void close(Collection<TopicPartition> inputs) {
     known.drop(inputs);
   }
 
   /** Iceberg now holds {@code held}: inputs below them need no memory. */
-  public void committed(Map<TopicPartition, Long> held) {
+  public synchronized void committed(Map<TopicPartition, Long> held) {
     known.committed(held);
   }
 
   @Override
-  public void reject(String topic, int partition, long offset, RecordRejectedException rejection) {
+  public synchronized void reject(
+      String topic, int partition, long offset, RecordRejectedException rejection) {
     QuarantinedRecords.Input input = new QuarantinedRecords.Input(topic, partition, offset);
     if (known.contains(input) || inFlight.containsKey(input)) {
       log.debug("Record at {} is already in the DLQ ({})", input, rejection.code());
@@ -267,7 +271,7 @@ public final class Quarantine implements Rejections, Closeable {
    * @throws ConnectException when a DLQ record could not be written (the commit must not happen)
    */
   @Override
-  public Map<String, String> beforeCommit() {
+  public synchronized Map<String, String> beforeCommit() {
     boolean wroteRecords = !inFlight.isEmpty();
     if (wroteRecords) {
       producer.flush();
@@ -305,7 +309,7 @@ public final class Quarantine implements Rejections, Closeable {
   }
 
   @Override
-  public void close() {
+  public synchronized void close() {
     try {
       producer.close(Duration.ofSeconds(10));
     } finally {

@@ -25,6 +25,7 @@ final class SimTask {
   private final UpsertSinkTask sink;
   private final StubTaskContext context;
   final SimScheduler maintenance = new SimScheduler();
+  final SimCommitThread commits = new SimCommitThread();
   private final Map<TopicPartition, Long> positions = new LinkedHashMap<>();
 
   /** Lost its partitions to a rebalance it has not heard of yet. */
@@ -36,7 +37,13 @@ final class SimTask {
     this.context = new StubTaskContext(props);
     TaskRuntime runtime =
         new TaskRuntime(
-            clock::nanos, clock::nanos, clock.wall(), clock::sleep, kafka, name -> maintenance);
+            clock::nanos,
+            clock::nanos,
+            clock.wall(),
+            clock::sleep,
+            kafka,
+            name -> maintenance,
+            name -> commits);
     this.sink = new UpsertSinkTask(runtime);
     sink.initialize(context);
     sink.start(props);
@@ -139,6 +146,7 @@ final class SimTask {
   /** The process dies: nothing more of this incarnation runs. */
   void crash() {
     maintenance.shutdownNow();
+    commits.kill();
   }
 
   /**

@@ -69,6 +69,13 @@ final class Simulation {
   private static final boolean OTHER_WRITERS =
       Boolean.parseBoolean(System.getProperty("sluice.sim.other-writers", "true"));
 
+  /**
+   * {@code -Dsluice.sim.commits-in-flight=false}: every commit round runs as the task starts it, as
+   * before rounds ran beside the task (the same schedules otherwise).
+   */
+  private static final boolean COMMITS_IN_FLIGHT =
+      Boolean.parseBoolean(System.getProperty("sluice.sim.commits-in-flight", "true"));
+
   private static final int FIRST_LAKE_FAULT = SimWorld.CommitFault.CONCURRENT_UPDATE.ordinal();
 
   /** How a run ended: the schedule it ran, and the first broken invariant (null if none). */
@@ -138,6 +145,9 @@ final class Simulation {
   // so that every other seed keeps its schedule.
   private final Random spillRandom;
   private SimSpillDir spill;
+  // When a commit round in flight reaches the lake; a random of its own, so that the schedule's
+  // other draws stay as they were before commits ran beside the task.
+  private final Random commitRandom;
 
   /** An engine's value of a key that the sink's event after {@code from} must overwrite. */
   private record Override(TopicPartition tp, long from, String connector, String value) {}
@@ -148,6 +158,7 @@ final class Simulation {
     this.random = new Random(seed);
     // Mixed: the first draws of Randoms of nearby seeds go together.
     this.spillRandom = new Random(seed * 0x9E3779B97F4A7C15L);
+    this.commitRandom = new Random(seed * 0xC2B2AE3D27D4EB4FL + 1);
     this.world = new SimWorld(clock::millis, schedule);
   }
 
@@ -280,12 +291,17 @@ final class Simulation {
     if (spill != null) {
       taskProps.put("key-index.spill.dir", spill.of(id, incarnation).toString());
     }
-    return new SimTask(id, incarnation, taskProps, clock, kafka);
+    SimTask task = new SimTask(id, incarnation, taskProps, clock, kafka);
+    if (!COMMITS_IN_FLIGHT) {
+      task.commits.immediate();
+    }
+    return task;
   }
 
   // ---------------------------------------------------------------- the schedule
 
   private void step() {
+    roundsInFlightLand();
     if (spill != null && spillRandom.nextInt(12) == 0) {
       if (spillRandom.nextBoolean()) {
         spillFault();
@@ -339,6 +355,20 @@ final class Simulation {
     } else {
       clock.advanceMs(3_700_000);
       schedule.add("time: +1h01m (orphan files old enough to go)");
+    }
+  }
+
+  /**
+   * A task's commit round runs on its commit thread while the task goes on: each round in flight
+   * reaches the lake now, or stays in flight through this step (the task may poll, put, rebalance,
+   * be killed; other writers commit).
+   */
+  private void roundsInFlightLand() {
+    for (SimTask t : List.copyOf(tasks)) {
+      if (t.commits.inFlight() && commitRandom.nextBoolean()) {
+        schedule.add(t.name() + (t.zombie ? " (zombie)" : "") + ": its commit round runs");
+        run(t, t.commits::runQueued);
+      }
     }
   }
 
@@ -532,10 +562,9 @@ final class Simulation {
    * commit this is (its put is running), but it may be the task whose maintenance is committing.
    */
   private void concurrentSinkCommit(TableIdentifier id) {
-    SimTask outer = running.peek();
     List<SimTask> candidates =
         live().stream()
-            .filter(t -> t != outer || t == maintaining)
+            .filter(this::mayCommitMeanwhile)
             .filter(t -> t.assignment().stream().anyMatch(tp -> tableOf(tp).equals(id)))
             .toList();
     SimTask task = pick(candidates);
@@ -559,10 +588,21 @@ final class Simulation {
       run(task, () -> task.poll(source, 100));
       clock.advanceMs(INTERVAL_MS);
       run(task, () -> task.put(List.of()));
+      run(task, task.commits::runQueued);
     } catch (Violation e) {
       nestedViolation = e;
       throw e;
     }
+  }
+
+  /**
+   * Whether {@code task} can commit new records inside the commit running now: not while a call of
+   * its own is running (its put, or its commit round: a put waits for the round before it starts
+   * another), but while only its maintenance is, which runs on a thread of its own.
+   */
+  private boolean mayCommitMeanwhile(SimTask task) {
+    int frames = java.util.Collections.frequency(running, task);
+    return frames == 0 || (frames == 1 && task == maintaining);
   }
 
   private static TableIdentifier tableOf(TopicPartition tp) {
@@ -622,6 +662,7 @@ final class Simulation {
     } else if (r < 23) {
       clock.advanceMs(4 * DAY_MS);
       schedule.add("time: +4d");
+      tasksPollMeanwhile();
       externalOrphanRemoval();
     } else if (r < 24) {
       externalExpiry();
@@ -633,6 +674,17 @@ final class Simulation {
   }
 
   private static final long DAY_MS = 86_400_000L;
+
+  /**
+   * Days passed: the live tasks went on polling meanwhile, as Connect's worker does, so each held
+   * partition was committed again (idle commits) and no commit round is still in flight.
+   */
+  private void tasksPollMeanwhile() {
+    for (SimTask t : live()) {
+      run(t, () -> t.poll(source, 0));
+      run(t, t.commits::runQueued);
+    }
+  }
 
   /**
    * An operator points {@code write.data.path} of a table at its location (data files beside {@code
@@ -653,6 +705,7 @@ final class Simulation {
     schedule.add("an operator sets write.data.path of " + id + " to its location");
     clock.advanceMs(4 * DAY_MS);
     schedule.add("time: +4d; every task's maintenance passes");
+    tasksPollMeanwhile();
     for (SimTask t : tasks) {
       t.maintenance.tick();
       runMaintenance(t);
@@ -1168,6 +1221,7 @@ final class Simulation {
     run(task, () -> task.poll(source, 100));
     clock.advanceMs(INTERVAL_MS);
     run(task, () -> task.put(List.of()));
+    run(task, task.commits::runQueued);
   }
 
   private Map<TableIdentifier, Long> currentSnapshots() {
@@ -1264,6 +1318,9 @@ final class Simulation {
   private void quiesce() {
     schedule.add("quiesce: faults disarmed, zombies close, everyone catches up");
     world.disarm();
+    for (SimTask t : tasks) {
+      run(t, t.commits::immediate);
+    }
     for (SimTask t : tasks) {
       if (t.zombie) {
         run(t, t::beforeConsumerPoll);
