@@ -108,6 +108,15 @@ final class SinkBenchCommand implements Callable<Integer> {
   String backlog;
 
   @Option(
+      names = "--warmup-records",
+      defaultValue = "100000",
+      description =
+          "Records each sink works off alone before the backlog, untimed (after the preload), so"
+              + " that the JVM compiles the sinks' code before the timed drain; 0 for none"
+              + " (default: ${DEFAULT-VALUE}).")
+  long warmupRecords;
+
+  @Option(
       names = "--no-limit",
       description = "Skip the limit phase (default: run it after the sinks).")
   boolean noLimit;
@@ -140,7 +149,8 @@ final class SinkBenchCommand implements Callable<Integer> {
             preload,
             !noLimit,
             upsertPath.equals("direct"),
-            backlog.equals("drain"));
+            backlog.equals("drain"),
+            warmupRecords);
     SinkBenchResult result =
         new SinkBench(
                 settings,
@@ -168,6 +178,11 @@ final class SinkBenchCommand implements Callable<Integer> {
           "preloaded %,d keys before the backlog (untimed): the backlog updates a table of %,d"
               + " rows%n",
           w.preloadedRecords(), w.preloadedRecords());
+    }
+    if (w.warmupRecords() > 0) {
+      out.printf(
+          "warm-up: %,d records worked off by each sink alone before the backlog (untimed)%n",
+          w.warmupRecords());
     }
     out.printf(
         "records %,d + %,d paced over %,d keys (c %,d, u %,d, d %,d), 3 partitions,"

@@ -91,6 +91,8 @@ public final class SinkBench {
    *     wire Avro itself); else with Sluice's converter
    * @param drain produce the backlog with both connectors paused, then let each sink alone work it
    *     off, timed from its resume; else both sinks consume while it is produced
+   * @param warmupRecords records each sink works off alone, untimed, before the backlog (after the
+   *     preload): the JVM compiles the sinks' code on them, not on the timed backlog; 0 for none
    */
   public record Settings(
       long records,
@@ -102,7 +104,8 @@ public final class SinkBench {
       boolean preload,
       boolean limit,
       boolean direct,
-      boolean drain) {
+      boolean drain,
+      long warmupRecords) {
     public Settings {
       if (records < 1) {
         throw new IllegalArgumentException("--records must be at least 1, got " + records);
@@ -113,6 +116,9 @@ public final class SinkBench {
       if (commitIntervalMs < 100) {
         throw new IllegalArgumentException(
             "--commit-interval-ms must be at least 100, got " + commitIntervalMs);
+      }
+      if (warmupRecords < 0) {
+        throw new IllegalArgumentException("--warmup-records must be >= 0, got " + warmupRecords);
       }
       if (rate < 0 || pacedSeconds < 0) {
         throw new IllegalArgumentException(
@@ -229,16 +235,24 @@ public final class SinkBench {
       ChangeStream stream) {
     SendLog sends = producer.sends();
     preloadEnds = settings.preload() ? preload(poller, producer, stream) : Map.of();
+    if (settings.warmupRecords() > 0) {
+      preloadEnds = warmUp(connect, poller, producer, stream);
+    }
     // The preload's snapshots are not the backlog's.
     int upsertSnapshotsBefore = poller.upserts().snapshots();
     int appendSnapshotsBefore = poller.appends().snapshots();
 
-    // Each sink task's thread, found by the code its stack shows: on two cores the rates say
-    // how the sinks share the CPU; their CPU per record says what each one costs.
+    // Each sink task's thread, found by the code its stack shows, and the upsert sink's commit
+    // thread by its name: on two cores the rates say how the sinks share the CPU; their CPU per
+    // record says what each one costs.
     StageCpu tasks =
         new StageCpu(
             new Stage[] {
-              new Stage("upsert sink", "records", t -> false, List.of("io.sluice.connect.upsert.")),
+              new Stage(
+                  "upsert sink",
+                  "records",
+                  t -> t.startsWith("sluice-upsert-commit-"),
+                  List.of("io.sluice.connect.upsert.")),
               new Stage(
                   "changelog sink", "records", t -> false, List.of("org.apache.iceberg.connect."))
             });
@@ -269,7 +283,16 @@ public final class SinkBench {
                     + " works it off alone",
                 settings.records(), (System.nanoTime() - started) / 1e9));
         upserts =
-            drain(connect, poller, UPSERT_SINK, poller.upserts(), CURRENT, upsertSnapshotsBefore);
+            drain(
+                connect,
+                poller,
+                UPSERT_SINK,
+                poller.upserts(),
+                CURRENT,
+                upsertSnapshotsBefore,
+                "backlog",
+                backlogEnds,
+                settings.records());
         appends =
             drain(
                 connect,
@@ -277,7 +300,10 @@ public final class SinkBench {
                 CHANGELOG_SINK,
                 poller.appends(),
                 CHANGELOG,
-                appendSnapshotsBefore);
+                appendSnapshotsBefore,
+                "backlog",
+                backlogEnds,
+                settings.records());
         setState(connect, UPSERT_SINK, "RUNNING");
         setState(connect, CHANGELOG_SINK, "RUNNING");
       } else {
@@ -341,7 +367,8 @@ public final class SinkBench {
             stream.creates(),
             stream.updates(),
             stream.deletes(),
-            settings.preload() ? settings.keys() : 0);
+            settings.preload() ? settings.keys() : 0,
+            settings.warmupRecords());
     Check check = check(lake, stream);
     progress.accept(
         "check: current table "
@@ -368,11 +395,57 @@ public final class SinkBench {
   }
 
   /**
-   * Resumes {@code connector} (paused, like the other one) and waits until {@code table} shows the
-   * whole backlog; then pauses it again, so that the other sink has the machine to itself.
+   * Produces the warm-up records with both connectors paused and lets each sink alone work them
+   * off, untimed, as it will the backlog: the JVM compiles the code of the sinks' data paths here
+   * (measured on this machine, the compiler threads took most of a core through a cold drain).
    *
-   * @return the backlog over the time from the resume to the commit that made its last record
-   *     visible
+   * @return where the warm-up ends, per partition: the backlog starts there
+   */
+  private Map<Integer, Long> warmUp(
+      ConnectRestClient connect, TablePoller poller, ChangeProducer producer, ChangeStream stream) {
+    long started = System.nanoTime();
+    setState(connect, UPSERT_SINK, "PAUSED");
+    setState(connect, CHANGELOG_SINK, "PAUSED");
+    producer.produce(stream::next, settings.warmupRecords(), Pacing.unpaced());
+    Map<Integer, Long> ends = producer.sends().ends();
+    drain(
+        connect,
+        poller,
+        UPSERT_SINK,
+        poller.upserts(),
+        CURRENT,
+        poller.upserts().snapshots(),
+        "warm-up",
+        ends,
+        settings.warmupRecords());
+    drain(
+        connect,
+        poller,
+        CHANGELOG_SINK,
+        poller.appends(),
+        CHANGELOG,
+        poller.appends().snapshots(),
+        "warm-up",
+        ends,
+        settings.warmupRecords());
+    setState(connect, UPSERT_SINK, "RUNNING");
+    setState(connect, CHANGELOG_SINK, "RUNNING");
+    progress.accept(
+        String.format(
+            "warm-up: %,d records worked off by each sink alone in %.1f s (untimed); the backlog"
+                + " follows",
+            settings.warmupRecords(), (System.nanoTime() - started) / 1e9));
+    return ends;
+  }
+
+  /**
+   * Resumes {@code connector} (paused, like the other one) and waits until {@code table} shows
+   * every record from {@link #preloadEnds} to {@code ends}; then pauses it again, so that the other
+   * sink has the machine to itself.
+   *
+   * @param phase what the records are, in the progress lines
+   * @param records how many records there are
+   * @return the records over the time from the resume to the commit that made the last visible
    */
   private Throughput drain(
       ConnectRestClient connect,
@@ -380,45 +453,44 @@ public final class SinkBench {
       String connector,
       Coverage coverage,
       TableIdentifier table,
-      int snapshotsBefore) {
+      int snapshotsBefore,
+      String phase,
+      Map<Integer, Long> ends,
+      long records) {
     long resumed = System.currentTimeMillis();
     setState(connect, connector, "RUNNING");
     long deadline = System.nanoTime() + settings.timeout().toNanos();
     long nextReport = System.nanoTime() + PROGRESS_EVERY.toNanos();
-    while (coverage.allVisibleAt(backlogEnds) < 0) {
+    while (coverage.allVisibleAt(ends) < 0) {
       poller.checkAlive();
       if (System.nanoTime() > deadline) {
         throw new IllegalStateException(
             String.format(
-                "backlog: after %d s %s alone made only %,d of %,d records visible in %s",
+                "%s: after %d s %s alone made only %,d of %,d records visible in %s",
+                phase,
                 settings.timeout().toSeconds(),
                 connector,
-                coverage.visibleRecords(preloadEnds, backlogEnds),
-                settings.records(),
+                coverage.visibleRecords(preloadEnds, ends),
+                records,
                 table));
       }
       if (System.nanoTime() > nextReport) {
         progress.accept(
             String.format(
-                "backlog: %s alone: visible %,d/%,d in %s",
-                connector,
-                coverage.visibleRecords(preloadEnds, backlogEnds),
-                settings.records(),
-                table));
+                "%s: %s alone: visible %,d/%,d in %s",
+                phase, connector, coverage.visibleRecords(preloadEnds, ends), records, table));
         nextReport = System.nanoTime() + PROGRESS_EVERY.toNanos();
       }
       LockSupport.parkNanos(POLL.toNanos());
     }
     Throughput rate =
         new Throughput(
-            settings.records(),
-            coverage.allVisibleAt(backlogEnds) - resumed,
-            coverage.snapshots() - snapshotsBefore);
+            records, coverage.allVisibleAt(ends) - resumed, coverage.snapshots() - snapshotsBefore);
     setState(connect, connector, "PAUSED");
     progress.accept(
         String.format(
-            "backlog: %s alone: %,.0f records/s (%,d records in %.2f s after its resume)",
-            connector, rate.recordsPerSecond(), rate.records(), rate.elapsedMs() / 1e3));
+            "%s: %s alone: %,.0f records/s (%,d records in %.2f s after its resume)",
+            phase, connector, rate.recordsPerSecond(), rate.records(), rate.elapsedMs() / 1e3));
     return rate;
   }
 

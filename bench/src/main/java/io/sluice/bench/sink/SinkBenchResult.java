@@ -44,9 +44,10 @@ public record SinkBenchResult(
       long creates,
       long updates,
       long deletes,
-      long preloadedRecords) {
+      long preloadedRecords,
+      long warmupRecords) {
     public long events() {
-      return preloadedRecords + backlogRecords + pacedRecords;
+      return preloadedRecords + warmupRecords + backlogRecords + pacedRecords;
     }
   }
 

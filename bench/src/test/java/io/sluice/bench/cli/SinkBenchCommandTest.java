@@ -84,7 +84,7 @@ class SinkBenchCommandTest {
   private static SinkBenchResult result(long preloaded) {
     Freshness freshness = new Freshness(600, 700, 900, 1_400, 2_100);
     return new SinkBenchResult(
-        new Workload(100_000, 600, 300_000, 300_000 + 500, 90_000, 10_100, preloaded),
+        new Workload(100_000, 600, 300_000, 300_000 + 500, 90_000, 10_100, preloaded, 0),
         1_000,
         new Throughput(100_000, 20_000, 20),
         new Throughput(100_000, 10_000, 10),

@@ -14,7 +14,8 @@ class SinkBenchIT {
   void bothSinksTakeTheWholeStreamAndTheBenchCountsEveryRecord() {
     List<String> progress = new ArrayList<>();
     Settings settings =
-        new Settings(2_000, 150, 500, 200, 3, Duration.ofSeconds(120), false, true, false, false);
+        new Settings(
+            2_000, 150, 500, 200, 3, Duration.ofSeconds(120), false, true, false, false, 0);
 
     SinkBenchResult result = new SinkBench(settings, progress::add).run();
 
@@ -54,22 +55,27 @@ class SinkBenchIT {
   }
 
   @Test
-  void aPreloadCreatesEveryKeyBeforeTheTimedBacklogOnTheDirectPath() {
+  void aPreloadAndAWarmUpComeBeforeTheTimedBacklogOnTheDirectPath() {
     List<String> progress = new ArrayList<>();
     Settings settings =
-        new Settings(500, 300, 500, 200, 1, Duration.ofSeconds(120), true, false, true, true);
+        new Settings(500, 300, 500, 200, 1, Duration.ofSeconds(120), true, false, true, true, 250);
 
     SinkBenchResult result = new SinkBench(settings, progress::add).run();
 
     SinkBenchResult.Workload workload = result.workload();
     assertThat(workload.preloadedRecords()).isEqualTo(300);
-    assertThat(workload.events()).isEqualTo(300 + 500 + 200);
+    assertThat(workload.warmupRecords()).isEqualTo(250);
+    assertThat(workload.events()).isEqualTo(300 + 250 + 500 + 200);
     assertThat(result.check().passed())
         .as("tables hold what was produced: %s", result.check())
         .isTrue();
-    assertThat(result.check().expectedEvents()).isEqualTo(1_000);
+    assertThat(result.check().expectedEvents()).isEqualTo(1_250);
     assertThat(result.upserts().records()).as("the backlog alone is timed").isEqualTo(500);
     assertThat(progress).anyMatch(line -> line.startsWith("preloaded 300 keys in "));
+    assertThat(progress)
+        .anyMatch(line -> line.startsWith("warm-up: sluice-upsert-sink alone: "))
+        .anyMatch(line -> line.startsWith("warm-up: sluice-changelog-sink alone: "))
+        .anyMatch(line -> line.startsWith("warm-up: 250 records worked off by each sink alone"));
     assertThat(result.limit()).as("--no-limit").isNull();
     assertThat(progress).anyMatch(line -> line.contains("(direct path) and "));
     assertThat(progress)

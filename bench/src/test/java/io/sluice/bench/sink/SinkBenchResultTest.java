@@ -44,8 +44,11 @@ class SinkBenchResultTest {
 
   @Test
   void aPreloadCountsAmongTheEventsTheChangelogMustHold() {
-    assertThat(new Workload(100, 50, 100, 100, 40, 10, 0).events()).isEqualTo(150);
-    assertThat(new Workload(100, 50, 30, 30, 110, 10, 30).events()).isEqualTo(180);
+    assertThat(new Workload(100, 50, 100, 100, 40, 10, 0, 0).events()).isEqualTo(150);
+    assertThat(new Workload(100, 50, 30, 30, 110, 10, 30, 0).events()).isEqualTo(180);
+    assertThat(new Workload(100, 50, 30, 30, 160, 10, 30, 50).events())
+        .as("the warm-up's records are events of the stream too")
+        .isEqualTo(230);
   }
 
   @Test
@@ -101,7 +104,7 @@ class SinkBenchResultTest {
 
   private static SinkBenchResult result(Throughput upserts, Throughput appends, Check check) {
     return new SinkBenchResult(
-        new Workload(100, 50, 100, 100, 40, 10, 0),
+        new Workload(100, 50, 100, 100, 40, 10, 0, 0),
         1_000,
         upserts,
         appends,

@@ -280,6 +280,14 @@ public class UpsertSinkTask extends SinkTask {
       pending.add(tp, record.kafkaOffset(), event);
     }
     commitIfDue();
+    if (!pending.isEmpty()) {
+      // The worker calls put again once its consumer's poll returns, which on a quiet topic is the
+      // offset flush interval: records waiting for the next round would wait that long too.
+      long untilDueMs =
+          config.commitIntervalMs()
+              - (runtime.intervalClock().getAsLong() - lastCommitNanos) / 1_000_000;
+      context.timeout(Math.max(1, untilDueMs));
+    }
   }
 
   private Optional<ChangeEvent> extract(SinkRecord record) {
@@ -437,6 +445,7 @@ public class UpsertSinkTask extends SinkTask {
       }
     }
     round.endedNanos = runtime.intervalClock().getAsLong();
+    round.ranOn = Thread.currentThread();
   }
 
   /**
@@ -456,11 +465,14 @@ public class UpsertSinkTask extends SinkTask {
     round.finish();
     held.putAll(round.held);
     pending.takeBack(round.batch);
-    // The next round is due an interval after this one started, but at least half an interval
-    // after it ended: a commit that takes about the interval or longer (a large table, a slow
-    // catalog) would otherwise be followed at once by another of the few records polled meanwhile.
-    long halfInterval = config.commitIntervalMs() * 1_000_000 / 2;
-    lastCommitNanos = Math.max(lastCommitNanos, round.endedNanos - halfInterval);
+    if (round.ranOn == Thread.currentThread()) {
+      // Run here, so nothing was read meanwhile: the next round is due an interval after this one
+      // started, but at least half an interval after it ended, else a commit that takes about the
+      // interval or longer would be followed at once by another of the few records polled since.
+      // A round on the commit thread is followed by what the task read while it ran.
+      long halfInterval = config.commitIntervalMs() * 1_000_000 / 2;
+      lastCommitNanos = Math.max(lastCommitNanos, round.endedNanos - halfInterval);
+    }
     for (CommitRound.Committed c : round.committed) {
       lastCommitted.put(c.table(), c.atNanos());
       if (maintenance != null) {
@@ -521,6 +533,7 @@ public class UpsertSinkTask extends SinkTask {
     final List<Fenced> fenced = new ArrayList<>();
     final FutureTask<Void> done = new FutureTask<>(() -> commitRound(this), null);
     long endedNanos;
+    Thread ranOn;
 
     CommitRound(PendingChanges batch, Map<TopicPartition, Long> held) {
       this.batch = batch;

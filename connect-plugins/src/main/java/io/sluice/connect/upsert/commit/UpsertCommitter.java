@@ -236,6 +236,7 @@ public final class UpsertCommitter implements Closeable {
     offsets.keySet().stream()
         .filter(held::containsKey)
         .forEach(tp -> expected.put(tp, held.get(tp)));
+    long preparing = System.nanoTime();
     Optional<Table> prepared = prepareTable(id, events, rejections);
     if (prepared.isEmpty()) {
       // No table yet and nothing that could create it (tombstones or deletes only): the deletes
@@ -247,7 +248,7 @@ public final class UpsertCommitter implements Closeable {
     // Every event is converted, and rejected ones leave, before the batch is reduced to one event
     // per key: a rejected last event must not hide the key's earlier valid one.
     RecordConverter converter = new RecordConverter(table.schema());
-    Map<ChangeEvent, BatchWriter.Converted> converted = new IdentityHashMap<>();
+    Map<ChangeEvent, BatchWriter.Converted> converted = new IdentityHashMap<>(events.size());
     List<ChangeEvent> writable = new ArrayList<>(events.size());
     List<Object> keys = new ArrayList<>(events.size());
     for (ChangeEvent event : events) {
@@ -306,7 +307,7 @@ public final class UpsertCommitter implements Closeable {
     pending.drop(tps);
     log.info(
         "Committed {} keys ({} records, {} refused by the table) to {} as snapshot {} ({}) in {}"
-            + " ms; offsets {}",
+            + " ms (after {} ms preparing the table and the batch); offsets {}",
         batch.size(),
         writable.size(),
         events.size() - writable.size(),
@@ -314,6 +315,7 @@ public final class UpsertCommitter implements Closeable {
         snapshot == null ? "?" : snapshot.snapshotId(),
         mode,
         durationNanos / 1_000_000,
+        (started - preparing) / 1_000_000,
         offsets);
     return true;
   }

@@ -129,10 +129,11 @@ public final class UpsertSinkConfig extends AbstractConfig {
   public static final String COMMIT_INTERVAL_MS_CONFIG = "commit.interval.ms";
   public static final String COMMIT_INTERVAL_MS_DOC =
       "How often buffered records are written and committed: all records of one interval form"
-          + " one batch, one RowDelta (one snapshot) per table. The next commit is due an interval"
-          + " after the previous one started, but at least half an interval after it ended, so a"
-          + " commit about as slow as the interval is followed by half an interval's records, not"
-          + " by one poll's. The worker's offset.flush.interval.ms should not exceed it.";
+          + " one batch, one RowDelta (one snapshot) per table. A commit runs on the task's commit"
+          + " thread while the task reads the next batch; the next commit is due an interval after"
+          + " the previous one started, or when it ends if it took longer. The task holds the"
+          + " records of up to two intervals (the batch being committed and the next). The"
+          + " worker's offset.flush.interval.ms should not exceed it.";
 
   public static final String KEY_INDEX_MAX_BYTES_CONFIG = "key-index.max-bytes";
   public static final String KEY_INDEX_MAX_BYTES_DOC =

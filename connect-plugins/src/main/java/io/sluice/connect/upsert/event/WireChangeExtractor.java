@@ -17,6 +17,7 @@ import java.util.function.BiFunction;
 import java.util.function.Supplier;
 import org.apache.avro.generic.GenericDatumReader;
 import org.apache.avro.generic.GenericRecord;
+import org.apache.kafka.common.record.TimestampType;
 import org.apache.kafka.connect.data.Field;
 import org.apache.kafka.connect.data.Schema;
 import org.apache.kafka.connect.data.SchemaAndValue;
@@ -118,15 +119,43 @@ public final class WireChangeExtractor {
       // Not a record: its own reader schema, so the value is of the writer schema.
       return connect.extract(asConnect(record, value));
     }
-    // Decoded again if ever needed: held until the commit, the whole envelope (before image,
-    // source block) would outlive the young generation for every record of the batch.
-    Supplier<ChangeEvent> reference =
-        () -> connect.extract(asConnect(record, decode(record, bytes, "value"))).orElseThrow();
+    Supplier<ChangeEvent> reference = reference(record, bytes);
     Envelope fields =
         envelopes.computeIfAbsent(
             envelope.getSchema(), reader -> envelope(reader, value.writerSchema()));
     ChangeEvent event = fields == null ? null : read(record, envelope, fields, reference);
     return Optional.of(event != null ? event : reference.get());
+  }
+
+  /**
+   * The change of {@code record} read through Connect data, decoded again when asked. Held until
+   * the commit for every record of the batch, it keeps the bytes and coordinates only: the decoded
+   * envelope (before image, source block) or the worker's record (its consumer record, headers and
+   * processing context) would about double what a pending record keeps alive for the collector.
+   */
+  private Supplier<ChangeEvent> reference(SinkRecord record, byte[] bytes) {
+    String topic = record.topic();
+    int partition = record.kafkaPartition();
+    Schema keySchema = record.keySchema();
+    Object key = record.key();
+    Schema valueSchema = record.valueSchema();
+    long offset = record.kafkaOffset();
+    Long timestamp = record.timestamp();
+    TimestampType timestampType = record.timestampType();
+    return () -> {
+      SinkRecord again =
+          new SinkRecord(
+              topic,
+              partition,
+              keySchema,
+              key,
+              valueSchema,
+              bytes,
+              offset,
+              timestamp,
+              timestampType);
+      return connect.extract(asConnect(again, decode(again, bytes, "value"))).orElseThrow();
+    };
   }
 
   /** The change of a regular envelope; null when the reference path must read it. */

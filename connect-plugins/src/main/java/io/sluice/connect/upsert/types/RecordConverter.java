@@ -314,9 +314,11 @@ public final class RecordConverter {
             default -> Instant.ofEpochMilli(n);
           };
     }
-    return type.shouldAdjustToUTC()
-        ? instant.atOffset(ZoneOffset.UTC)
-        : LocalDateTime.ofInstant(instant, ZoneOffset.UTC);
+    // From the epoch second: ofInstant(instant, UTC) asks the offset for its rules, which Java 17
+    // builds anew on every call.
+    LocalDateTime utc =
+        LocalDateTime.ofEpochSecond(instant.getEpochSecond(), instant.getNano(), ZoneOffset.UTC);
+    return type.shouldAdjustToUTC() ? OffsetDateTime.of(utc, ZoneOffset.UTC) : utc;
   }
 
   private static Record toStruct(Types.StructType type, Struct value, String path) {
