@@ -64,6 +64,12 @@ public record TaskRuntime(
         name -> Runnable::run);
   }
 
+  /** This runtime with {@code commitThread} making the commit rounds' executor (tests). */
+  public TaskRuntime withCommitThread(Function<String, Executor> commitThread) {
+    return new TaskRuntime(
+        intervalClock, retryClock, wallClock, sleeper, clients, maintenanceThread, commitThread);
+  }
+
   private static Executor commitDaemon(String name) {
     return Executors.newSingleThreadExecutor(
         r -> {

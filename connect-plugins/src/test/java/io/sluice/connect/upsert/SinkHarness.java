@@ -6,6 +6,7 @@ import java.util.Arrays;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.Executor;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Function;
 import org.apache.kafka.clients.consumer.OffsetAndMetadata;
@@ -40,8 +41,24 @@ public final class SinkHarness {
       List<TopicPartition> partitions,
       QuarantineClients clients,
       Function<TaskRuntime, UpsertSinkTask> newTask) {
+    this(props, partitions, clients, newTask, null);
+  }
+
+  /**
+   * @param commitThread runs the task's commit rounds; null: each round on the thread that starts
+   *     it
+   */
+  public SinkHarness(
+      Map<String, String> props,
+      List<TopicPartition> partitions,
+      QuarantineClients clients,
+      Function<TaskRuntime, UpsertSinkTask> newTask,
+      Executor commitThread) {
     intervalMs = Long.parseLong(props.get("commit.interval.ms"));
-    task = newTask.apply(TaskRuntime.of(clock::get, clients));
+    TaskRuntime runtime = TaskRuntime.of(clock::get, clients);
+    task =
+        newTask.apply(
+            commitThread == null ? runtime : runtime.withCommitThread(name -> commitThread));
     context = new StubTaskContext(props);
     context.assignment.addAll(partitions);
     task.initialize(context);
