@@ -1,7 +1,5 @@
 package io.sluice.connect.upsert;
 
-import io.sluice.connect.upsert.commit.CommitListener;
-import io.sluice.connect.upsert.commit.OffsetFenceException;
 import io.sluice.connect.upsert.commit.PendingChanges;
 import io.sluice.connect.upsert.commit.UpsertCommitter;
 import io.sluice.connect.upsert.config.ErrorTolerance;
@@ -25,17 +23,14 @@ import io.sluice.schema.connect.ConnectAvroCodec;
 import io.sluice.schema.registry.HttpSchemaRegistryClient;
 import java.io.IOException;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.Collection;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
-import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Executor;
 import java.util.concurrent.ExecutorService;
-import java.util.concurrent.FutureTask;
 import java.util.concurrent.locks.Lock;
 import java.util.concurrent.locks.ReentrantLock;
 import org.apache.iceberg.catalog.Catalog;
@@ -261,8 +256,7 @@ public class UpsertSinkTask extends SinkTask {
         continue;
       }
       if (keyless.skip(record)) {
-        if (pending.partitions().containsKey(tp)
-            || (inFlight != null && inFlight.partitions.contains(tp))) {
+        if (pending.partitions().containsKey(tp) || (inFlight != null && inFlight.holds(tp))) {
           pending.add(tp, record.kafkaOffset(), null);
         } else {
           skippedTo.merge(tp, record.kafkaOffset() + 1, Math::max);
@@ -384,7 +378,7 @@ public class UpsertSinkTask extends SinkTask {
    */
   private void commitIfDue() {
     if (!due()) {
-      if (inFlight != null && inFlight.done.isDone()) {
+      if (inFlight != null && inFlight.isDone()) {
         awaitCommit(Set.of());
       }
       return;
@@ -399,11 +393,11 @@ public class UpsertSinkTask extends SinkTask {
       return;
     }
     lastCommitNanos = now;
-    CommitRound round = new CommitRound(pending, held);
+    CommitRound round = new CommitRound(pending, held, runtime.intervalClock(), this::commitRound);
     pending = new PendingChanges();
     inFlight = round;
-    commitThread.execute(round.done);
-    if (round.done.isDone()) {
+    commitThread.execute(round.work());
+    if (round.isDone()) {
       // Run by this thread (tests): its outcome applies now.
       awaitCommit(Set.of());
     }
@@ -424,7 +418,7 @@ public class UpsertSinkTask extends SinkTask {
     long delayMs = 100;
     while (true) {
       try {
-        committer.commit(round.batch, round.held, rejections, round);
+        committer.commit(round.batch(), round.held(), rejections, round);
         break;
       } catch (DataException e) {
         // A record or the table's setup: another attempt fails the same way.
@@ -444,8 +438,6 @@ public class UpsertSinkTask extends SinkTask {
         tables.clear();
       }
     }
-    round.endedNanos = runtime.intervalClock().getAsLong();
-    round.ranOn = Thread.currentThread();
   }
 
   /**
@@ -463,23 +455,23 @@ public class UpsertSinkTask extends SinkTask {
     }
     inFlight = null;
     round.finish();
-    held.putAll(round.held);
-    pending.takeBack(round.batch);
-    if (round.ranOn == Thread.currentThread()) {
+    held.putAll(round.held());
+    pending.takeBack(round.batch());
+    if (round.ranOnThisThread()) {
       // Run here, so nothing was read meanwhile: the next round is due an interval after this one
       // started, but at least half an interval after it ended, else a commit that takes about the
       // interval or longer would be followed at once by another of the few records polled since.
       // A round on the commit thread is followed by what the task read while it ran.
       long halfInterval = config.commitIntervalMs() * 1_000_000 / 2;
-      lastCommitNanos = Math.max(lastCommitNanos, round.endedNanos - halfInterval);
+      lastCommitNanos = Math.max(lastCommitNanos, round.endedNanos() - halfInterval);
     }
-    for (CommitRound.Committed c : round.committed) {
+    for (CommitRound.Committed c : round.committed()) {
       lastCommitted.put(c.table(), c.atNanos());
       if (maintenance != null) {
         maintenance.committed(c.partitions());
       }
     }
-    for (CommitRound.Fenced f : round.fenced) {
+    for (CommitRound.Fenced f : round.fenced()) {
       log.warn(
           "{}; dropping the batch of {} and rewinding its partitions to the offsets Iceberg holds",
           f.why().getMessage(),
@@ -512,71 +504,6 @@ public class UpsertSinkTask extends SinkTask {
             pending.add(tp, offset - 1, null);
           }
         });
-  }
-
-  /**
-   * One commit round: its batch, its own copy of the offsets Iceberg holds (updated as its tables
-   * commit), and what the task applies on its thread once it ended ({@link #awaitCommit}). The
-   * commit thread writes these; the task reads them after the round's future completed.
-   */
-  private final class CommitRound implements CommitListener {
-    record Committed(TableIdentifier table, List<TopicPartition> partitions, long atNanos) {}
-
-    /** A fenced table, and where its partitions' dropped records started. */
-    record Fenced(
-        TableIdentifier table, Map<TopicPartition, Long> firstOffsets, OffsetFenceException why) {}
-
-    final PendingChanges batch;
-    final Set<TopicPartition> partitions;
-    final Map<TopicPartition, Long> held;
-    final List<Committed> committed = new ArrayList<>();
-    final List<Fenced> fenced = new ArrayList<>();
-    final FutureTask<Void> done = new FutureTask<>(() -> commitRound(this), null);
-    long endedNanos;
-    Thread ranOn;
-
-    CommitRound(PendingChanges batch, Map<TopicPartition, Long> held) {
-      this.batch = batch;
-      this.partitions = Set.copyOf(batch.partitions().keySet());
-      this.held = new HashMap<>(held);
-    }
-
-    @Override
-    public void committed(TableIdentifier table, List<TopicPartition> partitions) {
-      committed.add(new Committed(table, partitions, runtime.intervalClock().getAsLong()));
-    }
-
-    @Override
-    public void fenced(
-        TableIdentifier table, List<TopicPartition> partitions, OffsetFenceException e) {
-      // Out of the batch now: a retry of the round must not write it again.
-      Map<TopicPartition, Long> first = new HashMap<>();
-      partitions.forEach(
-          tp -> {
-            PendingChanges.Partition p = batch.partitions().get(tp);
-            if (p != null && p.firstOffset() != Long.MAX_VALUE) {
-              first.put(tp, p.firstOffset());
-            }
-          });
-      batch.drop(partitions);
-      fenced.add(new Fenced(table, first, e));
-    }
-
-    /** Runs the round here unless it started elsewhere, and waits for it. */
-    void finish() {
-      done.run();
-      try {
-        done.get();
-      } catch (InterruptedException e) {
-        Thread.currentThread().interrupt();
-        throw new ConnectException("interrupted while waiting for a commit round", e);
-      } catch (ExecutionException e) {
-        if (e.getCause() instanceof RuntimeException failure) {
-          throw failure;
-        }
-        throw new ConnectException("commit round failed: " + e.getCause(), e.getCause());
-      }
-    }
   }
 
   private void backoff(long ms) {
