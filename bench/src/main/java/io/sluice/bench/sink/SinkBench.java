@@ -282,30 +282,17 @@ public final class SinkBench {
                 "produced a backlog of %,d records in %.1f s with both sinks paused; each"
                     + " works it off alone",
                 settings.records(), (System.nanoTime() - started) / 1e9));
-        upserts =
-            drain(
+        Throughput[] each =
+            drainEach(
                 connect,
                 poller,
-                UPSERT_SINK,
-                poller.upserts(),
-                CURRENT,
+                "backlog",
+                backlogEnds,
+                settings.records(),
                 upsertSnapshotsBefore,
-                "backlog",
-                backlogEnds,
-                settings.records());
-        appends =
-            drain(
-                connect,
-                poller,
-                CHANGELOG_SINK,
-                poller.appends(),
-                CHANGELOG,
-                appendSnapshotsBefore,
-                "backlog",
-                backlogEnds,
-                settings.records());
-        setState(connect, UPSERT_SINK, "RUNNING");
-        setState(connect, CHANGELOG_SINK, "RUNNING");
+                appendSnapshotsBefore);
+        upserts = each[0];
+        appends = each[1];
       } else {
         progress.accept(
             String.format(
@@ -408,34 +395,61 @@ public final class SinkBench {
     setState(connect, CHANGELOG_SINK, "PAUSED");
     producer.produce(stream::next, settings.warmupRecords(), Pacing.unpaced());
     Map<Integer, Long> ends = producer.sends().ends();
-    drain(
+    drainEach(
         connect,
         poller,
-        UPSERT_SINK,
-        poller.upserts(),
-        CURRENT,
+        "warm-up",
+        ends,
+        settings.warmupRecords(),
         poller.upserts().snapshots(),
-        "warm-up",
-        ends,
-        settings.warmupRecords());
-    drain(
-        connect,
-        poller,
-        CHANGELOG_SINK,
-        poller.appends(),
-        CHANGELOG,
-        poller.appends().snapshots(),
-        "warm-up",
-        ends,
-        settings.warmupRecords());
-    setState(connect, UPSERT_SINK, "RUNNING");
-    setState(connect, CHANGELOG_SINK, "RUNNING");
+        poller.appends().snapshots());
     progress.accept(
         String.format(
             "warm-up: %,d records worked off by each sink alone in %.1f s (untimed); the backlog"
                 + " follows",
             settings.warmupRecords(), (System.nanoTime() - started) / 1e9));
     return ends;
+  }
+
+  /**
+   * Lets the upsert sink, then the Apache sink, work off alone every record up to {@code ends}
+   * (both paused before); both run again after.
+   *
+   * @return the upsert sink's throughput, then the Apache sink's
+   */
+  private Throughput[] drainEach(
+      ConnectRestClient connect,
+      TablePoller poller,
+      String phase,
+      Map<Integer, Long> ends,
+      long records,
+      int upsertSnapshotsBefore,
+      int appendSnapshotsBefore) {
+    Throughput upserts =
+        drain(
+            connect,
+            poller,
+            UPSERT_SINK,
+            poller.upserts(),
+            CURRENT,
+            upsertSnapshotsBefore,
+            phase,
+            ends,
+            records);
+    Throughput appends =
+        drain(
+            connect,
+            poller,
+            CHANGELOG_SINK,
+            poller.appends(),
+            CHANGELOG,
+            appendSnapshotsBefore,
+            phase,
+            ends,
+            records);
+    setState(connect, UPSERT_SINK, "RUNNING");
+    setState(connect, CHANGELOG_SINK, "RUNNING");
+    return new Throughput[] {upserts, appends};
   }
 
   /**

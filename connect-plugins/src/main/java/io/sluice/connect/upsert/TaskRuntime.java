@@ -5,6 +5,7 @@ import java.time.Clock;
 import java.util.concurrent.Executor;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ThreadFactory;
 import java.util.function.Function;
 import java.util.function.LongSupplier;
 
@@ -71,20 +72,18 @@ public record TaskRuntime(
   }
 
   private static Executor commitDaemon(String name) {
-    return Executors.newSingleThreadExecutor(
-        r -> {
-          Thread t = new Thread(r, name);
-          t.setDaemon(true);
-          return t;
-        });
+    return Executors.newSingleThreadExecutor(daemon(name));
   }
 
   private static ScheduledExecutorService daemonThread(String name) {
-    return Executors.newSingleThreadScheduledExecutor(
-        r -> {
-          Thread t = new Thread(r, name);
-          t.setDaemon(true);
-          return t;
-        });
+    return Executors.newSingleThreadScheduledExecutor(daemon(name));
+  }
+
+  private static ThreadFactory daemon(String name) {
+    return r -> {
+      Thread t = new Thread(r, name);
+      t.setDaemon(true);
+      return t;
+    };
   }
 }

@@ -33,8 +33,13 @@ public final class StubTaskContext implements SinkTaskContext {
     seeks.put(tp, offset);
   }
 
+  /** The last {@link #timeout} the task asked for; -1 when none. */
+  public long timeoutMs = -1;
+
   @Override
-  public void timeout(long timeoutMs) {}
+  public void timeout(long timeoutMs) {
+    this.timeoutMs = timeoutMs;
+  }
 
   @Override
   public Set<TopicPartition> assignment() {

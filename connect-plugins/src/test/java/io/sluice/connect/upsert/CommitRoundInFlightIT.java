@@ -80,7 +80,11 @@ class CommitRoundInFlightIT {
     task.commit();
     assertThat(rounds.inFlight()).isEqualTo(1);
 
+    task.clock.addAndGet(400_000_000L);
     task.put(upsert(0, 2, 2, "bob2"), upsert(1, 0, 3, "cid"));
+    assertThat(task.context.timeoutMs)
+        .as("records wait: the worker's next poll is capped at the next round's due time")
+        .isEqualTo(600);
     assertThat(lake.exists(TABLE)).as("the round has not reached the lake yet").isFalse();
     assertThat(task.preCommit()).as("nothing committed, nothing for Connect").isEmpty();
 
